@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# One-step setup for a fresh Debian 12 machine: installs the Debian packages handsim needs,
+# configures, builds with -j2, then either runs the test suite or starts the program.
+#
+#   bash cmake/setup.sh test   # install, build, run every test (what CI runs)
+#   bash cmake/setup.sh gui    # install, build, run handsim on the default scene
+set -euo pipefail
+
+mode="${1:-test}"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${HANDSIM_BUILD_DIR:-$root/build}"
+
+packages=(
+  build-essential cmake pkg-config git
+  libeigen3-dev nlohmann-json3-dev zlib1g-dev libassimp-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  liborocos-kdl-dev libfcl-dev
+)
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  as_root apt-get update
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y --no-install-recommends "${missing[@]}"
+fi
+
+cmake_args=(-S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release)
+if [ "${CI:-}" = "true" ]; then cmake_args+=(-DHANDSIM_WERROR=ON); fi
+cmake "${cmake_args[@]}"
+cmake --build "$build" -j2
+
+case "$mode" in
+  test)
+    ctest --test-dir "$build" --output-on-failure -j2
+    ;;
+  gui)
+    # Until the Qt application lands, the default scene is shown through the CLI.
+    "$build/src/handsim-cli" hands
+    "$build/src/handsim-cli" simulate "$root/assets/scenarios/barrett_close_free.json"
+    ;;
+  *)
+    echo "usage: bash cmake/setup.sh [test|gui]" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include <algorithm>
+#include <exception>
+#include <iostream>
+
+#include "command.hpp"
+
+namespace handsim::cli {
+std::vector<Command>& commandRegistry() {
+  static std::vector<Command> registry;
+  return registry;
+}
+}  // namespace handsim::cli
+
+namespace {
+void printUsage(std::ostream& out) {
+  auto commands = handsim::cli::commandRegistry();
+  std::sort(commands.begin(), commands.end(),
+            [](const auto& a, const auto& b) { return a.name < b.name; });
+  out << "usage: handsim-cli COMMAND [options]\n\n"
+         "Batch and scripting front end of handsim. Results are JSON on stdout, errors on\n"
+         "stderr. Exit codes: 0 ok, 1 failure, 2 bad input, 3 unreachable/infeasible.\n\n"
+         "commands:\n";
+  for (const auto& c : commands) {
+    out << "  " << c.name << std::string(c.name.size() < 12 ? 12 - c.name.size() : 1, ' ')
+        << c.summary << "\n";
+  }
+  out << "\n`handsim-cli COMMAND --help` describes a command.\n";
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace handsim::cli;
+  if (argc < 2) {
+    printUsage(std::cerr);
+    return kBadInput;
+  }
+  const std::string name = argv[1];
+  if (name == "--help" || name == "-h" || name == "help") {
+    printUsage(std::cout);
+    return kOk;
+  }
+  const auto& registry = commandRegistry();
+  const auto it = std::find_if(registry.begin(), registry.end(),
+                               [&](const Command& c) { return c.name == name; });
+  if (it == registry.end()) {
+    std::cerr << "handsim-cli: unknown command '" << name << "'\n\n";
+    printUsage(std::cerr);
+    return kBadInput;
+  }
+  try {
+    return it->run(std::vector<std::string>(argv + 2, argv + argc));
+  } catch (const std::exception& e) {
+    std::cerr << "handsim-cli " << name << ": " << e.what() << "\n";
+    return kFailure;
+  }
+}
