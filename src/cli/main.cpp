@@ -3,7 +3,9 @@
 #include <exception>
 #include <iostream>
 
+#include "args.hpp"
 #include "command.hpp"
+#include "handsim/io/input_error.hpp"
 
 namespace handsim::cli {
 std::vector<Command>& commandRegistry() {
@@ -50,6 +52,15 @@ int main(int argc, char** argv) {
   }
   try {
     return it->run(std::vector<std::string>(argv + 2, argv + argc));
+  } catch (const UsageError& e) {
+    std::cerr << "handsim-cli " << name << ": " << e.what() << "\n";
+    return kBadInput;
+  } catch (const handsim::io::InputError& e) {
+    std::cerr << "handsim-cli " << name << ": " << e.what() << "\n";
+    return kBadInput;
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "handsim-cli " << name << ": " << e.what() << "\n";
+    return kBadInput;
   } catch (const std::exception& e) {
     std::cerr << "handsim-cli " << name << ": " << e.what() << "\n";
     return kFailure;

@@ -14,7 +14,8 @@ namespace fs = std::filesystem;
 namespace {
 std::vector<std::string> forbiddenIncludes(const fs::path& root) {
   // Qt headers start with Q (QWidget, QtCore/...), OSG ones with osg (osg/, osgViewer/...).
-  static const std::regex kForbidden(R"(^\s*#\s*include\s*[<"]\s*(Q[A-Za-z]|osg[A-Za-z]*/|OpenThreads/))");
+  static const std::regex kForbidden(
+      R"(^\s*#\s*include\s*[<"]\s*(Q[A-Za-z]|osg[A-Za-z]*/|OpenThreads/))");
   std::vector<std::string> hits;
   for (const auto& entry : fs::recursive_directory_iterator(root)) {
     if (!entry.is_regular_file()) continue;

@@ -40,8 +40,8 @@ TEST(ForwardKinematics, DhProductMatchesSeed001ClosedForm) {
   std::uniform_real_distribution<double> u(-kPi, kPi);
   for (int trial = 0; trial < 500; ++trial) {
     Eigen::Vector4d q(u(rng), u(rng), u(rng), u(rng));
-    const double c1 = std::cos(q[0]), s1 = std::sin(q[0]), c2 = std::cos(q[1]),
-                 s2 = std::sin(q[1]), c3 = std::cos(q[2]), s3 = std::sin(q[2]);
+    const double c1 = std::cos(q[0]), s1 = std::sin(q[0]), c2 = std::cos(q[1]), s2 = std::sin(q[1]),
+                 c3 = std::cos(q[2]), s3 = std::sin(q[2]);
     const double c34 = std::cos(q[2] + q[3]), s34 = std::sin(q[2] + q[3]);
     Eigen::Matrix4d expected;
     expected << c1 * c2 * c34 - s1 * s34, -c1 * c2 * s34 - s1 * c34, c1 * s2,

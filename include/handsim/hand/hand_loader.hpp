@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "handsim/hand/hand_model.hpp"
+
+namespace handsim::hand {
+
+/// Reads a hand file (docs/hand-format.md). Every problem throws io::InputError naming the
+/// file, line, column and JSON pointer: syntax errors, missing or unknown fields, wrong
+/// types, non-finite numbers, limits with min > max, inertias that are not physically valid
+/// (not positive definite, principal moments violating the triangle inequality), joints
+/// driven twice, clutches on joints their actuator does not drive, poses of the wrong size.
+/// Movable joints that no actuator drives get their own direct actuator named "F1.J2"
+/// (unit rad or m, ratio 1, range = the joint's limits).
+HandModel loadHandFile(const std::string& path);
+
+/// Parses hand-file text; `file_name` is used in error messages and to resolve mesh paths.
+HandModel parseHandFile(const std::string& text, const std::string& file_name);
+
+/// Directory holding the shipped assets: $HANDSIM_ASSET_DIR if set, else the source tree's
+/// assets/ folder recorded at build time.
+std::string assetDirectory();
+
+/// Ids of the hands shipped in assetDirectory()/hands (file names without .json), sorted.
+std::vector<std::string> builtinHandIds();
+
+/// Loads a shipped hand by id, or a hand file when `id_or_path` names an existing file.
+/// Throws io::InputError listing the known ids when neither matches.
+HandModel loadHand(const std::string& id_or_path);
+
+}  // namespace handsim::hand

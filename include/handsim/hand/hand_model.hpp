@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "handsim/kinematics/chain.hpp"
+
+namespace handsim::hand {
+
+/// A movable joint of the hand: finger index and the joint's index among that finger's
+/// movable joints (the position in its joint vectors).
+struct JointRef {
+  int finger = -1;
+  int joint = -1;
+  bool operator==(const JointRef& o) const { return finger == o.finger && joint == o.joint; }
+};
+
+/// A joint driven by an actuator: q_joint = ratio * actuator_position (seed 000 eq. 1-4).
+struct JointDrive {
+  JointRef joint;
+  double ratio = 1.0;  ///< joint units (rad or m) per actuator unit
+};
+
+/// Position servo of one actuator. Gains act on the actuator's primary joint (drives[0]):
+/// with s = ratio_0 * a the primary joint angle, the servo applies
+/// tau_s = clamp(kp (s_ref - s) + kd (sd_ref - sd), +-torque_limit) at that joint, which is
+/// the same PD law on encoder counts with the gains rescaled by ratio_0^2.
+struct ServoGains {
+  double kp = 5.0;              ///< [N m/rad] (or N/m for a prismatic primary joint)
+  double kd = 0.45;             ///< [N m s/rad]
+  double torque_limit = 3.0;    ///< [N m]
+  double rotor_inertia = 0.01;  ///< motor rotor inertia reflected to the primary joint [kg m^2]
+};
+
+/// One motor. Its position is in `unit` (e.g. encoder counts); joints follow linearly.
+struct Actuator {
+  std::string name;
+  std::string unit = "rad";        ///< "counts", "rad" or "m"
+  double lower = 0.0;              ///< range [unit]
+  double upper = 0.0;              ///< range [unit]
+  std::vector<JointDrive> drives;  ///< drives[0] is the primary joint
+  ServoGains servo;
+};
+
+/// A breakaway clutch between an actuator and the inner joint of a finger (seed 000 sec. II.D;
+/// the BarrettHand TorqueSwitch). While broken away the inner joint is locked at its angle and
+/// the motor drives only the outer joint, with the inner joint's share of the motion added to
+/// it: q_outer = (r_outer + r_inner) a - r_inner a_break (seed 000 eq. 10 for r = 1/125, 1/375).
+struct ClutchModel {
+  int actuator = -1;
+  JointRef inner;
+  JointRef outer;
+  double tau_break = 1.26;  ///< torque on the inner joint that disengages the clutch [N m]
+};
+
+/// A named set of joint values (e.g. seed 001's "V" pose). q[f] has fingers[f].dof() entries.
+struct NamedPose {
+  std::string name;
+  std::vector<std::vector<double>> q;  ///< [rad or m] per finger, per movable joint
+};
+
+/// The immutable description of a hand, read from a hand file (docs/hand-format.md).
+struct HandModel {
+  std::string id;           ///< short identifier ("barrett")
+  std::string name;         ///< human-readable name
+  std::string description;  ///< free text, sources of the numbers
+  std::string source_file;  ///< path the model was read from (empty if built in code)
+  std::string palm_mesh;    ///< path of the palm mesh, resolved against the hand file; may be empty
+  std::vector<kinematics::Chain> fingers;
+  std::vector<std::vector<std::string>> link_meshes;  ///< [finger][row], resolved paths or ""
+  std::vector<Actuator> actuators;
+  std::vector<ClutchModel> clutches;
+  std::vector<NamedPose> poses;
+
+  /// Index of the finger named `finger_name`, or -1.
+  int fingerIndex(const std::string& finger_name) const;
+  /// Index of the actuator named `actuator_name`, or -1.
+  int actuatorIndex(const std::string& actuator_name) const;
+  /// Finds "F1.J2" style names; {-1, -1} when unknown.
+  JointRef jointRef(const std::string& dotted_name) const;
+  /// "F1.J2" for a joint.
+  std::string jointName(JointRef j) const;
+  /// Actuator driving the joint and the drive's index in its list; {-1, -1} when none.
+  std::pair<int, int> driverOf(JointRef j) const;
+  /// Index of the clutch on `actuator`, or -1.
+  int clutchOfActuator(int actuator) const;
+  /// Sum of the fingers' degrees of freedom.
+  int totalDof() const;
+  /// Pose by name, or nullptr.
+  const NamedPose* pose(const std::string& pose_name) const;
+};
+
+}  // namespace handsim::hand

@@ -1,0 +1,481 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Hand-file loader (format: docs/hand-format.md). Units are explicit in every key name
+// (a_m, alpha_deg, mass_kg...); everything is converted to SI and radians here.
+#include "handsim/hand/hand_loader.hpp"
+
+#include <Eigen/Eigenvalues>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+
+#include "../io/json_document.hpp"
+#include "handsim/kinematics/types.hpp"
+
+#ifndef HANDSIM_DEFAULT_ASSET_DIR
+#define HANDSIM_DEFAULT_ASSET_DIR "assets"
+#endif
+
+namespace handsim::hand {
+
+namespace {
+
+using io::JsonDocument;
+using json = nlohmann::json;
+using kinematics::JointType;
+constexpr double kDeg = 3.14159265358979323846 / 180.0;
+
+class HandReader {
+ public:
+  explicit HandReader(const JsonDocument& doc) : doc_(doc) {
+    const std::filesystem::path p(doc.file());
+    dir_ = p.has_parent_path() ? p.parent_path() : std::filesystem::path(".");
+  }
+
+  HandModel read() {
+    const json& root = doc_.object(doc_.root(), "");
+    allowOnly(root, "",
+              {"format", "version", "id", "name", "description", "sources", "palm", "fingers",
+               "actuators", "clutches", "poses"});
+    const std::string format = doc_.string(doc_.require(root, "", "format"), "/format");
+    if (format != "handsim-hand")
+      doc_.fail("/format", "expected \"handsim-hand\", got \"" + format + "\"");
+    const int version = doc_.integer(doc_.require(root, "", "version"), "/version");
+    if (version != 1) doc_.fail("/version", "unsupported version " + std::to_string(version));
+
+    HandModel m;
+    m.source_file = doc_.file();
+    m.id = doc_.string(doc_.require(root, "", "id"), "/id");
+    m.name = str(root, "", "name", m.id);
+    m.description = str(root, "", "description", "");
+    if (const json* palm = doc_.optional(root, "palm")) {
+      doc_.object(*palm, "/palm");
+      allowOnly(*palm, "/palm", {"mesh"});
+      if (const json* mesh = doc_.optional(*palm, "mesh"))
+        m.palm_mesh = resolve(doc_.string(*mesh, "/palm/mesh"));
+    }
+
+    const json& fingers = doc_.array(doc_.require(root, "", "fingers"), "/fingers");
+    if (fingers.empty()) doc_.fail("/fingers", "a hand needs at least one finger");
+    for (std::size_t f = 0; f < fingers.size(); ++f) {
+      readFinger(fingers[f], JsonDocument::child("/fingers", f), m);
+    }
+    if (const json* acts = doc_.optional(root, "actuators")) {
+      doc_.array(*acts, "/actuators");
+      for (std::size_t a = 0; a < acts->size(); ++a)
+        readActuator((*acts)[a], JsonDocument::child("/actuators", a), m);
+    }
+    addDirectActuators(m);
+    if (const json* clutches = doc_.optional(root, "clutches")) {
+      doc_.array(*clutches, "/clutches");
+      for (std::size_t c = 0; c < clutches->size(); ++c)
+        readClutch((*clutches)[c], JsonDocument::child("/clutches", c), m);
+    }
+    if (const json* poses = doc_.optional(root, "poses")) {
+      doc_.array(*poses, "/poses");
+      for (std::size_t p = 0; p < poses->size(); ++p)
+        readPose((*poses)[p], JsonDocument::child("/poses", p), m);
+    }
+    return m;
+  }
+
+ private:
+  void allowOnly(const json& obj, const std::string& ptr, std::initializer_list<const char*> keys) {
+    for (auto it = obj.begin(); it != obj.end(); ++it) {
+      const std::string& k = it.key();
+      if (k.rfind("_", 0) == 0 || k == "comment") continue;  // annotations
+      if (std::none_of(keys.begin(), keys.end(), [&](const char* a) { return k == a; })) {
+        std::string list;
+        for (const char* a : keys) list += std::string(list.empty() ? "" : ", ") + a;
+        doc_.fail(JsonDocument::child(ptr, k),
+                  "unknown field '" + k + "' (expected one of: " + list + ")");
+      }
+    }
+  }
+
+  std::string str(const json& obj, const std::string& ptr, const char* key,
+                  const std::string& fallback) {
+    const json* v = doc_.optional(obj, key);
+    return v ? doc_.string(*v, JsonDocument::child(ptr, key)) : fallback;
+  }
+
+  double num(const json& obj, const std::string& ptr, const char* key, double fallback) {
+    const json* v = doc_.optional(obj, key);
+    return v ? doc_.rational(*v, JsonDocument::child(ptr, key)) : fallback;
+  }
+
+  std::string resolve(const std::string& rel) const {
+    if (rel.empty()) return rel;
+    const std::filesystem::path p(rel);
+    return p.is_absolute() ? rel : (dir_ / p).lexically_normal().string();
+  }
+
+  Eigen::Isometry3d readTransform(const json& obj, const std::string& ptr) {
+    doc_.object(obj, ptr);
+    allowOnly(obj, ptr, {"translation_m", "rpy_deg", "rotation"});
+    Eigen::Isometry3d t = Eigen::Isometry3d::Identity();
+    if (const json* tr = doc_.optional(obj, "translation_m"))
+      t.translation() = doc_.vector3(*tr, JsonDocument::child(ptr, "translation_m"));
+    const json* rpy = doc_.optional(obj, "rpy_deg");
+    const json* rot = doc_.optional(obj, "rotation");
+    if (rpy && rot) doc_.fail(ptr, "give either 'rpy_deg' or 'rotation', not both");
+    if (rpy) {
+      const Eigen::Vector3d a = doc_.vector3(*rpy, JsonDocument::child(ptr, "rpy_deg")) * kDeg;
+      // Fixed-axis roll (x), then pitch (y), then yaw (z): R = Rz Ry Rx.
+      t.linear() = (Eigen::AngleAxisd(a.z(), Eigen::Vector3d::UnitZ()) *
+                    Eigen::AngleAxisd(a.y(), Eigen::Vector3d::UnitY()) *
+                    Eigen::AngleAxisd(a.x(), Eigen::Vector3d::UnitX()))
+                       .toRotationMatrix();
+    }
+    if (rot) {
+      const std::string rp = JsonDocument::child(ptr, "rotation");
+      const auto v = doc_.numbers(*rot, rp, 9);
+      Eigen::Matrix3d r;
+      r << v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8];
+      if ((r.transpose() * r - Eigen::Matrix3d::Identity()).cwiseAbs().maxCoeff() > 1e-9 ||
+          r.determinant() < 0.0)
+        doc_.fail(rp, "rotation (row-major 3x3) is not a proper rotation matrix");
+      t.linear() = r;
+    }
+    return t;
+  }
+
+  void readFinger(const json& fj, const std::string& ptr, HandModel& m) {
+    doc_.object(fj, ptr);
+    allowOnly(fj, ptr, {"name", "base", "joints"});
+    kinematics::Chain chain;
+    chain.name = doc_.string(doc_.require(fj, ptr, "name"), JsonDocument::child(ptr, "name"));
+    if (chain.name.empty() || chain.name.find('.') != std::string::npos)
+      doc_.fail(JsonDocument::child(ptr, "name"), "finger names must be non-empty without '.'");
+    if (m.fingerIndex(chain.name) >= 0)
+      doc_.fail(JsonDocument::child(ptr, "name"), "duplicate finger name '" + chain.name + "'");
+    if (const json* base = doc_.optional(fj, "base"))
+      chain.base = readTransform(*base, JsonDocument::child(ptr, "base"));
+    const std::string jptr = JsonDocument::child(ptr, "joints");
+    const json& joints = doc_.array(doc_.require(fj, ptr, "joints"), jptr);
+    if (joints.empty() || joints.size() > static_cast<std::size_t>(kinematics::kMaxChainRows))
+      doc_.fail(jptr, "a finger needs 1 to " + std::to_string(kinematics::kMaxChainRows) +
+                          " DH rows, got " + std::to_string(joints.size()));
+    std::vector<std::string> meshes;
+    for (std::size_t r = 0; r < joints.size(); ++r) {
+      const std::string rp = JsonDocument::child(jptr, r);
+      const json& jj = doc_.object(joints[r], rp);
+      allowOnly(jj, rp,
+                {"name", "type", "a_m", "alpha_deg", "d_m", "theta_deg", "limits_deg", "limits_m",
+                 "inertial", "mesh"});
+      const std::string name =
+          doc_.string(doc_.require(jj, rp, "name"), JsonDocument::child(rp, "name"));
+      if (name.empty() || name.find('.') != std::string::npos)
+        doc_.fail(JsonDocument::child(rp, "name"), "joint names must be non-empty without '.'");
+      if (std::find(chain.joint_names.begin(), chain.joint_names.end(), name) !=
+          chain.joint_names.end())
+        doc_.fail(JsonDocument::child(rp, "name"), "duplicate joint name '" + name + "'");
+      kinematics::DhRow row;
+      const std::string type = str(jj, rp, "type", "revolute");
+      if (type == "revolute") {
+        row.type = JointType::Revolute;
+      } else if (type == "prismatic") {
+        row.type = JointType::Prismatic;
+      } else if (type == "fixed") {
+        row.type = JointType::Fixed;
+      } else {
+        doc_.fail(JsonDocument::child(rp, "type"),
+                  "expected \"revolute\", \"prismatic\" or \"fixed\", got \"" + type + "\"");
+      }
+      row.a = num(jj, rp, "a_m", 0.0);
+      row.alpha = num(jj, rp, "alpha_deg", 0.0) * kDeg;
+      row.d = num(jj, rp, "d_m", 0.0);
+      row.theta = num(jj, rp, "theta_deg", 0.0) * kDeg;
+      readLimits(jj, rp, row);
+      chain.rows.push_back(row);
+      chain.joint_names.push_back(name);
+      chain.links.push_back(readInertial(jj, rp, row));
+      const json* mesh = doc_.optional(jj, "mesh");
+      meshes.push_back(mesh ? resolve(doc_.string(*mesh, JsonDocument::child(rp, "mesh"))) : "");
+    }
+    m.fingers.push_back(std::move(chain));
+    m.link_meshes.push_back(std::move(meshes));
+  }
+
+  void readLimits(const json& jj, const std::string& rp, kinematics::DhRow& row) {
+    const json* deg = doc_.optional(jj, "limits_deg");
+    const json* si = doc_.optional(jj, "limits_m");
+    if (row.type == JointType::Fixed) {
+      if (deg || si) doc_.fail(rp, "a fixed row takes no limits");
+      return;
+    }
+    const char* want = row.type == JointType::Revolute ? "limits_deg" : "limits_m";
+    const json* given = row.type == JointType::Revolute ? deg : si;
+    if ((row.type == JointType::Revolute && si) || (row.type == JointType::Prismatic && deg))
+      doc_.fail(rp, std::string("limits of this joint type are given as '") + want + "'");
+    if (!given) doc_.fail(rp, std::string("missing required field '") + want + "'");
+    const std::string lp = JsonDocument::child(rp, want);
+    const auto lim = doc_.numbers(*given, lp, 2);
+    const double scale = row.type == JointType::Revolute ? kDeg : 1.0;
+    row.lower = lim[0] * scale;
+    row.upper = lim[1] * scale;
+    if (row.lower > row.upper) doc_.fail(lp, "lower limit is greater than upper limit");
+  }
+
+  kinematics::LinkInertia readInertial(const json& jj, const std::string& rp,
+                                       const kinematics::DhRow& row) {
+    kinematics::LinkInertia li;
+    const json* in = doc_.optional(jj, "inertial");
+    if (!in) return li;
+    const std::string ip = JsonDocument::child(rp, "inertial");
+    doc_.object(*in, ip);
+    allowOnly(
+        *in, ip,
+        {"mass_kg", "com_m", "inertia_kgm2", "inertia_about", "off_diagonal", "rod_radius_m"});
+    const std::string mp = JsonDocument::child(ip, "mass_kg");
+    li.mass = doc_.rational(doc_.require(*in, ip, "mass_kg"), mp);
+    if (li.mass < 0.0) doc_.fail(mp, "mass must not be negative");
+    const json* rod = doc_.optional(*in, "rod_radius_m");
+    const json* tensor = doc_.optional(*in, "inertia_kgm2");
+    if (rod && tensor) doc_.fail(ip, "give either 'inertia_kgm2' or 'rod_radius_m', not both");
+    if (rod) {
+      // A solid rod along the link: from the origin of {i} back along -x_i by a (the DH link
+      // length), radius r. Used where a paper gives no mass properties.
+      const double r = doc_.rational(*rod, JsonDocument::child(ip, "rod_radius_m"));
+      const double len = std::abs(row.a);
+      if (r <= 0.0) doc_.fail(JsonDocument::child(ip, "rod_radius_m"), "radius must be positive");
+      li.com = Eigen::Vector3d(-row.a / 2.0, 0.0, 0.0);
+      Eigen::Matrix3d ic = Eigen::Matrix3d::Zero();
+      ic(0, 0) = li.mass * r * r / 2.0;
+      ic(1, 1) = ic(2, 2) = li.mass * (3.0 * r * r + len * len) / 12.0;
+      li.inertia = ic + li.mass * (li.com.squaredNorm() * Eigen::Matrix3d::Identity() -
+                                   li.com * li.com.transpose());
+      return li;
+    }
+    if (const json* c = doc_.optional(*in, "com_m"))
+      li.com = doc_.vector3(*c, JsonDocument::child(ip, "com_m"));
+    if (!tensor) {
+      if (li.mass > 0.0) doc_.fail(ip, "a link with mass needs 'inertia_kgm2' or 'rod_radius_m'");
+      return li;
+    }
+    const std::string tp = JsonDocument::child(ip, "inertia_kgm2");
+    const auto v = doc_.numbers(*tensor, tp, 6);  // xx, xy, xz, yy, yz, zz
+    const std::string about = str(*in, ip, "inertia_about", "com");
+    const std::string off = str(*in, ip, "off_diagonal", "tensor");
+    if (about != "com" && about != "frame_origin")
+      doc_.fail(JsonDocument::child(ip, "inertia_about"), "expected \"com\" or \"frame_origin\"");
+    if (off != "tensor" && off != "products")
+      doc_.fail(JsonDocument::child(ip, "off_diagonal"), "expected \"tensor\" or \"products\"");
+    // "products": the numbers are products of inertia P_xy = +integral(x y dm); the tensor's
+    // off-diagonal entries are their negatives (DESIGN.md section 2).
+    const double s = off == "products" ? -1.0 : 1.0;
+    Eigen::Matrix3d given;
+    given << v[0], s * v[1], s * v[2], s * v[1], v[3], s * v[4], s * v[2], s * v[4], v[5];
+    const Eigen::Matrix3d shift = li.mass * (li.com.squaredNorm() * Eigen::Matrix3d::Identity() -
+                                             li.com * li.com.transpose());
+    const Eigen::Matrix3d at_com = about == "com" ? given : Eigen::Matrix3d(given - shift);
+    li.inertia = about == "frame_origin" ? given : Eigen::Matrix3d(given + shift);
+    checkPhysical(at_com, li.mass, tp);
+    return li;
+  }
+
+  void checkPhysical(const Eigen::Matrix3d& at_com, double mass, const std::string& ptr) {
+    if (mass == 0.0) {
+      if (at_com.cwiseAbs().maxCoeff() > 0.0) doc_.fail(ptr, "a massless link has inertia");
+      return;
+    }
+    const Eigen::Vector3d ev = Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(at_com).eigenvalues();
+    const double tol = 1e-12 + 1e-9 * ev.cwiseAbs().maxCoeff();
+    if (ev.minCoeff() <= 0.0)
+      doc_.fail(ptr,
+                "inertia about the centre of mass is not positive definite (principal "
+                "moments " +
+                    fmt(ev) +
+                    " kg m^2); check the sign convention in "
+                    "'off_diagonal' and the reference point in 'inertia_about'");
+    if (ev[0] + ev[1] < ev[2] - tol)
+      doc_.fail(ptr, "principal moments " + fmt(ev) +
+                         " kg m^2 violate the triangle inequality (no real body has them)");
+  }
+
+  static std::string fmt(const Eigen::Vector3d& v) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "(%.3g, %.3g, %.3g)", v[0], v[1], v[2]);
+    return buf;
+  }
+
+  JointRef jointNamed(const HandModel& m, const json& v, const std::string& ptr) {
+    const std::string name = doc_.string(v, ptr);
+    const JointRef j = m.jointRef(name);
+    if (j.finger < 0)
+      doc_.fail(ptr, "no movable joint '" + name + "' (write FINGER.JOINT, e.g. F1.J2)");
+    return j;
+  }
+
+  void readActuator(const json& aj, const std::string& ptr, HandModel& m) {
+    doc_.object(aj, ptr);
+    allowOnly(aj, ptr, {"name", "unit", "range", "drives", "servo"});
+    Actuator a;
+    a.name = doc_.string(doc_.require(aj, ptr, "name"), JsonDocument::child(ptr, "name"));
+    if (m.actuatorIndex(a.name) >= 0)
+      doc_.fail(JsonDocument::child(ptr, "name"), "duplicate actuator name '" + a.name + "'");
+    a.unit = str(aj, ptr, "unit", "rad");
+    if (a.unit != "counts" && a.unit != "rad" && a.unit != "m")
+      doc_.fail(JsonDocument::child(ptr, "unit"), "expected \"counts\", \"rad\" or \"m\"");
+    const std::string rp = JsonDocument::child(ptr, "range");
+    const auto range = doc_.numbers(doc_.require(aj, ptr, "range"), rp, 2);
+    a.lower = range[0];
+    a.upper = range[1];
+    if (a.lower > a.upper) doc_.fail(rp, "lower limit is greater than upper limit");
+    const std::string dp = JsonDocument::child(ptr, "drives");
+    const json& drives = doc_.array(doc_.require(aj, ptr, "drives"), dp);
+    if (drives.empty()) doc_.fail(dp, "an actuator must drive at least one joint");
+    for (std::size_t d = 0; d < drives.size(); ++d) {
+      const std::string p = JsonDocument::child(dp, d);
+      doc_.object(drives[d], p);
+      allowOnly(drives[d], p, {"joint", "ratio", "ratio_deg"});
+      JointDrive drive;
+      drive.joint =
+          jointNamed(m, doc_.require(drives[d], p, "joint"), JsonDocument::child(p, "joint"));
+      if (m.driverOf(drive.joint).first >= 0 ||
+          std::any_of(a.drives.begin(), a.drives.end(),
+                      [&](const JointDrive& o) { return o.joint == drive.joint; }))
+        doc_.fail(JsonDocument::child(p, "joint"), "joint is already driven by an actuator");
+      const json* r = doc_.optional(drives[d], "ratio");
+      const json* rd = doc_.optional(drives[d], "ratio_deg");
+      if (!!r == !!rd) doc_.fail(p, "give exactly one of 'ratio' (SI units) or 'ratio_deg'");
+      drive.ratio = r ? doc_.rational(*r, JsonDocument::child(p, "ratio"))
+                      : doc_.rational(*rd, JsonDocument::child(p, "ratio_deg")) * kDeg;
+      if (drive.ratio == 0.0) doc_.fail(p, "ratio must not be zero");
+      a.drives.push_back(drive);
+    }
+    if (const json* servo = doc_.optional(aj, "servo")) {
+      const std::string sp = JsonDocument::child(ptr, "servo");
+      doc_.object(*servo, sp);
+      allowOnly(*servo, sp,
+                {"kp_Nm_per_rad", "kd_Nms_per_rad", "torque_limit_Nm", "rotor_inertia_kgm2"});
+      a.servo.kp = num(*servo, sp, "kp_Nm_per_rad", a.servo.kp);
+      a.servo.kd = num(*servo, sp, "kd_Nms_per_rad", a.servo.kd);
+      a.servo.torque_limit = num(*servo, sp, "torque_limit_Nm", a.servo.torque_limit);
+      a.servo.rotor_inertia = num(*servo, sp, "rotor_inertia_kgm2", a.servo.rotor_inertia);
+      if (a.servo.kp < 0 || a.servo.kd < 0 || a.servo.torque_limit <= 0 ||
+          a.servo.rotor_inertia < 0)
+        doc_.fail(sp, "gains and inertia must be non-negative and the torque limit positive");
+    }
+    m.actuators.push_back(std::move(a));
+  }
+
+  void addDirectActuators(HandModel& m) {
+    for (int f = 0; f < static_cast<int>(m.fingers.size()); ++f) {
+      const auto& chain = m.fingers[static_cast<std::size_t>(f)];
+      for (int j = 0; j < chain.dof(); ++j) {
+        const JointRef ref{f, j};
+        if (m.driverOf(ref).first >= 0) continue;
+        const auto& row = chain.rows[static_cast<std::size_t>(chain.rowOfJoint(j))];
+        Actuator a;
+        a.name = m.jointName(ref);
+        a.unit = row.type == JointType::Prismatic ? "m" : "rad";
+        a.lower = row.lower;
+        a.upper = row.upper;
+        a.drives.push_back({ref, 1.0});
+        m.actuators.push_back(std::move(a));
+      }
+    }
+  }
+
+  void readClutch(const json& cj, const std::string& ptr, HandModel& m) {
+    doc_.object(cj, ptr);
+    allowOnly(cj, ptr, {"actuator", "inner", "outer", "tau_break_Nm"});
+    ClutchModel c;
+    const std::string ap = JsonDocument::child(ptr, "actuator");
+    const std::string an = doc_.string(doc_.require(cj, ptr, "actuator"), ap);
+    c.actuator = m.actuatorIndex(an);
+    if (c.actuator < 0) doc_.fail(ap, "no actuator named '" + an + "'");
+    if (m.clutchOfActuator(c.actuator) >= 0) doc_.fail(ap, "actuator already has a clutch");
+    c.inner = jointNamed(m, doc_.require(cj, ptr, "inner"), JsonDocument::child(ptr, "inner"));
+    c.outer = jointNamed(m, doc_.require(cj, ptr, "outer"), JsonDocument::child(ptr, "outer"));
+    for (const auto& [ref, key] : {std::pair{c.inner, "inner"}, std::pair{c.outer, "outer"}}) {
+      if (m.driverOf(ref).first != c.actuator)
+        doc_.fail(JsonDocument::child(ptr, key), "joint is not driven by actuator '" + an + "'");
+    }
+    if (c.inner == c.outer) doc_.fail(ptr, "inner and outer joints must differ");
+    const std::string tp = JsonDocument::child(ptr, "tau_break_Nm");
+    c.tau_break = doc_.rational(doc_.require(cj, ptr, "tau_break_Nm"), tp);
+    if (c.tau_break <= 0.0) doc_.fail(tp, "breakaway torque must be positive");
+    m.clutches.push_back(c);
+  }
+
+  void readPose(const json& pj, const std::string& ptr, HandModel& m) {
+    doc_.object(pj, ptr);
+    allowOnly(pj, ptr, {"name", "joints_deg", "joints"});
+    NamedPose pose;
+    pose.name = doc_.string(doc_.require(pj, ptr, "name"), JsonDocument::child(ptr, "name"));
+    if (m.pose(pose.name)) doc_.fail(JsonDocument::child(ptr, "name"), "duplicate pose name");
+    const json* deg = doc_.optional(pj, "joints_deg");
+    const json* si = doc_.optional(pj, "joints");
+    if (!!deg == !!si) doc_.fail(ptr, "give exactly one of 'joints_deg' or 'joints' (SI)");
+    const std::string jp = JsonDocument::child(ptr, deg ? "joints_deg" : "joints");
+    const json& joints = doc_.object(deg ? *deg : *si, jp);
+    for (const auto& chain : m.fingers)
+      pose.q.emplace_back(static_cast<std::size_t>(chain.dof()), 0.0);
+    for (auto it = joints.begin(); it != joints.end(); ++it) {
+      const std::string fp = JsonDocument::child(jp, it.key());
+      const int f = m.fingerIndex(it.key());
+      if (f < 0) doc_.fail(fp, "no finger named '" + it.key() + "'");
+      const auto& chain = m.fingers[static_cast<std::size_t>(f)];
+      const auto values = doc_.numbers(it.value(), fp, chain.dof());
+      for (int j = 0; j < chain.dof(); ++j) {
+        const auto& row = chain.rows[static_cast<std::size_t>(chain.rowOfJoint(j))];
+        const double scale = deg && row.type == JointType::Revolute ? kDeg : 1.0;
+        const double q = values[static_cast<std::size_t>(j)] * scale;
+        if (q < row.lower - 1e-12 || q > row.upper + 1e-12)
+          doc_.fail(JsonDocument::child(fp, static_cast<std::size_t>(j)),
+                    "value is outside the joint's limits");
+        pose.q[static_cast<std::size_t>(f)][static_cast<std::size_t>(j)] = q;
+      }
+    }
+    m.poses.push_back(std::move(pose));
+  }
+
+  const JsonDocument& doc_;
+  std::filesystem::path dir_;
+};
+
+}  // namespace
+
+HandModel parseHandFile(const std::string& text, const std::string& file_name) {
+  const JsonDocument doc = JsonDocument::parse(text, file_name);
+  return HandReader(doc).read();
+}
+
+HandModel loadHandFile(const std::string& path) {
+  const JsonDocument doc = JsonDocument::load(path);
+  return HandReader(doc).read();
+}
+
+std::string assetDirectory() {
+  if (const char* env = std::getenv("HANDSIM_ASSET_DIR"); env && *env) return env;
+  return HANDSIM_DEFAULT_ASSET_DIR;
+}
+
+std::vector<std::string> builtinHandIds() {
+  std::vector<std::string> ids;
+  const std::filesystem::path dir = std::filesystem::path(assetDirectory()) / "hands";
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec))
+    if (e.path().extension() == ".json") ids.push_back(e.path().stem().string());
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+HandModel loadHand(const std::string& id_or_path) {
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(id_or_path, ec)) return loadHandFile(id_or_path);
+  const auto ids = builtinHandIds();
+  if (std::find(ids.begin(), ids.end(), id_or_path) != ids.end())
+    return loadHandFile(
+        (std::filesystem::path(assetDirectory()) / "hands" / (id_or_path + ".json")).string());
+  std::string known;
+  for (const auto& id : ids) known += (known.empty() ? "" : ", ") + id;
+  throw io::InputError({id_or_path, 0, 0, ""},
+                       "no such hand file, and not a built-in hand id (known: " + known + ")");
+}
+
+}  // namespace handsim::hand

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Internal to the core: a JSON file (comments allowed) that remembers the line and column of
+// every value, so loaders can report "file:line:column: /json/pointer: problem".
+#pragma once
+
+#include <Eigen/Core>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "handsim/io/input_error.hpp"
+
+namespace handsim::io {
+
+class JsonDocument {
+ public:
+  using json = nlohmann::json;
+
+  /// Parses `text`; a syntax error throws InputError with the line and column.
+  static JsonDocument parse(const std::string& text, const std::string& file);
+  /// Reads and parses a file; an unreadable file throws InputError naming it.
+  static JsonDocument load(const std::string& path);
+
+  const json& root() const { return root_; }
+  const std::string& file() const { return file_; }
+
+  /// Location of the value at `pointer` (or of its nearest located parent).
+  SourceLocation locate(const std::string& pointer) const;
+  [[noreturn]] void fail(const std::string& pointer, const std::string& problem) const;
+
+  // Typed access with located errors. `pointer` is the JSON pointer of `value`.
+  const json& require(const json& object, const std::string& pointer, const std::string& key) const;
+  const json* optional(const json& object, const std::string& key) const;
+  double number(const json& value, const std::string& pointer) const;
+  /// A number, or a string holding an exact fraction such as "-2/35".
+  double rational(const json& value, const std::string& pointer) const;
+  int integer(const json& value, const std::string& pointer) const;
+  bool boolean(const json& value, const std::string& pointer) const;
+  std::string string(const json& value, const std::string& pointer) const;
+  std::vector<double> numbers(const json& value, const std::string& pointer,
+                              int expected_size = -1) const;
+  Eigen::Vector3d vector3(const json& value, const std::string& pointer) const;
+  const json& array(const json& value, const std::string& pointer) const;
+  const json& object(const json& value, const std::string& pointer) const;
+
+  static std::string child(const std::string& pointer, const std::string& key);
+  static std::string child(const std::string& pointer, std::size_t index);
+
+ private:
+  json root_;
+  std::string file_;
+  std::unordered_map<std::string, std::pair<int, int>> where_;
+};
+
+}  // namespace handsim::io
