@@ -105,8 +105,8 @@ DynamicsTerms lagrangeEuler(const Chain& chain, const Eigen::Ref<const Eigen::Ve
     const auto ur = static_cast<std::size_t>(r);
     if (s.joint[ur] >= 0) {
       const Mat34 w = qd[s.joint[ur]] * s.delta[ur];
-      // B += qd_m Delta_m (qd_m Delta_m + 2 V_before)
-      acc += w.leftCols<3>() * (w + 2.0 * v);
+      // B += (qd_m Delta_m + 2 V_before) qd_m Delta_m: the earlier joint stands left in U_jkm.
+      acc += (w + 2.0 * v).leftCols<3>() * w;
       v += w;
     }
     b[ur] = acc;
@@ -169,7 +169,7 @@ kinematics::JointVector inverseDynamicsLagrangeEuler(const Chain& chain,
     const int k = s.joint[ur];
     if (k >= 0) {
       const Mat34 w = qd[k] * s.delta[ur];
-      acc += w.leftCols<3>() * (w + 2.0 * v) + qdd[k] * s.delta[ur];
+      acc += (w + 2.0 * v).leftCols<3>() * w + qdd[k] * s.delta[ur];
       v += w;
     }
     a[ur] = acc;
