@@ -45,10 +45,9 @@ TEST(TrapezoidalProfile, DerivativesAreConsistent) {
         TrapezoidalProfile(1.0, 0.2, 3.0, 7.0), TrapezoidalProfile(-1.0, 2.0, 1.0, 100.0)}) {
     const double h = 1e-6;
     for (double t = -0.05; t < p.end() + 0.1; t += 0.01237) {
-      const double near_boundary =
-          std::min({std::abs(t - p.start()), std::abs(t - p.start() - p.accelerationTime()),
-                    std::abs(t - p.start() - p.accelerationTime() - p.cruiseTime()),
-                    std::abs(t - p.end())});
+      const double near_boundary = std::min(
+          {std::abs(t - p.start()), std::abs(t - p.start() - p.accelerationTime()),
+           std::abs(t - p.start() - p.accelerationTime() - p.cruiseTime()), std::abs(t - p.end())});
       const double scale = std::max(1.0, std::abs(p.to() - p.from()));
       EXPECT_NEAR(p.position(t + 1e-12), p.position(t), 1e-8 * scale);
       if (near_boundary < 2 * h) continue;

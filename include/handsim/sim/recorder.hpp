@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "handsim/hand/hand_model.hpp"
+#include "handsim/sim/sim_state.hpp"
+
+namespace handsim::sim {
+
+/// Time series of a run, one row per recorded state. Columns (SI units, radians):
+///   time [s];
+///   per movable joint `<finger>.<joint>.angle|velocity|acceleration|torque`
+///     [rad, rad/s, rad/s^2, N m] (m, m/s, m/s^2, N for prismatic joints);
+///   per joint `<finger>.<joint>.contact_force`: magnitude of the external forces on the link
+///     that joint moves [N];
+///   per actuator `<actuator>.position|reference` [its unit: counts, rad or m] and
+///     `<actuator>.effort` [N m at its primary joint];
+///   per clutch `<finger>.clutch` (0 engaged, 1 broken away) and `<finger>.inner_load_torque`
+///     [N m].
+class Recorder {
+ public:
+  explicit Recorder(const hand::HandModel& hand);
+
+  void record(const SimState& state);
+  void clear() { data_.clear(); }
+
+  const std::vector<std::string>& columns() const { return columns_; }
+  std::size_t rowCount() const { return columns_.empty() ? 0 : data_.size() / columns_.size(); }
+  /// Index of a column, or -1.
+  int columnIndex(const std::string& name) const;
+  double value(std::size_t row, std::size_t column) const {
+    return data_[row * columns_.size() + column];
+  }
+  /// One column over time; throws std::invalid_argument naming unknown columns.
+  std::vector<double> series(const std::string& name) const;
+
+  /// CSV text: a header row of column names, then one row per record, numbers in the
+  /// shortest form that reads back exactly.
+  std::string toCsv() const;
+  /// Writes toCsv() atomically (see io::writeFileAtomically).
+  void writeCsv(const std::string& path) const;
+
+ private:
+  const hand::HandModel& hand_;
+  std::vector<std::string> columns_;
+  std::vector<double> data_;  ///< row-major
+};
+
+}  // namespace handsim::sim
