@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Helpers shared by handsim-cli commands: JSON output and common argument conversions.
+#pragma once
+
+#include <Eigen/Geometry>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "args.hpp"
+#include "handsim/hand/hand_model.hpp"
+
+namespace handsim::cli {
+
+inline constexpr double kDegToRad = 3.14159265358979323846 / 180.0;
+
+inline void printJson(const nlohmann::ordered_json& j) {
+  std::cout << j.dump(2) << "\n";
+}
+
+inline nlohmann::ordered_json toJson(const Eigen::Vector3d& v) {
+  return {v.x(), v.y(), v.z()};
+}
+
+inline nlohmann::ordered_json toJson(const Eigen::Isometry3d& t) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c) out.push_back(t.matrix()(r, c));
+  return out;
+}
+
+template <typename Vec>
+nlohmann::ordered_json vectorJson(const Vec& v) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (Eigen::Index i = 0; i < v.size(); ++i) out.push_back(v[i]);
+  return out;
+}
+
+/// The finger named `name` or a UsageError listing the hand's fingers.
+inline int requireFinger(const hand::HandModel& h, const std::string& name) {
+  const int f = h.fingerIndex(name);
+  if (f >= 0) return f;
+  std::string list;
+  for (const auto& c : h.fingers) list += (list.empty() ? "" : ", ") + c.name;
+  throw UsageError("--finger: hand '" + h.id + "' has no finger '" + name + "' (fingers: " + list +
+                   ")");
+}
+
+/// Joint values for one finger from a comma list; --deg converts revolute joints.
+inline Eigen::VectorXd fingerValues(const kinematics::Chain& chain, const std::string& text,
+                                    const std::string& flag, bool degrees) {
+  const auto v = parseNumbers(text, flag);
+  if (static_cast<int>(v.size()) != chain.dof())
+    throw UsageError(flag + ": finger " + chain.name + " has " + std::to_string(chain.dof()) +
+                     " joints, got " + std::to_string(v.size()) + " values");
+  Eigen::VectorXd q(chain.dof());
+  for (int j = 0; j < chain.dof(); ++j) {
+    const bool revolute = chain.rows[static_cast<std::size_t>(chain.rowOfJoint(j))].type ==
+                          kinematics::JointType::Revolute;
+    q[j] = v[static_cast<std::size_t>(j)] * (degrees && revolute ? kDegToRad : 1.0);
+  }
+  return q;
+}
+
+}  // namespace handsim::cli
