@@ -3,6 +3,7 @@
 // worked out here or with the core library.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
@@ -26,7 +27,10 @@ struct Result {
 };
 
 Result cli(const std::string& arguments) {
-  const std::string err_path = ::testing::TempDir() + "/handsim_cli_stderr.txt";
+  // ctest runs test cases in parallel processes: keep each one's stderr file apart.
+  static int calls = 0;
+  const std::string err_path = ::testing::TempDir() + "/handsim_cli_stderr_" +
+                               std::to_string(getpid()) + "_" + std::to_string(calls++) + ".txt";
   const std::string cmd = std::string(HANDSIM_CLI_PATH) + " " + arguments + " 2>" + err_path;
   FILE* p = popen(cmd.c_str(), "r");
   Result r{-1, "", ""};
@@ -40,6 +44,7 @@ Result cli(const std::string& arguments) {
   std::stringstream ss;
   ss << e.rdbuf();
   r.err = ss.str();
+  std::remove(err_path.c_str());
   return r;
 }
 
