@@ -64,9 +64,7 @@ inline double traceProduct(const Mat34& a, const Mat34& b) {
   return a.cwiseProduct(b).sum();
 }
 
-void prepare(const Chain& chain, const Eigen::Ref<const Eigen::VectorXd>& q, LeState& s,
-             kinematics::ChainFrames& frames) {
-  frames = kinematics::forwardKinematics(chain, q);
+void prepare(const Chain& chain, const kinematics::ChainFrames& frames, LeState& s) {
   s.rows = static_cast<int>(chain.rows.size());
   int j = 0;
   for (int r = 0; r < s.rows; ++r) {
@@ -89,9 +87,9 @@ DynamicsTerms lagrangeEuler(const Chain& chain, const Eigen::Ref<const Eigen::Ve
                             const Eigen::Vector3d& gravity_base) {
   kinematics::checkJointVectorSize(chain, q.size(), "q");
   kinematics::checkJointVectorSize(chain, qd.size(), "qd");
+  const kinematics::ChainFrames frames = kinematics::forwardKinematics(chain, q);
   LeState s;
-  kinematics::ChainFrames frames;
-  prepare(chain, q, s, frames);
+  prepare(chain, frames, s);
   const int n = s.rows;
   const int dof = chain.dof();
 
@@ -151,9 +149,9 @@ kinematics::JointVector inverseDynamicsLagrangeEuler(const Chain& chain,
   kinematics::checkJointVectorSize(chain, q.size(), "q");
   kinematics::checkJointVectorSize(chain, qd.size(), "qd");
   kinematics::checkJointVectorSize(chain, qdd.size(), "qdd");
+  const kinematics::ChainFrames frames = kinematics::forwardKinematics(chain, q);
   LeState s;
-  kinematics::ChainFrames frames;
-  prepare(chain, q, s, frames);
+  prepare(chain, frames, s);
   const int n = s.rows;
 
   // tau_i = sum_k D_ik qdd_k + h_i + c_i = tr((sum_{j >= r_i} A_j J~_j) Delta_i^T) with
