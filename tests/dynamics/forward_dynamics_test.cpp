@@ -187,6 +187,20 @@ TEST(ForwardDynamics, ConservesEnergyBarrett) {
   EXPECT_LT(drift_locked, 1e-9);
 }
 
+// What is left of the drift is the integrator's: halving dt divides it by about 2^4 = 16 (RK4).
+// A modelling error (e.g. an H that is not the Christoffel term of D) would leave a drift that
+// does not vanish with dt.
+TEST(ForwardDynamics, EnergyErrorShrinksAtFourthOrder) {
+  const Eigen::Vector3d g(0.0, 0.0, -9.81);
+  const kinematics::Chain f1 = barrettFinger(false);
+  const State s0{Eigen::Vector3d(0.3, 0.9, 0.4), Eigen::Vector3d(2.0, -3.0, 4.0)};
+  const double coarse = energyDrift(f1, s0, 1e-3, 5.0, g);
+  const double fine = energyDrift(f1, s0, 5e-4, 5.0, g);
+  std::cout << "[ energy  ] Barrett F1, 5 s: dt 1e-3 -> " << coarse << ", dt 5e-4 -> " << fine
+            << " (ratio " << coarse / fine << ")\n";
+  EXPECT_GT(coarse / fine, 10.0);
+}
+
 // Same on random chains with prismatic and fixed rows (8 chains, 2 s each).
 TEST(ForwardDynamics, ConservesEnergyRandomChains) {
   std::mt19937 rng(23);
