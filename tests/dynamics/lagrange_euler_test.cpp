@@ -301,3 +301,26 @@ TEST(LagrangeEuler, RejectsWrongSizes) {
     EXPECT_NE(std::string(e.what()).find("qdd"), std::string::npos) << e.what();
   }
 }
+
+TEST(LagrangeEuler, RejectsMalformedChains) {
+  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(3);
+  const Eigen::Vector3d g(0, 0, -9.81);
+  kinematics::Chain missing_link = barrettFinger(false);
+  missing_link.links.pop_back();
+  EXPECT_THROW(lagrangeEuler(missing_link, zero, zero, g), std::invalid_argument);
+  EXPECT_THROW(inverseDynamicsNewtonEuler(missing_link, zero, zero, zero, g),
+               std::invalid_argument);
+  EXPECT_THROW(kineticEnergy(missing_link, zero, zero), std::invalid_argument);
+
+  kinematics::Chain too_long = barrettFinger(false);
+  while (too_long.rows.size() <= static_cast<std::size_t>(kinematics::kMaxChainRows)) {
+    too_long.rows.push_back(too_long.rows.back());
+    too_long.rows.back().type = kinematics::JointType::Fixed;
+    too_long.links.push_back(too_long.links.back());
+    too_long.joint_names.push_back("extra");
+  }
+  EXPECT_THROW(lagrangeEuler(too_long, zero, zero, g), std::invalid_argument);
+  EXPECT_THROW(inverseDynamicsLagrangeEuler(too_long, zero, zero, zero, g), std::invalid_argument);
+  EXPECT_THROW(inverseDynamicsNewtonEuler(too_long, zero, zero, zero, g), std::invalid_argument);
+  EXPECT_THROW(potentialEnergy(too_long, zero, g), std::invalid_argument);
+}

@@ -11,6 +11,7 @@
 #include <array>
 #include <cstddef>
 
+#include "chain_check.hpp"
 #include "handsim/dynamics/pseudo_inertia.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
 
@@ -85,6 +86,7 @@ void prepare(const Chain& chain, const kinematics::ChainFrames& frames, LeState&
 DynamicsTerms lagrangeEuler(const Chain& chain, const Eigen::Ref<const Eigen::VectorXd>& q,
                             const Eigen::Ref<const Eigen::VectorXd>& qd,
                             const Eigen::Vector3d& gravity_base) {
+  detail::checkChainShape(chain);
   kinematics::checkJointVectorSize(chain, q.size(), "q");
   kinematics::checkJointVectorSize(chain, qd.size(), "qd");
   const kinematics::ChainFrames frames = kinematics::forwardKinematics(chain, q);
@@ -146,6 +148,7 @@ kinematics::JointVector inverseDynamicsLagrangeEuler(const Chain& chain,
                                                      const Eigen::Ref<const Eigen::VectorXd>& qd,
                                                      const Eigen::Ref<const Eigen::VectorXd>& qdd,
                                                      const Eigen::Vector3d& gravity_base) {
+  detail::checkChainShape(chain);
   kinematics::checkJointVectorSize(chain, q.size(), "q");
   kinematics::checkJointVectorSize(chain, qd.size(), "qd");
   kinematics::checkJointVectorSize(chain, qdd.size(), "qdd");
