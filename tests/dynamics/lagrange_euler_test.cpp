@@ -284,6 +284,36 @@ TEST(LagrangeEuler, PlanarTwoLinkArmByHand) {
   EXPECT_LT((t.C - cv).norm(), 1e-13);
 }
 
+// Worked by hand: a body of mass m on a vertical slide (one prismatic row, z0 up) needs
+// C = m g to hold it and has D = m, H = 0, whatever the slide position; a revolute joint about
+// the vertical base axis z0 (the Barrett spread joint with gravity along -z0) carries no gravity
+// torque in any posture.
+TEST(LagrangeEuler, VerticalSlideAndVerticalAxisByHand) {
+  kinematics::Chain slide;
+  slide.name = "slide";
+  kinematics::DhRow row;
+  row.type = kinematics::JointType::Prismatic;
+  row.a = 0.02;
+  slide.rows.push_back(row);
+  slide.joint_names.push_back("S");
+  std::mt19937 rng(19);
+  slide.links.push_back(randomLink(rng));
+  const double m = slide.links[0].mass;
+  const Eigen::Vector3d g(0.0, 0.0, -9.81);
+  const Eigen::VectorXd q = Eigen::VectorXd::Constant(1, 0.3),
+                        qd = Eigen::VectorXd::Constant(1, 2.0);
+  const DynamicsTerms t = lagrangeEuler(slide, q, qd, g);
+  EXPECT_NEAR(t.D(0, 0), m, 1e-15);
+  EXPECT_NEAR(t.H[0], 0.0, 1e-15);
+  EXPECT_NEAR(t.C[0], m * 9.81, 1e-14);
+
+  const kinematics::Chain f1 = barrettFinger(false);
+  for (int trial = 0; trial < 20; ++trial) {
+    const Eigen::VectorXd qf = randomVector(rng, 3, kPi);
+    EXPECT_NEAR(lagrangeEuler(f1, qf, Eigen::VectorXd::Zero(3), g).C[0], 0.0, 1e-15);
+  }
+}
+
 TEST(LagrangeEuler, RejectsWrongSizes) {
   const kinematics::Chain f1 = barrettFinger(false);
   const Eigen::VectorXd ok = Eigen::VectorXd::Zero(3), bad = Eigen::VectorXd::Zero(2);
@@ -300,4 +330,27 @@ TEST(LagrangeEuler, RejectsWrongSizes) {
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("qdd"), std::string::npos) << e.what();
   }
+}
+
+TEST(LagrangeEuler, RejectsMalformedChains) {
+  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(3);
+  const Eigen::Vector3d g(0, 0, -9.81);
+  kinematics::Chain missing_link = barrettFinger(false);
+  missing_link.links.pop_back();
+  EXPECT_THROW(lagrangeEuler(missing_link, zero, zero, g), std::invalid_argument);
+  EXPECT_THROW(inverseDynamicsNewtonEuler(missing_link, zero, zero, zero, g),
+               std::invalid_argument);
+  EXPECT_THROW(kineticEnergy(missing_link, zero, zero), std::invalid_argument);
+
+  kinematics::Chain too_long = barrettFinger(false);
+  while (too_long.rows.size() <= static_cast<std::size_t>(kinematics::kMaxChainRows)) {
+    too_long.rows.push_back(too_long.rows.back());
+    too_long.rows.back().type = kinematics::JointType::Fixed;
+    too_long.links.push_back(too_long.links.back());
+    too_long.joint_names.push_back("extra");
+  }
+  EXPECT_THROW(lagrangeEuler(too_long, zero, zero, g), std::invalid_argument);
+  EXPECT_THROW(inverseDynamicsLagrangeEuler(too_long, zero, zero, zero, g), std::invalid_argument);
+  EXPECT_THROW(inverseDynamicsNewtonEuler(too_long, zero, zero, zero, g), std::invalid_argument);
+  EXPECT_THROW(potentialEnergy(too_long, zero, g), std::invalid_argument);
 }

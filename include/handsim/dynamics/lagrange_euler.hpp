@@ -9,7 +9,6 @@
 namespace handsim::dynamics {
 
 /// The terms of the closed-form joint-space equation of motion tau = D(q) qdd + H(q, qd) + C(q)
-///
 /// (Fu, Gonzalez & Lee, Robotics: Control, Sensing, Vision and Intelligence, 1987, section 3.2).
 struct DynamicsTerms {
   kinematics::JointMatrix D;  ///< inertia matrix [kg m^2] (dof x dof)

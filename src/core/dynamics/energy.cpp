@@ -9,6 +9,7 @@
 
 #include <cstddef>
 
+#include "chain_check.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
 
 namespace handsim::dynamics {
@@ -19,6 +20,7 @@ using kinematics::JointType;
 
 double kineticEnergy(const Chain& chain, const Eigen::Ref<const Eigen::VectorXd>& q,
                      const Eigen::Ref<const Eigen::VectorXd>& qd) {
+  detail::checkChainShape(chain);
   kinematics::checkJointVectorSize(chain, qd.size(), "qd");
   const kinematics::ChainFrames frames = kinematics::forwardKinematics(chain, q);
   // Velocities of frame origins and bodies in {k0}, propagated joint by joint: a revolute joint
@@ -51,6 +53,7 @@ double kineticEnergy(const Chain& chain, const Eigen::Ref<const Eigen::VectorXd>
 
 double potentialEnergy(const Chain& chain, const Eigen::Ref<const Eigen::VectorXd>& q,
                        const Eigen::Vector3d& gravity_base) {
+  detail::checkChainShape(chain);
   const kinematics::ChainFrames frames = kinematics::forwardKinematics(chain, q);
   double energy = 0.0;
   for (int r = 0; r < static_cast<int>(chain.rows.size()); ++r) {

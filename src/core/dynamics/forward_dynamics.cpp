@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "chain_check.hpp"
 #include "handsim/dynamics/lagrange_euler.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
 
@@ -23,6 +24,7 @@ kinematics::JointVector forwardDynamics(const kinematics::Chain& chain,
                                         const Eigen::Ref<const Eigen::VectorXd>& tau,
                                         const Eigen::Vector3d& gravity_base,
                                         std::uint32_t locked_mask) {
+  detail::checkChainShape(chain);
   kinematics::checkJointVectorSize(chain, q.size(), "q");
   kinematics::checkJointVectorSize(chain, qd.size(), "qd");
   kinematics::checkJointVectorSize(chain, tau.size(), "tau");

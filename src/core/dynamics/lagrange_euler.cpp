@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Lagrange-Euler dynamics of a serial chain.
 // K. S. Fu, R. C. Gonzalez, C. S. G. Lee, Robotics: Control, Sensing, Vision and Intelligence,
-// McGraw-Hill 1987, section 3.2: pseudo-inertia J_j, U_ij = dT_j/dq_i = T_{i-1} Q_i T_{i-1}^-1
-// T_j, D_ik = sum_j tr(U_jk J_j U_ji^T), h_ikm = sum_j tr(U_jkm J_j U_ji^T),
+// McGraw-Hill 1987, section 3.2: pseudo-inertia J_j, U_ij = dT_i/dq_j = T_{j-1} Q_j T_{j-1}^-1
+// T_i, D_ik = sum_j tr(U_jk J_j U_ji^T), h_ikm = sum_j tr(U_jkm J_j U_ji^T),
 // c_i = -sum_j m_j g^T U_ji r_j. The sums over j are factored through suffix sums over the
 // links (the idea of J. M. Hollerbach, "A recursive Lagrangian formulation of manipulator
 // dynamics", IEEE Trans. SMC 10(11), 1980); docs/dynamics.md derives every step.
@@ -11,6 +11,7 @@
 #include <array>
 #include <cstddef>
 
+#include "chain_check.hpp"
 #include "handsim/dynamics/pseudo_inertia.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
 
@@ -64,9 +65,7 @@ inline double traceProduct(const Mat34& a, const Mat34& b) {
   return a.cwiseProduct(b).sum();
 }
 
-void prepare(const Chain& chain, const Eigen::Ref<const Eigen::VectorXd>& q, LeState& s,
-             kinematics::ChainFrames& frames) {
-  frames = kinematics::forwardKinematics(chain, q);
+void prepare(const Chain& chain, const kinematics::ChainFrames& frames, LeState& s) {
   s.rows = static_cast<int>(chain.rows.size());
   int j = 0;
   for (int r = 0; r < s.rows; ++r) {
@@ -87,11 +86,12 @@ void prepare(const Chain& chain, const Eigen::Ref<const Eigen::VectorXd>& q, LeS
 DynamicsTerms lagrangeEuler(const Chain& chain, const Eigen::Ref<const Eigen::VectorXd>& q,
                             const Eigen::Ref<const Eigen::VectorXd>& qd,
                             const Eigen::Vector3d& gravity_base) {
+  detail::checkChainShape(chain);
   kinematics::checkJointVectorSize(chain, q.size(), "q");
   kinematics::checkJointVectorSize(chain, qd.size(), "qd");
+  const kinematics::ChainFrames frames = kinematics::forwardKinematics(chain, q);
   LeState s;
-  kinematics::ChainFrames frames;
-  prepare(chain, q, s, frames);
+  prepare(chain, frames, s);
   const int n = s.rows;
   const int dof = chain.dof();
 
@@ -118,7 +118,6 @@ DynamicsTerms lagrangeEuler(const Chain& chain, const Eigen::Ref<const Eigen::Ve
   out.D.setZero(dof, dof);
   out.H.setZero(dof);
   out.C.setZero(dof);
-  std::array<Mat34, kMaxChainRows> y;  // Delta_k S_{r_k}, kept for the D entries below
   Eigen::Matrix4d sum_pseudo = Eigen::Matrix4d::Zero();
   Mat34 sum_g = Mat34::Zero();
   for (int r = n - 1; r >= 0; --r) {
@@ -127,15 +126,15 @@ DynamicsTerms lagrangeEuler(const Chain& chain, const Eigen::Ref<const Eigen::Ve
     sum_g += b[ur] * s.pseudo[ur];
     const int k = s.joint[ur];
     if (k < 0) continue;
-    y[ur] = s.delta[ur] * sum_pseudo;
+    const Mat34 y = s.delta[ur] * sum_pseudo;  // Delta_k S_{r_k}
     out.H[k] = traceProduct(sum_g, s.delta[ur]);
-    out.C[k] = -gravity_base.dot(y[ur].col(3));
+    out.C[k] = -gravity_base.dot(y.col(3));
     // D_ik for every joint i at or before row r (the max(i, k) rule: S starts at joint k's
     // row), filled symmetrically.
     for (int ri = 0; ri <= r; ++ri) {
       const int i = s.joint[static_cast<std::size_t>(ri)];
       if (i < 0) continue;
-      const double dik = traceProduct(y[ur], s.delta[static_cast<std::size_t>(ri)]);
+      const double dik = traceProduct(y, s.delta[static_cast<std::size_t>(ri)]);
       out.D(i, k) = dik;
       out.D(k, i) = dik;
     }
@@ -148,12 +147,13 @@ kinematics::JointVector inverseDynamicsLagrangeEuler(const Chain& chain,
                                                      const Eigen::Ref<const Eigen::VectorXd>& qd,
                                                      const Eigen::Ref<const Eigen::VectorXd>& qdd,
                                                      const Eigen::Vector3d& gravity_base) {
+  detail::checkChainShape(chain);
   kinematics::checkJointVectorSize(chain, q.size(), "q");
   kinematics::checkJointVectorSize(chain, qd.size(), "qd");
   kinematics::checkJointVectorSize(chain, qdd.size(), "qdd");
+  const kinematics::ChainFrames frames = kinematics::forwardKinematics(chain, q);
   LeState s;
-  kinematics::ChainFrames frames;
-  prepare(chain, q, s, frames);
+  prepare(chain, frames, s);
   const int n = s.rows;
 
   // tau_i = sum_k D_ik qdd_k + h_i + c_i = tr((sum_{j >= r_i} A_j J~_j) Delta_i^T) with

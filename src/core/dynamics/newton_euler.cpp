@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstddef>
 
+#include "chain_check.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
 
 namespace handsim::dynamics {
@@ -25,6 +26,7 @@ kinematics::JointVector inverseDynamicsNewtonEuler(const Chain& chain,
                                                    const Eigen::Ref<const Eigen::VectorXd>& qd,
                                                    const Eigen::Ref<const Eigen::VectorXd>& qdd,
                                                    const Eigen::Vector3d& gravity_base) {
+  detail::checkChainShape(chain);
   kinematics::checkJointVectorSize(chain, q.size(), "q");
   kinematics::checkJointVectorSize(chain, qd.size(), "qd");
   kinematics::checkJointVectorSize(chain, qdd.size(), "qdd");
