@@ -75,6 +75,8 @@ LoadedModel loadWithAssimp(const std::string& path, const MeshLoadOptions& optio
   if (!scene || !scene->mRootNode || (scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE))
     throw io::InputError({path, 0, 0, {}},
                          std::string("cannot load mesh: ") + importer.GetErrorString());
+  if (scene->mNumMeshes == 0)
+    throw io::InputError({path, 0, 0, {}}, "no mesh data found (unrecognised or empty file)");
   LoadedModel model;
   const std::function<void(const aiNode*, const Eigen::Affine3d&)> walk =
       [&](const aiNode* node, const Eigen::Affine3d& parent) {
