@@ -59,6 +59,15 @@ TEST(VrmlErrors, NanAndInfinityAreRejected) {
   EXPECT_TRUE(contains(e.problem(), "out of range")) << e.what();
 }
 
+TEST(VrmlErrors, OverflowAfterTransformIsAnError) {
+  const auto e = parseError(
+      "#VRML V2.0 utf8\nTransform { scale 1e300 1 1 children Transform { scale 1e300 1 1\n"
+      "  children Shape { geometry Box { } } } }");
+  EXPECT_EQ(e.location().line, 3);
+  EXPECT_EQ(e.location().column, 29);
+  EXPECT_TRUE(contains(e.problem(), "overflow")) << e.what();
+}
+
 TEST(VrmlErrors, WrongValueShapes) {
   auto e = parseError("#VRML V2.0 utf8\nTransform { translation 1 2 }");
   EXPECT_EQ(e.location().column, 25);

@@ -439,6 +439,10 @@ class Evaluator {
 
   void addShape(const FileCtx& ctx, const Node& geo, MeshShape s) {
     checkBudget(ctx, geo, s.mesh.triangles.size(), s.mesh.vertices.size());
+    // Finite inputs can still overflow (a scale of 1e200 on a coordinate of 1e200).
+    for (const auto& v : s.mesh.vertices)
+      if (!v.allFinite())
+        fail(ctx, geo.pos, {}, "coordinates overflow to infinity after the transforms");
     triangles_ += s.mesh.triangles.size();
     vertices_ += s.mesh.vertices.size();
     out_.shapes.push_back(std::move(s));
