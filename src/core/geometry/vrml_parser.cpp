@@ -54,16 +54,28 @@ bool isIdFirst(unsigned char c) {
   return !isIdForbidden(c) && !std::isdigit(c) && c != '+' && c != '-' && c != '.';
 }
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
+bool equalsIgnoreCase(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(a[i])) != b[i]) return false;
+  return true;
 }
 
+// Spellings of NaN and infinity that strtod would accept; called for every number and field
+// name, so it avoids allocating.
 bool isNonFiniteWord(std::string_view word) {
-  const std::string w = lower(word);
-  return w == "nan" || w == "inf" || w == "infinity" || w == "-nan" || w == "-inf" || w == "+inf" ||
-         w == "-infinity" || w == "+infinity";
+  if (!word.empty() && (word.front() == '+' || word.front() == '-')) word.remove_prefix(1);
+  if (word.empty() || word.size() > 8) return false;
+  const char c = word.front();
+  if (c != 'n' && c != 'N' && c != 'i' && c != 'I') return false;
+  return equalsIgnoreCase(word, "nan") || equalsIgnoreCase(word, "inf") ||
+         equalsIgnoreCase(word, "infinity");
+}
+
+// Characters that may continue a number token (digits, letters for exponents and hex, signs).
+bool isNumberChar(unsigned char d) {
+  return (d >= '0' && d <= '9') || (d >= 'a' && d <= 'z') || (d >= 'A' && d <= 'Z') || d == '.' ||
+         d == '+' || d == '-' || d == '_';
 }
 
 class Tokenizer {
@@ -145,8 +157,7 @@ class Tokenizer {
     if (std::isdigit(c) || c == '+' || c == '-' || c == '.') {
       // A run of characters that can belong to a number; anything else ends the token.
       while (i_ < text_.size()) {
-        const auto d = static_cast<unsigned char>(text_[i_]);
-        if (!(std::isalnum(d) || d == '.' || d == '+' || d == '-' || d == '_')) break;
+        if (!isNumberChar(static_cast<unsigned char>(text_[i_]))) break;
         advance();
       }
       t.kind = Tok::kNumber;
