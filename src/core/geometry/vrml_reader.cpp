@@ -13,7 +13,6 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
-#include <sstream>
 
 #include "handsim/geometry/primitives.hpp"
 #include "handsim/io/input_error.hpp"
@@ -404,8 +403,8 @@ class Evaluator {
     MeshShape s;
     s.name = name;
     // Without a Material the shape is unlit white (6.5); Material's default is 0.8 grey.
-    auto [app, app_env] = resolve(ctx, getNode(ctx, n, "appearance", env).first,
-                                  getNode(ctx, n, "appearance", env).second);
+    const auto app_ref = getNode(ctx, n, "appearance", env);
+    auto [app, app_env] = resolve(ctx, app_ref.first, app_ref.second);
     if (app) {
       const auto mat_ref = getNode(ctx, *app, "material", app_env);
       auto [mat, mat_env] = resolve(ctx, mat_ref.first, mat_ref.second);
