@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Ear clipping (Meisters, "Polygons have ears", Amer. Math. Monthly 82, 1975) in the plane of
 // the polygon's Newell normal. The cursor walks around the polygon instead of restarting after
-// each ear, so a polygon of n vertices costs O(n^2).
+// each ear, so a simple polygon of n vertices usually costs O(n^2).
 #include "handsim/geometry/polygon_triangulation.hpp"
 
 #include <Eigen/Geometry>
@@ -80,10 +80,15 @@ std::vector<std::array<int, 3>> triangulatePolygon(const std::vector<Eigen::Vect
     next[static_cast<std::size_t>(B(i))] = N(i);
     prev[static_cast<std::size_t>(N(i))] = B(i);
   };
+  // Ear tests cost O(n) each; a pathological (self-overlapping) polygon could need O(n^3) in
+  // total, so the work is capped at O(n^2) and the rest is fanned.
+  const long long work_cap = 8LL * n * n + 1000;
+  long long work = 0;
   const auto isEar = [&](int i) {
     const int a = B(i), c = N(i);
     if (cross2(P(a), P(i), P(c)) <= area_eps) return false;
     for (int j = N(c); j != a; j = N(j)) {
+      ++work;
       // Vertices at the same place as a corner (bridged holes) do not block the ear.
       if (P(j) == P(a) || P(j) == P(i) || P(j) == P(c)) continue;
       if (inTriangle(P(j), P(a), P(i), P(c), area_eps)) return false;
@@ -95,6 +100,12 @@ std::vector<std::array<int, 3>> triangulatePolygon(const std::vector<Eigen::Vect
   int cursor = 0;
   int misses = 0;
   while (remaining > 3) {
+    if (work > work_cap) {
+      for (int i = N(cursor); N(i) != cursor; i = N(i))
+        emit(poly[static_cast<std::size_t>(cursor)], poly[static_cast<std::size_t>(i)],
+             poly[static_cast<std::size_t>(N(i))]);
+      return out;
+    }
     if (isEar(cursor)) {
       emit(poly[static_cast<std::size_t>(B(cursor))], poly[static_cast<std::size_t>(cursor)],
            poly[static_cast<std::size_t>(N(cursor))]);
