@@ -1,0 +1,672 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// VRML97 scene evaluation (ISO/IEC 14772-1:1997 clause 6 node semantics): walks the parsed
+// scene graph with the accumulated transform, expands PROTO instances (4.8.3: the first node
+// of the body is what the instance is; IS binds body fields to the instance's values), loads
+// Inline files and tessellates the geometry of every Shape into world coordinates.
+#include "handsim/geometry/vrml_reader.hpp"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "handsim/geometry/primitives.hpp"
+#include "handsim/io/input_error.hpp"
+#include "vrml_geometry.hpp"
+#include "vrml_parser.hpp"
+
+namespace handsim::geometry {
+
+namespace {
+
+namespace fs = std::filesystem;
+using vrml::Node;
+using vrml::NodePtr;
+using vrml::Value;
+
+// Scene traversal depth over nesting, PROTO expansion and Inline files together; keeps the
+// evaluator's recursion well inside the default stack.
+constexpr int kMaxSceneDepth = 400;
+
+std::string inflateGzip(std::string_view bytes, const std::string& file, std::size_t limit) {
+  z_stream zs{};
+  if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK)
+    throw io::InputError({file, 0, 0, {}}, "cannot initialise zlib");
+  std::string out;
+  std::array<char, 1 << 16> chunk{};
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
+  zs.avail_in = static_cast<uInt>(std::min<std::size_t>(bytes.size(), 0xffffffffu));
+  int rc = Z_OK;
+  while (rc != Z_STREAM_END) {
+    zs.next_out = reinterpret_cast<Bytef*>(chunk.data());
+    zs.avail_out = static_cast<uInt>(chunk.size());
+    rc = inflate(&zs, Z_NO_FLUSH);
+    if (rc != Z_OK && rc != Z_STREAM_END) {
+      inflateEnd(&zs);
+      throw io::InputError({file, 0, 0, {}},
+                           std::string("corrupt or truncated gzip data (") +
+                               (zs.msg ? zs.msg : "zlib error " + std::to_string(rc)) + ")");
+    }
+    out.append(chunk.data(), chunk.size() - zs.avail_out);
+    if (out.size() > limit) {
+      inflateEnd(&zs);
+      throw io::InputError({file, 0, 0, {}}, "decompressed size exceeds the limit of " +
+                                                 std::to_string(limit) + " bytes");
+    }
+    if (rc == Z_OK && zs.avail_in == 0 && zs.avail_out != 0) {
+      inflateEnd(&zs);
+      throw io::InputError({file, 0, 0, {}}, "truncated gzip data");
+    }
+  }
+  inflateEnd(&zs);
+  return out;
+}
+
+bool isGzip(std::string_view bytes) {
+  return bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f &&
+         static_cast<unsigned char>(bytes[1]) == 0x8b;
+}
+
+std::string readFile(const std::string& path, std::size_t limit) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw io::InputError({path, 0, 0, {}}, "cannot open file");
+  std::string bytes;
+  in.seekg(0, std::ios::end);
+  const auto size = in.tellg();
+  if (size < 0) throw io::InputError({path, 0, 0, {}}, "cannot read file");
+  if (static_cast<std::size_t>(size) > limit)
+    throw io::InputError({path, 0, 0, {}},
+                         "file larger than the limit of " + std::to_string(limit) + " bytes");
+  bytes.resize(static_cast<std::size_t>(size));
+  in.seekg(0);
+  in.read(bytes.data(), size);
+  if (!in) throw io::InputError({path, 0, 0, {}}, "cannot read file");
+  return bytes;
+}
+
+// Node types that carry no solid geometry: read, counted, not tessellated.
+bool isIgnoredType(const std::string& t) {
+  static const std::set<std::string> kIgnored = {"IndexedLineSet",
+                                                 "PointSet",
+                                                 "Text",
+                                                 "Script",
+                                                 "TimeSensor",
+                                                 "TouchSensor",
+                                                 "PlaneSensor",
+                                                 "SphereSensor",
+                                                 "CylinderSensor",
+                                                 "ProximitySensor",
+                                                 "VisibilitySensor",
+                                                 "PositionInterpolator",
+                                                 "OrientationInterpolator",
+                                                 "ColorInterpolator",
+                                                 "ScalarInterpolator",
+                                                 "CoordinateInterpolator",
+                                                 "NormalInterpolator",
+                                                 "Viewpoint",
+                                                 "NavigationInfo",
+                                                 "DirectionalLight",
+                                                 "PointLight",
+                                                 "SpotLight",
+                                                 "Background",
+                                                 "Fog",
+                                                 "Sound",
+                                                 "AudioClip",
+                                                 "WorldInfo",
+                                                 "MovieTexture",
+                                                 "ImageTexture",
+                                                 "PixelTexture"};
+  return kIgnored.count(t) != 0;
+}
+
+bool isGeometryType(const std::string& t) {
+  return t == "Box" || t == "Sphere" || t == "Cylinder" || t == "Cone" || t == "IndexedFaceSet" ||
+         t == "Extrusion" || t == "ElevationGrid";
+}
+
+bool isGroupType(const std::string& t) {
+  return t == "Group" || t == "Collision" || t == "Billboard" || t == "Anchor";
+}
+
+struct Env;
+/// A field value together with the PROTO environment its own IS references resolve in.
+struct Bound {
+  const Value* value = nullptr;
+  const Env* env = nullptr;
+};
+struct Env {
+  std::map<std::string, Bound, std::less<>> fields;
+};
+
+struct FileCtx {
+  std::string path;  ///< as shown in messages
+  fs::path dir;      ///< folder for relative Inline urls
+};
+
+class Evaluator {
+ public:
+  Evaluator(const VrmlOptions& options, LoadedModel& out) : opt_(options), out_(out) {}
+
+  void evaluateText(std::string_view bytes, const std::string& name, const Eigen::Affine3d& xf) {
+    evaluateNested(bytes, name, 0, xf, -1);
+  }
+
+  void markLoaded(const std::string& canonical) { inline_stack_.push_back(canonical); }
+
+ private:
+  [[noreturn]] void fail(const FileCtx& ctx, vrml::Pos p, const std::string& field,
+                         const std::string& what) const {
+    throw io::InputError({ctx.path, p.line, p.column, field}, what);
+  }
+
+  void warn(const FileCtx& ctx, vrml::Pos p, const std::string& what) {
+    out_.warnings.push_back(io::formatLocation({ctx.path, p.line, p.column, {}}) + what);
+  }
+
+  static Bound field(const Node& n, std::string_view name, const Env* env) {
+    const Value* v = n.find(name);
+    if (!v) return {};
+    if (v->kind == Value::Kind::kIs) {
+      if (!env) return {};
+      const auto it = env->fields.find(v->is_name);
+      return it == env->fields.end() ? Bound{} : it->second;
+    }
+    return {v, env};
+  }
+
+  // Typed access to a field; a value of the wrong shape is an error at the value's position.
+  const std::vector<double>* numbers(const FileCtx& ctx, const Node& n, const char* name,
+                                     const Env* env, std::size_t multiple, const char* type) const {
+    const Bound b = field(n, name, env);
+    if (!b.value || b.value->kind == Value::Kind::kEmpty) return nullptr;
+    if (b.value->kind != Value::Kind::kNumbers || b.value->numbers.size() % multiple != 0)
+      fail(ctx, b.value->pos, n.type + "." + name,
+           std::string("expected ") + type + " (a multiple of " + std::to_string(multiple) +
+               " numbers)");
+    return &b.value->numbers;
+  }
+
+  const std::vector<double>& single(const FileCtx& ctx, const Node& n, const char* name,
+                                    const Env* env, std::size_t count, const char* type,
+                                    const std::vector<double>& fallback) const {
+    const auto* v = numbers(ctx, n, name, env, 1, type);
+    if (!v) return fallback;
+    if (v->size() != count)
+      fail(ctx, field(n, name, env).value->pos, n.type + "." + name,
+           std::string("expected ") + type + " (" + std::to_string(count) + " numbers), got " +
+               std::to_string(v->size()));
+    return *v;
+  }
+
+  double getFloat(const FileCtx& ctx, const Node& n, const char* name, const Env* env,
+                  double def) const {
+    static const std::vector<double> kNone;
+    const auto& v = single(ctx, n, name, env, 1, "SFFloat", kNone);
+    return v.empty() ? def : v[0];
+  }
+
+  int getInt(const FileCtx& ctx, const Node& n, const char* name, const Env* env, int def) const {
+    static const std::vector<double> kNone;
+    const auto& v = single(ctx, n, name, env, 1, "SFInt32", kNone);
+    if (v.empty()) return def;
+    if (v[0] != std::floor(v[0]) || std::abs(v[0]) > 2147483647.0)
+      fail(ctx, field(n, name, env).value->pos, n.type + "." + name, "expected an SFInt32 integer");
+    return static_cast<int>(v[0]);
+  }
+
+  Eigen::Vector3d getVec3(const FileCtx& ctx, const Node& n, const char* name, const Env* env,
+                          const Eigen::Vector3d& def) const {
+    static const std::vector<double> kNone;
+    const auto& v = single(ctx, n, name, env, 3, "SFVec3f", kNone);
+    return v.empty() ? def : Eigen::Vector3d(v[0], v[1], v[2]);
+  }
+
+  Eigen::AngleAxisd getRotation(const FileCtx& ctx, const Node& n, const char* name,
+                                const Env* env) const {
+    static const std::vector<double> kNone;
+    const auto& v = single(ctx, n, name, env, 4, "SFRotation", kNone);
+    if (v.empty()) return Eigen::AngleAxisd::Identity();
+    return toRotation(v.data());
+  }
+
+  static Eigen::AngleAxisd toRotation(const double* v) {
+    const Eigen::Vector3d axis(v[0], v[1], v[2]);
+    // A zero axis can only mean "no rotation".
+    if (axis.norm() == 0.0) return Eigen::AngleAxisd::Identity();
+    return Eigen::AngleAxisd(v[3], axis.normalized());
+  }
+
+  bool getBool(const FileCtx& ctx, const Node& n, const char* name, const Env* env,
+               bool def) const {
+    const Bound b = field(n, name, env);
+    if (!b.value || b.value->kind == Value::Kind::kEmpty) return def;
+    if (b.value->kind != Value::Kind::kBools || b.value->bools.size() != 1)
+      fail(ctx, b.value->pos, n.type + "." + name, "expected SFBool (TRUE or FALSE)");
+    return b.value->bools[0];
+  }
+
+  std::vector<std::pair<NodePtr, const Env*>> getNodes(const FileCtx& ctx, const Node& n,
+                                                       const char* name, const Env* env) const {
+    std::vector<std::pair<NodePtr, const Env*>> out;
+    const Bound b = field(n, name, env);
+    if (!b.value || b.value->kind == Value::Kind::kEmpty) return out;
+    if (b.value->kind != Value::Kind::kNodes)
+      fail(ctx, b.value->pos, n.type + "." + name, "expected nodes");
+    for (const auto& c : b.value->nodes) out.emplace_back(c, b.env);
+    return out;
+  }
+
+  std::pair<NodePtr, const Env*> getNode(const FileCtx& ctx, const Node& n, const char* name,
+                                         const Env* env) const {
+    auto all = getNodes(ctx, n, name, env);
+    if (all.empty()) return {nullptr, nullptr};
+    return all.front();
+  }
+
+  // Builds the environment of a PROTO instance: instance values (bound where the instance is
+  // written) or the interface defaults.
+  const Env* instanceEnv(const Node& instance, const Env* outer) {
+    auto env = std::make_unique<Env>();
+    for (const auto& decl : instance.proto->fields) {
+      const Value* given = instance.find(decl.name);
+      if (given && given->kind == Value::Kind::kIs) {
+        const Bound b = field(instance, decl.name, outer);
+        if (b.value) env->fields[decl.name] = b;
+      } else if (given) {
+        env->fields[decl.name] = {given, outer};
+      } else {
+        env->fields[decl.name] = {&decl.default_value, nullptr};
+      }
+    }
+    envs_.push_back(std::move(env));
+    return envs_.back().get();
+  }
+
+  // Follows PROTO instances to the node they stand for (used for non-grouping fields such as
+  // geometry, appearance, material and coord).
+  std::pair<const Node*, const Env*> resolve(const FileCtx& ctx, NodePtr node, const Env* env) {
+    int guard = 0;
+    while (node && node->proto) {
+      if (node->proto->external) {
+        warnExtern(ctx, *node);
+        return {nullptr, nullptr};
+      }
+      if (++guard > opt_.max_proto_depth)
+        fail(ctx, node->pos, {},
+             "PROTO expansion deeper than " + std::to_string(opt_.max_proto_depth) + " levels");
+      env = instanceEnv(*node, env);
+      if (node->proto->body.empty()) return {nullptr, nullptr};
+      node = node->proto->body.front();
+    }
+    return {node.get(), env};
+  }
+
+  void warnExtern(const FileCtx& ctx, const Node& n) {
+    ++out_.ignored_nodes[n.type];
+    warn(ctx, n.pos, "instance of EXTERNPROTO " + n.type + " skipped");
+  }
+
+  void countVisit(const FileCtx& ctx, const Node& n) {
+    if (++visits_ > opt_.max_node_visits)
+      fail(ctx, n.pos, {},
+           "scene expands to more than " + std::to_string(opt_.max_node_visits) +
+               " nodes (DEF/USE amplification?)");
+  }
+
+  void visit(const NodePtr& node, const Env* env, const Eigen::Affine3d& xf,
+             const std::string& name, const FileCtx& ctx, int depth) {
+    if (!node) return;
+    countVisit(ctx, *node);
+    if (depth > kMaxSceneDepth)
+      fail(ctx, node->pos, {},
+           "scene nesting deeper than " + std::to_string(kMaxSceneDepth) +
+               " levels (PROTO or Inline recursion?)");
+    const std::string& nm = node->def_name.empty() ? name : node->def_name;
+    if (node->proto) {
+      if (node->proto->external) return warnExtern(ctx, *node);
+      if (++proto_depth_ > opt_.max_proto_depth)
+        fail(ctx, node->pos, {},
+             "PROTO expansion deeper than " + std::to_string(opt_.max_proto_depth) + " levels");
+      const Env* inner = instanceEnv(*node, env);
+      if (!node->proto->body.empty())
+        visit(node->proto->body.front(), inner, xf, nm, ctx, depth + 1);
+      --proto_depth_;
+      return;
+    }
+    const Node& n = *node;
+    const std::string& t = n.type;
+    if (t == "Transform") {
+      visitChildren(getNodes(ctx, n, "children", env), xf * transformOf(ctx, n, env), nm, ctx,
+                    depth);
+    } else if (isGroupType(t)) {
+      visitChildren(getNodes(ctx, n, "children", env), xf, nm, ctx, depth);
+    } else if (t == "Switch") {
+      auto choice = getNodes(ctx, n, "choice", env);
+      if (choice.empty()) choice = getNodes(ctx, n, "children", env);
+      const int which = getInt(ctx, n, "whichChoice", env, -1);
+      if (which >= 0 && static_cast<std::size_t>(which) < choice.size())
+        visit(choice[static_cast<std::size_t>(which)].first,
+              choice[static_cast<std::size_t>(which)].second, xf, nm, ctx, depth + 1);
+    } else if (t == "LOD") {
+      // The most detailed level is the one a simulation wants.
+      auto level = getNodes(ctx, n, "level", env);
+      if (level.empty()) level = getNodes(ctx, n, "children", env);
+      if (!level.empty()) visit(level[0].first, level[0].second, xf, nm, ctx, depth + 1);
+    } else if (t == "Shape") {
+      shape(ctx, n, env, xf, nm);
+    } else if (t == "Inline") {
+      inlineFile(ctx, n, env, xf, depth);
+    } else if (isGeometryType(t)) {
+      // Not valid VRML97, but Open Inventor habits put geometry straight into groups.
+      warn(ctx, n.pos,
+           "geometry node " + t + " outside a Shape; read as a Shape without appearance");
+      MeshShape s;
+      s.name = nm;
+      if (tessellate(ctx, n, env, s.mesh) && !s.mesh.triangles.empty()) {
+        compact(s.mesh);
+        s.mesh.transform(xf);
+        addShape(ctx, n, std::move(s));
+      }
+    } else if (isIgnoredType(t)) {
+      ++out_.ignored_nodes[t];
+    } else {
+      ++out_.ignored_nodes[t];
+      warn(ctx, n.pos, "unsupported node type '" + t + "' skipped");
+    }
+  }
+
+  void visitChildren(const std::vector<std::pair<NodePtr, const Env*>>& children,
+                     const Eigen::Affine3d& xf, const std::string& name, const FileCtx& ctx,
+                     int depth) {
+    for (const auto& [child, child_env] : children)
+      visit(child, child_env, xf, name, ctx, depth + 1);
+  }
+
+  // 6.52: P' = T * C * R * SR * S * -SR * -C * P.
+  Eigen::Affine3d transformOf(const FileCtx& ctx, const Node& n, const Env* env) const {
+    const Eigen::Vector3d T = getVec3(ctx, n, "translation", env, Eigen::Vector3d::Zero());
+    const Eigen::Vector3d C = getVec3(ctx, n, "center", env, Eigen::Vector3d::Zero());
+    const Eigen::AngleAxisd R = getRotation(ctx, n, "rotation", env);
+    const Eigen::Vector3d S = getVec3(ctx, n, "scale", env, Eigen::Vector3d::Ones());
+    const Eigen::AngleAxisd SR = getRotation(ctx, n, "scaleOrientation", env);
+    Eigen::Affine3d m = Eigen::Affine3d::Identity();
+    m.translate(T).translate(C).rotate(R).rotate(SR).scale(S).rotate(SR.inverse()).translate(-C);
+    return m;
+  }
+
+  void shape(const FileCtx& ctx, const Node& n, const Env* env, const Eigen::Affine3d& xf,
+             const std::string& name) {
+    MeshShape s;
+    s.name = name;
+    // Without a Material the shape is unlit white (6.5); Material's default is 0.8 grey.
+    const auto app_ref = getNode(ctx, n, "appearance", env);
+    auto [app, app_env] = resolve(ctx, app_ref.first, app_ref.second);
+    if (app) {
+      const auto mat_ref = getNode(ctx, *app, "material", app_env);
+      auto [mat, mat_env] = resolve(ctx, mat_ref.first, mat_ref.second);
+      if (mat) {
+        const Eigen::Vector3d c =
+            getVec3(ctx, *mat, "diffuseColor", mat_env, Eigen::Vector3d::Constant(0.8));
+        s.diffuse_color = c.cwiseMax(0.0).cwiseMin(1.0).cast<float>();
+      }
+    }
+    const auto geo_ref = getNode(ctx, n, "geometry", env);
+    auto [geo, geo_env] = resolve(ctx, geo_ref.first, geo_ref.second);
+    if (!geo) return;
+    countVisit(ctx, *geo);
+    if (!tessellate(ctx, *geo, geo_env, s.mesh)) return;
+    if (s.mesh.triangles.empty()) return;
+    compact(s.mesh);
+    s.mesh.transform(xf);
+    addShape(ctx, *geo, std::move(s));
+  }
+
+  void checkBudget(const FileCtx& ctx, const Node& geo, std::size_t tris, std::size_t verts) {
+    if (triangles_ + tris > opt_.max_triangles)
+      fail(ctx, geo.pos, {},
+           "model exceeds the limit of " + std::to_string(opt_.max_triangles) +
+               " triangles (VrmlOptions::max_triangles)");
+    if (vertices_ + verts > opt_.max_vertices)
+      fail(ctx, geo.pos, {},
+           "model exceeds the limit of " + std::to_string(opt_.max_vertices) +
+               " vertices (VrmlOptions::max_vertices)");
+  }
+
+  void addShape(const FileCtx& ctx, const Node& geo, MeshShape s) {
+    checkBudget(ctx, geo, s.mesh.triangles.size(), s.mesh.vertices.size());
+    // Finite inputs can still overflow (a scale of 1e200 on a coordinate of 1e200).
+    for (const auto& v : s.mesh.vertices)
+      if (!v.allFinite())
+        fail(ctx, geo.pos, {}, "coordinates overflow to infinity after the transforms");
+    triangles_ += s.mesh.triangles.size();
+    vertices_ += s.mesh.vertices.size();
+    out_.shapes.push_back(std::move(s));
+  }
+
+  // Keeps only the vertices that triangles use, so vertex counts mean something.
+  static void compact(TriangleMesh& m) {
+    std::vector<int> remap(m.vertices.size(), -1);
+    std::vector<Eigen::Vector3d> used;
+    for (auto& t : m.triangles)
+      for (int& i : t) {
+        auto& r = remap[static_cast<std::size_t>(i)];
+        if (r < 0) {
+          r = static_cast<int>(used.size());
+          used.push_back(m.vertices[static_cast<std::size_t>(i)]);
+        }
+        i = r;
+      }
+    m.vertices = std::move(used);
+  }
+
+  std::vector<Eigen::Vector3d> points(const FileCtx& ctx, const Node& geo, const Env* env) {
+    std::vector<Eigen::Vector3d> pts;
+    const auto coord_ref = getNode(ctx, geo, "coord", env);
+    auto [coord, coord_env] = resolve(ctx, coord_ref.first, coord_ref.second);
+    if (!coord) return pts;
+    const auto* p = numbers(ctx, *coord, "point", coord_env, 3, "MFVec3f");
+    if (!p) return pts;
+    checkBudget(ctx, geo, 0, p->size() / 3);
+    pts.reserve(p->size() / 3);
+    for (std::size_t i = 0; i + 2 < p->size(); i += 3)
+      pts.emplace_back((*p)[i], (*p)[i + 1], (*p)[i + 2]);
+    return pts;
+  }
+
+  // Returns false when the node is not solid geometry (and counts it).
+  bool tessellate(const FileCtx& ctx, const Node& g, const Env* env, TriangleMesh& mesh) {
+    const std::string& t = g.type;
+    const int seg = opt_.segments;
+    if (t == "Box") {
+      mesh = makeBox(getVec3(ctx, g, "size", env, Eigen::Vector3d(2, 2, 2)));
+    } else if (t == "Sphere") {
+      mesh = makeSphere(getFloat(ctx, g, "radius", env, 1.0), seg);
+    } else if (t == "Cylinder") {
+      mesh =
+          makeCylinder(getFloat(ctx, g, "radius", env, 1.0), getFloat(ctx, g, "height", env, 2.0),
+                       seg, getBool(ctx, g, "bottom", env, true),
+                       getBool(ctx, g, "side", env, true), getBool(ctx, g, "top", env, true));
+    } else if (t == "Cone") {
+      mesh =
+          makeCone(getFloat(ctx, g, "bottomRadius", env, 1.0), getFloat(ctx, g, "height", env, 2.0),
+                   seg, getBool(ctx, g, "bottom", env, true), getBool(ctx, g, "side", env, true));
+    } else if (t == "IndexedFaceSet") {
+      const auto pts = points(ctx, g, env);
+      std::vector<int> index;
+      if (const auto* ci = numbers(ctx, g, "coordIndex", env, 1, "MFInt32")) {
+        index.reserve(ci->size());
+        const vrml::Pos at = field(g, "coordIndex", env).value->pos;
+        for (double d : *ci) {
+          if (d != std::floor(d) || d >= static_cast<double>(pts.size()) || d < -1.0)
+            fail(ctx, at, "IndexedFaceSet.coordIndex",
+                 "index " +
+                     std::to_string(static_cast<long long>(std::max(std::min(d, 9e18), -9e18))) +
+                     " is outside the " + std::to_string(pts.size()) + " coordinates");
+          index.push_back(static_cast<int>(d));
+        }
+      }
+      checkBudget(ctx, g, index.size(), 0);
+      auto r = vrml::buildIndexedFaceSet(pts, index, getBool(ctx, g, "ccw", env, true),
+                                         getBool(ctx, g, "convex", env, true),
+                                         opt_.max_polygon_for_ear_clipping);
+      out_.dropped_degenerate_faces += r.degenerate_faces;
+      mesh = std::move(r.mesh);
+    } else if (t == "ElevationGrid") {
+      const int xd = getInt(ctx, g, "xDimension", env, 0);
+      const int zd = getInt(ctx, g, "zDimension", env, 0);
+      const double xs = getFloat(ctx, g, "xSpacing", env, 1.0);
+      const double zs = getFloat(ctx, g, "zSpacing", env, 1.0);
+      static const std::vector<double> kNone;
+      const auto* h = numbers(ctx, g, "height", env, 1, "MFFloat");
+      if (xd < 0 || zd < 0)
+        fail(ctx, g.pos, "ElevationGrid", "xDimension and zDimension must not be negative");
+      const auto cells = static_cast<std::size_t>(xd) * static_cast<std::size_t>(zd);
+      if ((h ? h->size() : 0) < cells)
+        fail(ctx, g.pos, "ElevationGrid.height",
+             "expected xDimension * zDimension = " + std::to_string(cells) + " heights, got " +
+                 std::to_string(h ? h->size() : 0));
+      checkBudget(ctx, g, 2 * cells, cells);
+      mesh = vrml::buildElevationGrid(xd, zd, xs, zs, h ? *h : kNone,
+                                      getBool(ctx, g, "ccw", env, true));
+    } else if (t == "Extrusion") {
+      extrusion(ctx, g, env, mesh);
+    } else {
+      ++out_.ignored_nodes[t];
+      if (!isIgnoredType(t)) warn(ctx, g.pos, "unsupported geometry node '" + t + "' skipped");
+      return false;
+    }
+    return true;
+  }
+
+  void extrusion(const FileCtx& ctx, const Node& g, const Env* env, TriangleMesh& mesh) {
+    vrml::ExtrusionInput in;
+    static const std::vector<double> kCross = {1, 1, 1, -1, -1, -1, -1, 1, 1, 1};
+    static const std::vector<double> kSpine = {0, 0, 0, 0, 1, 0};
+    const auto* cs = numbers(ctx, g, "crossSection", env, 2, "MFVec2f");
+    const auto* sp = numbers(ctx, g, "spine", env, 3, "MFVec3f");
+    const auto* sc = numbers(ctx, g, "scale", env, 2, "MFVec2f");
+    const auto* orient = numbers(ctx, g, "orientation", env, 4, "MFRotation");
+    const auto& csv = cs ? *cs : kCross;
+    const auto& spv = sp ? *sp : kSpine;
+    // The side alone has (spine points) x (cross-section points) x 2 triangles: refuse before
+    // allocating when that exceeds the budget.
+    const std::size_t estimate = (spv.size() / 3) * (csv.size() / 2) * 2;
+    checkBudget(ctx, g, estimate, estimate / 2);
+    for (std::size_t i = 0; i + 1 < csv.size(); i += 2)
+      in.cross_section.emplace_back(csv[i], csv[i + 1]);
+    for (std::size_t i = 0; i + 2 < spv.size(); i += 3)
+      in.spine.emplace_back(spv[i], spv[i + 1], spv[i + 2]);
+    if (sc)
+      for (std::size_t i = 0; i + 1 < sc->size(); i += 2)
+        in.scale.emplace_back((*sc)[i], (*sc)[i + 1]);
+    if (orient)
+      for (std::size_t i = 0; i + 3 < orient->size(); i += 4)
+        in.orientation.push_back(toRotation(&(*orient)[i]));
+    in.begin_cap = getBool(ctx, g, "beginCap", env, true);
+    in.end_cap = getBool(ctx, g, "endCap", env, true);
+    in.ccw = getBool(ctx, g, "ccw", env, true);
+    in.convex = getBool(ctx, g, "convex", env, true);
+    auto r = vrml::buildExtrusion(in, opt_.max_polygon_for_ear_clipping);
+    out_.dropped_degenerate_faces += r.degenerate_faces;
+    mesh = std::move(r.mesh);
+  }
+
+  void inlineFile(const FileCtx& ctx, const Node& n, const Env* env, const Eigen::Affine3d& xf,
+                  int depth) {
+    const Bound b = field(n, "url", env);
+    if (!b.value || b.value->kind != Value::Kind::kStrings || b.value->strings.empty()) {
+      warn(ctx, n.pos, "Inline without a url skipped");
+      return;
+    }
+    std::string tried;
+    for (std::string url : b.value->strings) {
+      if (url.rfind("file://", 0) == 0) url = url.substr(7);
+      if (url.find("://") != std::string::npos || url.rfind("urn:", 0) == 0) {
+        warn(ctx, n.pos, "Inline url '" + url + "' is not a local file; skipped");
+        continue;
+      }
+      const fs::path p = fs::path(url).is_absolute() ? fs::path(url) : ctx.dir / url;
+      std::error_code ec;
+      if (!fs::is_regular_file(p, ec)) {
+        tried += (tried.empty() ? "" : ", ") + p.string();
+        continue;
+      }
+      const std::string canonical = fs::weakly_canonical(p, ec).string();
+      if (std::find(inline_stack_.begin(), inline_stack_.end(), canonical) != inline_stack_.end()) {
+        warn(ctx, n.pos, "Inline cycle: '" + p.string() + "' is already being loaded; skipped");
+        return;
+      }
+      if (inline_depth_ + 1 > opt_.max_inline_depth) {
+        warn(ctx, n.pos,
+             "Inline nesting deeper than " + std::to_string(opt_.max_inline_depth) + " files; '" +
+                 p.string() + "' skipped");
+        return;
+      }
+      const std::string bytes = readFile(p.string(), opt_.max_file_bytes);
+      inline_stack_.push_back(canonical);
+      const int saved_depth = inline_depth_;
+      evaluateNested(bytes, p.string(), saved_depth + 1, xf, depth);
+      inline_depth_ = saved_depth;
+      inline_stack_.pop_back();
+      return;
+    }
+    warn(ctx, n.pos,
+         "Inline file not found (tried " + (tried.empty() ? "nothing" : tried) + "); skipped");
+  }
+
+  void evaluateNested(std::string_view bytes, const std::string& name, int inline_depth,
+                      const Eigen::Affine3d& xf, int depth) {
+    std::string inflated;
+    if (isGzip(bytes)) {
+      inflated = inflateGzip(bytes, name, opt_.max_file_bytes);
+      bytes = inflated;
+    }
+    vrml::ParseLimits limits;
+    limits.max_nesting = opt_.max_nesting;
+    auto parsed = std::make_shared<vrml::ParsedFile>(vrml::parse(bytes, name, limits));
+    out_.warnings.insert(out_.warnings.end(), parsed->warnings.begin(), parsed->warnings.end());
+    files_.push_back(parsed);
+    FileCtx ctx{name, fs::path(name).parent_path()};
+    inline_depth_ = inline_depth;
+    for (const auto& root : parsed->roots) visit(root, nullptr, xf, {}, ctx, depth + 1);
+  }
+
+  const VrmlOptions& opt_;
+  LoadedModel& out_;
+  std::vector<std::shared_ptr<vrml::ParsedFile>> files_;
+  std::vector<std::unique_ptr<Env>> envs_;
+  std::vector<std::string> inline_stack_;
+  int inline_depth_ = 0;
+  int proto_depth_ = 0;
+  std::size_t visits_ = 0;
+  std::size_t triangles_ = 0;
+  std::size_t vertices_ = 0;
+};
+
+}  // namespace
+
+LoadedModel parseVrml(std::string_view text, const std::string& name_for_errors,
+                      const VrmlOptions& options) {
+  LoadedModel model;
+  Evaluator ev(options, model);
+  if (text.size() > options.max_file_bytes)
+    throw io::InputError(
+        {name_for_errors, 0, 0, {}},
+        "input larger than the limit of " + std::to_string(options.max_file_bytes) + " bytes");
+  std::error_code ec;
+  const std::string canonical = fs::weakly_canonical(fs::path(name_for_errors), ec).string();
+  if (!ec) ev.markLoaded(canonical);
+  ev.evaluateText(text, name_for_errors, Eigen::Affine3d::Identity());
+  return model;
+}
+
+LoadedModel loadVrml(const std::string& path, const VrmlOptions& options) {
+  const std::string bytes = readFile(path, options.max_file_bytes);
+  return parseVrml(bytes, path, options);
+}
+
+}  // namespace handsim::geometry
