@@ -8,6 +8,7 @@
 
 #include "handsim/hand/breakaway_clutch.hpp"
 #include "handsim/kinematics/types.hpp"
+#include "handsim/sim/world.hpp"
 
 namespace handsim::sim {
 
@@ -39,6 +40,7 @@ struct SimState {
   std::vector<kinematics::JointVector> qdd;   ///< joint accelerations [rad/s^2 or m/s^2]
   std::vector<kinematics::JointVector> tau;   ///< torque the drive applies at each joint [N m]
   std::vector<LinkLoad> loads;                ///< external forces for the next step
+  std::vector<Contact> contacts;              ///< hand-object contacts found this step
   std::vector<double> inner_load_torque;      ///< per clutch: eq. 9 load, + resists closing [N m]
   std::vector<std::string> warnings;          ///< numerical trouble, limits (first few kept)
   std::int64_t warning_count = 0;             ///< all warnings, including those not kept
