@@ -16,7 +16,7 @@ namespace handsim::collision {
 /// How to build a `KdopTree`.
 struct KdopTreeOptions {
   int k = 18;                  ///< 14, 18 or 26 slabs (k/2 directions, see kdopDirections)
-  int max_leaf_triangles = 2;  ///< a node with at most this many triangles is a leaf (1..16)
+  int max_leaf_triangles = 8;  ///< a node with at most this many triangles is a leaf (1..16)
 };
 
 /// A k-DOP hierarchy over a mesh, in the mesh's own frame. Immutable once built; it keeps its own
@@ -43,10 +43,13 @@ class KdopTree {
   std::size_t triangleCount() const { return triangle_of_slot_.size(); }
   bool empty() const { return nodes_.empty(); }
   const Node& node(std::size_t i) const { return nodes_[i]; }
-  /// Slab minima of node i, one per direction (axisCount() values) [m times |direction|].
-  const double* slabMin(std::size_t i) const { return &slabs_[i * static_cast<std::size_t>(k_)]; }
-  /// Slab maxima of node i (axisCount() values).
-  const double* slabMax(std::size_t i) const { return slabMin(i) + k_ / 2; }
+  /// Slab centres of node i, one per direction (axisCount() values) [m times |direction|].
+  const double* slabCentre(std::size_t i) const {
+    return &slabs_[i * static_cast<std::size_t>(k_)];
+  }
+  /// Slab half-widths of node i (axisCount() values): centre +- half-width encloses every
+  /// projection of the node's vertices up to one rounding, which the query margin covers.
+  const double* slabHalfWidth(std::size_t i) const { return slabCentre(i) + k_ / 2; }
   /// The three vertices of the triangle in leaf slot s [m].
   const Eigen::Vector3d* slotVertices(std::size_t s) const { return &vertices_[3 * s]; }
   /// Index in the source mesh of the triangle in leaf slot s.
@@ -59,7 +62,7 @@ class KdopTree {
  private:
   int k_ = 18;
   std::vector<Node> nodes_;
-  std::vector<double> slabs_;              // nodes x k: k/2 minima then k/2 maxima
+  std::vector<double> slabs_;              // nodes x k: k/2 centres then k/2 half-widths
   std::vector<Eigen::Vector3d> vertices_;  // 3 per leaf slot
   std::vector<int> triangle_of_slot_;
   double scale_ = 0.0;

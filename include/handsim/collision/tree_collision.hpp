@@ -14,7 +14,8 @@ namespace handsim::collision {
 /// Work done by one query (counts, no units).
 struct CollisionStats {
   std::uint64_t node_tests = 0;      ///< bounding-volume pair overlap tests
-  std::uint64_t triangle_tests = 0;  ///< triangle pairs examined in overlapping leaf pairs
+  std::uint64_t triangle_tests = 0;  ///< triangle pairs given to the exact test (after the
+                                     ///< cheap bounding-box rejections in leaf pairs)
 };
 
 /// One intersecting triangle pair. Geometry is expressed in A's frame [m].

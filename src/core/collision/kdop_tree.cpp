@@ -44,6 +44,14 @@ struct Builder {
       cmin = cmin.cwiseMin(centroid[t]);
       cmax = cmax.cwiseMax(centroid[t]);
     }
+    // Store centre and half-width: the traversal compares intervals as |centre difference|
+    // against the sum of half-widths. Rounding the half-width up keeps the slab enclosing.
+    for (int j = 0; j < h; ++j) {
+      const double mid = 0.5 * (lo[j] + hi[j]);
+      const double half = std::max(hi[j] - mid, mid - lo[j]);
+      lo[j] = mid;
+      hi[j] = std::nextafter(half, std::numeric_limits<double>::infinity());
+    }
     if (end - begin <= leaf_size) {
       (*nodes)[static_cast<std::size_t>(index)] = {begin, end - begin};
       return index;

@@ -211,16 +211,25 @@ TriangleIntersection intersectTriangles(const Vec& a0, const Vec& a1, const Vec&
   const double max_abs = std::max(lo.cwiseAbs().maxCoeff(), hi.cwiseAbs().maxCoeff());
   const double eps = relative_tolerance * (hi - lo).norm() + 8.0 * DBL_EPSILON * max_abs;
 
-  const Vec cross_a = (a1 - a0).cross(a2 - a0);
+  // Smallest height = 2 area / longest edge; below eps the triangle is a segment or a point.
   const Vec cross_b = (b1 - b0).cross(b2 - b0);
-  const double len_a = cross_a.norm(), len_b = cross_b.norm();
-  const double edge_a = std::sqrt(
-      std::max({(a1 - a0).squaredNorm(), (a2 - a1).squaredNorm(), (a0 - a2).squaredNorm()}));
+  const double len_b = cross_b.norm();
   const double edge_b = std::sqrt(
       std::max({(b1 - b0).squaredNorm(), (b2 - b1).squaredNorm(), (b0 - b2).squaredNorm()}));
-  // Smallest height = 2 area / longest edge; below eps the triangle is a segment or a point.
-  const bool degenerate_a = len_a <= eps * edge_a;
   const bool degenerate_b = len_b <= eps * edge_b;
+  // Fast rejection (most pairs a hierarchy hands over): all of A strictly on one side of B's
+  // plane. Every later branch rejects such a pair too, so the answer is unchanged.
+  if (!degenerate_b) {
+    const double limit = eps * len_b;
+    const double d0 = cross_b.dot(a0 - b0), d1 = cross_b.dot(a1 - b0), d2 = cross_b.dot(a2 - b0);
+    if ((d0 > limit && d1 > limit && d2 > limit) || (d0 < -limit && d1 < -limit && d2 < -limit))
+      return none;
+  }
+  const Vec cross_a = (a1 - a0).cross(a2 - a0);
+  const double len_a = cross_a.norm();
+  const double edge_a = std::sqrt(
+      std::max({(a1 - a0).squaredNorm(), (a2 - a1).squaredNorm(), (a0 - a2).squaredNorm()}));
+  const bool degenerate_a = len_a <= eps * edge_a;
   if (degenerate_a || degenerate_b) {
     if (degenerate_a && degenerate_b) {
       const auto [pa, qa] = longestEdge(a);
