@@ -4,6 +4,7 @@
 #pragma once
 
 #include <Eigen/Geometry>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -30,6 +31,19 @@ class KdopTree {
     bool isLeaf() const { return count > 0; }
   };
 
+  /// A node's extra slab along its own mean surface normal, so that a gently curved patch is
+  /// bounded as tightly as a thin plate whatever its orientation. `to_weights` expresses any
+  /// direction c as c = w0 normal + w1 d[axes[0]] + w2 d[axes[1]] (w = to_weights * c), which
+  /// bounds the node along c from this slab and two of its k-DOP slabs.
+  struct NormalSlab {
+    Eigen::Vector3d normal = Eigen::Vector3d::Zero();  ///< unit, area-weighted mean normal
+    double centre = 0.0;                               ///< of normal . x over the vertices [m]
+    double half_width = 0.0;                           ///< rounded up [m]
+    std::array<int, 2> axes{};                         ///< k-DOP directions of the basis
+    Eigen::Matrix3d to_weights = Eigen::Matrix3d::Zero();
+    bool valid = false;  ///< false when the node's normals spread too widely to help
+  };
+
   KdopTree() = default;
   /// Builds the hierarchy: per node, split at the median centroid along the longest axis of the
   /// centroids' bounding box. Throws std::invalid_argument for an unsupported k or leaf size, or
@@ -50,6 +64,8 @@ class KdopTree {
   /// Slab half-widths of node i (axisCount() values): centre +- half-width encloses every
   /// projection of the node's vertices up to one rounding, which the query margin covers.
   const double* slabHalfWidth(std::size_t i) const { return slabCentre(i) + k_ / 2; }
+  /// Normal slab of node i.
+  const NormalSlab& normalSlab(std::size_t i) const { return normal_slabs_[i]; }
   /// The three vertices of the triangle in leaf slot s [m].
   const Eigen::Vector3d* slotVertices(std::size_t s) const { return &vertices_[3 * s]; }
   /// Index in the source mesh of the triangle in leaf slot s.
@@ -63,6 +79,7 @@ class KdopTree {
   int k_ = 18;
   std::vector<Node> nodes_;
   std::vector<double> slabs_;              // nodes x k: k/2 centres then k/2 half-widths
+  std::vector<NormalSlab> normal_slabs_;   // one per node
   std::vector<Eigen::Vector3d> vertices_;  // 3 per leaf slot
   std::vector<int> triangle_of_slot_;
   double scale_ = 0.0;

@@ -8,9 +8,53 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace handsim::collision {
 namespace {
+
+// The normal slab of the triangles in slots [begin, end) (vertices 3 per slot).
+KdopTree::NormalSlab computeNormalSlab(const std::vector<Eigen::Vector3d>& v, int begin, int end,
+                                       const Eigen::Vector3d* dirs, int h) {
+  KdopTree::NormalSlab out;
+  Eigen::Vector3d sum = Eigen::Vector3d::Zero();
+  double area2 = 0.0;
+  for (int s = begin; s < end; ++s) {
+    const auto i = 3 * static_cast<std::size_t>(s);
+    const Eigen::Vector3d raw = (v[i + 1] - v[i]).cross(v[i + 2] - v[i]);
+    sum += raw;
+    area2 += raw.norm();
+  }
+  // A normal cone wider than about 70 degrees makes the slab no thinner than the k-DOP.
+  if (!(sum.norm() > 0.35 * area2) || !(area2 > 0.0)) return out;
+  out.normal = sum.normalized();
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  for (auto i = 3 * static_cast<std::size_t>(begin); i < 3 * static_cast<std::size_t>(end); ++i) {
+    const double p = out.normal.dot(v[i]);
+    lo = std::min(lo, p);
+    hi = std::max(hi, p);
+  }
+  out.centre = 0.5 * (lo + hi);
+  out.half_width = std::nextafter(std::max(hi - out.centre, out.centre - lo),
+                                  std::numeric_limits<double>::infinity());
+  // Complete the basis with the two slab directions most perpendicular to the normal (largest
+  // |det|), which keeps the weights, and so the bounds, small.
+  double best = 0.0;
+  for (int i = 0; i < h; ++i)
+    for (int j = i + 1; j < h; ++j) {
+      const double det =
+          std::abs(out.normal.dot(dirs[i].cross(dirs[j]))) / (dirs[i].norm() * dirs[j].norm());
+      if (det > best) {
+        best = det;
+        out.axes = {i, j};
+      }
+    }
+  Eigen::Matrix3d basis;
+  basis << out.normal, dirs[out.axes[0]], dirs[out.axes[1]];
+  out.to_weights = basis.inverse();
+  out.valid = true;
+  return out;
+}
 
 struct Builder {
   int h = 0;  // slab directions
@@ -20,11 +64,13 @@ struct Builder {
   std::vector<int> order;
   std::vector<KdopTree::Node>* nodes = nullptr;
   std::vector<double>* slabs = nullptr;
+  std::vector<std::pair<int, int>> range;  // per node: slots [begin, end)
 
   // Builds the subtree over order[begin, end) and returns its node index.
   int build(int begin, int end) {
     const int index = static_cast<int>(nodes->size());
     nodes->emplace_back();
+    range.emplace_back(begin, end);
     const std::size_t base = slabs->size();
     slabs->resize(base + 2 * static_cast<std::size_t>(h));
     double* lo = slabs->data() + base;
@@ -128,6 +174,9 @@ KdopTree::KdopTree(const geometry::TriangleMesh& mesh, const KdopTreeOptions& op
     for (std::size_t c = 0; c < 3; ++c)
       vertices_[3 * s + c] = mesh.vertices[static_cast<std::size_t>(mesh.triangles[t][c])];
   }
+  normal_slabs_.resize(nodes_.size());
+  for (std::size_t i = 0; i < nodes_.size(); ++i)
+    normal_slabs_[i] = computeNormalSlab(vertices_, b.range[i].first, b.range[i].second, dirs, b.h);
   scale_ = (box.max - box.min).norm() +
            std::max(box.min.cwiseAbs().maxCoeff(), box.max.cwiseAbs().maxCoeff());
 }
@@ -135,7 +184,7 @@ KdopTree::KdopTree(const geometry::TriangleMesh& mesh, const KdopTreeOptions& op
 std::size_t KdopTree::memoryBytes() const {
   return nodes_.capacity() * sizeof(Node) + slabs_.capacity() * sizeof(double) +
          vertices_.capacity() * sizeof(Eigen::Vector3d) +
-         triangle_of_slot_.capacity() * sizeof(int);
+         normal_slabs_.capacity() * sizeof(NormalSlab) + triangle_of_slot_.capacity() * sizeof(int);
 }
 
 }  // namespace handsim::collision

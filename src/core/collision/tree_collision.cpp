@@ -138,10 +138,13 @@ struct DirectionBounds {
   }
 };
 
-// A node's extent along the other tree's directions (in the other tree's frame).
+// A node's extent along the other tree's directions (in the other tree's frame), and the node's
+// normal-slab direction expressed in the other tree's frame with the translation's offset.
 struct Bounds {
   std::array<double, kMaxKdopAxes> mid;
   std::array<double, kMaxKdopAxes> rad;
+  Vec normal_in_other;
+  double normal_offset;
 };
 
 void boundNode(const DirectionBounds& d, const double* mid, const double* half, Bounds& out) {
@@ -187,6 +190,22 @@ struct Query {
     margin = 20.0 * kMarginRelative * (a.scale() + b.scale() + t.norm());
   }
 };
+
+// Is a node disjoint from the other node along its own normal slab? `own_record` holds the own
+// normal in the other node's frame; the other node is bounded along it through its normal-slab
+// basis (its normal and two of its k-DOP slabs).
+bool normalSeparated(const KdopTree::NormalSlab& own, const Bounds& own_record,
+                     const KdopTree::NormalSlab& other, const double* other_mid,
+                     const double* other_half, double margin) {
+  const Vec w = other.to_weights * own_record.normal_in_other;
+  const auto i = static_cast<std::size_t>(other.axes[0]);
+  const auto j = static_cast<std::size_t>(other.axes[1]);
+  const double mid =
+      w[0] * other.centre + w[1] * other_mid[i] + w[2] * other_mid[j] + own_record.normal_offset;
+  const double rad = std::abs(w[0]) * other.half_width + std::abs(w[1]) * other_half[i] +
+                     std::abs(w[2]) * other_half[j];
+  return std::abs(mid - own.centre) > own.half_width + rad + margin;
+}
 
 // Is a node, whose own slabs are (mid, half), disjoint from the other node's bounds along the
 // same directions (beyond the margin)?
@@ -283,13 +302,21 @@ void traverse(Query& q, OnHit&& on_hit) {
     r.ready = false;
     return top++;
   };
+  const Eigen::Matrix3d rot = q.b_in_a.linear();
+  const Vec shift = q.b_in_a.translation();
   auto ensure = [&](std::uint32_t i) -> const Bounds& {
     Record& r = pool[i];
     if (!r.ready) {
-      if (r.of_a)
+      if (r.of_a) {
         boundNode(q.b_dirs_on_a, q.a.slabCentre(r.node), q.a.slabHalfWidth(r.node), r.bounds);
-      else
+        const Vec& n = q.a.normalSlab(r.node).normal;
+        r.bounds.normal_in_other = rot.transpose() * n;
+        r.bounds.normal_offset = n.dot(shift);
+      } else {
         boundNode(q.a_dirs_on_b, q.b.slabCentre(r.node), q.b.slabHalfWidth(r.node), r.bounds);
+        r.bounds.normal_in_other = rot * q.b.normalSlab(r.node).normal;
+        r.bounds.normal_offset = -r.bounds.normal_in_other.dot(shift);
+      }
       r.ready = true;
     }
     return r.bounds;
@@ -303,10 +330,19 @@ void traverse(Query& q, OnHit&& on_hit) {
                 : separated(q.b.slabCentre(e.nb), q.b.slabHalfWidth(e.nb), ensure(e.bounds_a),
                             axes_b, q.margin))
       return false;
-    return a_first ? !separated(q.b.slabCentre(e.nb), q.b.slabHalfWidth(e.nb), ensure(e.bounds_a),
-                                axes_b, q.margin)
-                   : !separated(q.a.slabCentre(e.na), q.a.slabHalfWidth(e.na), ensure(e.bounds_b),
-                                axes_a, q.margin);
+    if (a_first ? separated(q.b.slabCentre(e.nb), q.b.slabHalfWidth(e.nb), ensure(e.bounds_a),
+                            axes_b, q.margin)
+                : separated(q.a.slabCentre(e.na), q.a.slabHalfWidth(e.na), ensure(e.bounds_b),
+                            axes_a, q.margin))
+      return false;
+    // Last, the two normal slabs (thin for gently curved patches of any orientation).
+    const KdopTree::NormalSlab& sa = q.a.normalSlab(e.na);
+    const KdopTree::NormalSlab& sb = q.b.normalSlab(e.nb);
+    if (!sa.valid || !sb.valid) return true;
+    return !normalSeparated(sa, ensure(e.bounds_a), sb, q.b.slabCentre(e.nb),
+                            q.b.slabHalfWidth(e.nb), q.margin) &&
+           !normalSeparated(sb, ensure(e.bounds_b), sa, q.a.slabCentre(e.na),
+                            q.a.slabHalfWidth(e.na), q.margin);
   };
   {
     const std::uint32_t ra = alloc(0, true);
