@@ -101,33 +101,49 @@ TEST(KdopTree, RejectsUnsupportedK) {
 
 TEST(KdopTree, NodesBoundTheirTriangles) {
   std::mt19937 rng(3);
-  const TriangleMesh m = randomSoup(rng, 300, 0.02);
-  for (int k : {14, 18, 26}) {
-    const KdopTree t(m, {k, 3});
-    const Vector3d* dirs = kdopDirections(k);
-    // Walk every node: each triangle below it projects inside its slabs.
-    for (std::size_t n = 0; n < t.nodeCount(); ++n) {
-      std::vector<std::size_t> todo{n};
-      while (!todo.empty()) {
-        const std::size_t c = todo.back();
-        todo.pop_back();
-        const auto& node = t.node(c);
-        if (!node.isLeaf()) {
-          todo.push_back(c + 1);
-          todo.push_back(static_cast<std::size_t>(node.first));
-          continue;
-        }
-        for (int s = node.first; s < node.first + node.count; ++s)
-          for (int v = 0; v < 3; ++v)
-            for (int j = 0; j < k / 2; ++j) {
-              const double p = dirs[j].dot(t.slotVertices(static_cast<std::size_t>(s))[v]);
-              const double mid = t.slabCentre(n)[j];
-              ASSERT_LE(std::abs(p - mid),
-                        t.slabHalfWidth(n)[j] + 1e-15 * (std::abs(p) + std::abs(mid)));
+  int valid_normal_slabs = 0;
+  for (const TriangleMesh& m : {randomSoup(rng, 300, 0.02), makeUvSphere(0.05, 12, 16)})
+    for (int k : {14, 18, 26}) {
+      const KdopTree t(m, {k, 3});
+      for (std::size_t n = 0; n < t.nodeCount(); ++n) valid_normal_slabs += t.normalSlab(n).valid;
+      const Vector3d* dirs = kdopDirections(k);
+      // Walk every node: each triangle below it projects inside its slabs.
+      for (std::size_t n = 0; n < t.nodeCount(); ++n) {
+        std::vector<std::size_t> todo{n};
+        while (!todo.empty()) {
+          const std::size_t c = todo.back();
+          todo.pop_back();
+          const auto& node = t.node(c);
+          if (!node.isLeaf()) {
+            todo.push_back(c + 1);
+            todo.push_back(static_cast<std::size_t>(node.first));
+            continue;
+          }
+          const KdopTree::NormalSlab& ns = t.normalSlab(n);
+          for (int s = node.first; s < node.first + node.count; ++s)
+            for (int v = 0; v < 3; ++v) {
+              const Vector3d& x = t.slotVertices(static_cast<std::size_t>(s))[v];
+              if (ns.valid) {
+                ASSERT_LE(std::abs(ns.normal.dot(x) - ns.centre), ns.half_width + 1e-15);
+                // The basis really expresses directions: c = w0 n + w1 d_i + w2 d_j.
+                const Vector3d dir(0.3, -0.5, 0.8);
+                const Vector3d w = ns.to_weights * dir;
+                ASSERT_LT(
+                    (w[0] * ns.normal + w[1] * dirs[ns.axes[0]] + w[2] * dirs[ns.axes[1]] - dir)
+                        .norm(),
+                    1e-12);
+              }
+              for (int j = 0; j < k / 2; ++j) {
+                const double p = dirs[j].dot(t.slotVertices(static_cast<std::size_t>(s))[v]);
+                const double mid = t.slabCentre(n)[j];
+                ASSERT_LE(std::abs(p - mid),
+                          t.slabHalfWidth(n)[j] + 1e-15 * (std::abs(p) + std::abs(mid)));
+              }
             }
+        }
       }
     }
-  }
+  EXPECT_GT(valid_normal_slabs, 300);
 }
 
 TEST(KdopTree, SpheresMatchBruteForceOnRandomPoses) {
