@@ -129,6 +129,15 @@ std::shared_ptr<fcl::BVHModel<BV>> fclModel(const TriangleMesh& m) {
   return model;
 }
 
+// FCL's own memUsage() returns a status code (BVH_OK) rather than the byte count it computes,
+// so count the same arrays here: nodes, triangles and vertices.
+template <class BV>
+std::size_t fclBytes(const fcl::BVHModel<BV>& m) {
+  return sizeof(fcl::BVNode<BV>) * static_cast<std::size_t>(m.getNumBVs()) +
+         sizeof(fcl::Triangle) * static_cast<std::size_t>(m.num_tris) +
+         sizeof(fcl::Vector3d) * static_cast<std::size_t>(m.num_vertices);
+}
+
 template <class BV>
 std::shared_ptr<fcl::BVHModel<BV>> fclCached(const Shape& s) {
   static std::map<const Shape*, std::shared_ptr<fcl::BVHModel<BV>>> cache;
@@ -180,12 +189,9 @@ void registerFcl(const std::string& bv, const std::vector<Case>& all) {
     benchmark::RegisterBenchmark(("Build/" + sphere(tris).name + "/fcl_" + bv).c_str(),
                                  [tris](benchmark::State& st) {
                                    const TriangleMesh& m = sphere(tris).mesh;
-                                   int bytes = 0;
-                                   for (auto _ : st) {
-                                     auto model = fclModel<BV>(m);
-                                     bytes = model->memUsage(0);
-                                   }
-                                   st.counters["bytes"] = bytes;
+                                   std::size_t bytes = 0;
+                                   for (auto _ : st) bytes = fclBytes(*fclModel<BV>(m));
+                                   st.counters["bytes"] = static_cast<double>(bytes);
                                  });
 }
 
@@ -252,7 +258,30 @@ bool verify(const std::vector<Case>& all) {
 
 }  // namespace
 
+// `bench_collision --memory=<what>` builds one hierarchy over the 100k-triangle sphere and exits,
+// so that `/usr/bin/time -v` reports its peak memory; <what> is mesh (the mesh alone, the
+// baseline), handsim (k = 18), fcl_OBBRSS, fcl_OBB or fcl_RSS.
+int memoryProbe(const std::string& what) {
+  const TriangleMesh& m = sphere(100000).mesh;
+  std::size_t bytes = 0;
+  if (what == "handsim")
+    bytes = hc::KdopTree(m, {18, 8}).memoryBytes();
+  else if (what == "fcl_OBBRSS")
+    bytes = fclBytes(*fclModel<fcl::OBBRSSd>(m));
+  else if (what == "fcl_OBB")
+    bytes = fclBytes(*fclModel<fcl::OBBd>(m));
+  else if (what == "fcl_RSS")
+    bytes = fclBytes(*fclModel<fcl::RSSd>(m));
+  else if (what != "mesh")
+    return 2;
+  std::printf("%s: %zu triangles, structure %zu bytes\n", what.c_str(), m.triangles.size(), bytes);
+  return 0;
+}
+
 int main(int argc, char** argv) {
+  const std::string probe = "--memory=";
+  if (argc == 2 && std::string(argv[1]).rfind(probe, 0) == 0)
+    return memoryProbe(std::string(argv[1]).substr(probe.size()));
   const std::vector<Case> all = cases();
   if (!verify(all)) {
     std::fprintf(stderr, "handsim and FCL disagree on a case; not timing\n");
