@@ -16,23 +16,6 @@ using io::JsonDocument;
 using json = nlohmann::json;
 constexpr double kDeg = 3.14159265358979323846 / 180.0;
 
-void allowOnly(const JsonDocument& doc, const json& obj, const std::string& ptr,
-               std::initializer_list<const char*> keys) {
-  for (auto it = obj.begin(); it != obj.end(); ++it) {
-    const std::string& k = it.key();
-    if (k.rfind("_", 0) == 0 || k == "comment") continue;
-    bool known = false;
-    std::string list;
-    for (const char* a : keys) {
-      known = known || k == a;
-      list += std::string(list.empty() ? "" : ", ") + a;
-    }
-    if (!known)
-      doc.fail(JsonDocument::child(ptr, k),
-               "unknown field '" + k + "' (expected one of: " + list + ")");
-  }
-}
-
 double positive(const JsonDocument& doc, const json& obj, const std::string& ptr, const char* key) {
   const std::string p = JsonDocument::child(ptr, key);
   const double v = doc.rational(doc.require(obj, ptr, key), p);
@@ -42,7 +25,7 @@ double positive(const JsonDocument& doc, const json& obj, const std::string& ptr
 
 Scenario readScenario(const JsonDocument& doc) {
   const json& root = doc.object(doc.root(), "");
-  allowOnly(doc, root, "",
+  doc.allowOnly(root, "",
             {"format", "version", "description", "hand", "duration_s", "dt_s", "gravity_mps2",
              "record_every", "initial", "trajectories"});
   if (doc.string(doc.require(root, "", "format"), "/format") != "handsim-scenario")
@@ -93,7 +76,7 @@ Scenario readScenario(const JsonDocument& doc) {
     for (std::size_t i = 0; i < trajs->size(); ++i) {
       const std::string tp = JsonDocument::child("/trajectories", i);
       const json& t = doc.object((*trajs)[i], tp);
-      allowOnly(doc, t, tp, {"actuator", "joint", "segments"});
+      doc.allowOnly(t, tp, {"actuator", "joint", "segments"});
       const json* an = doc.optional(t, "actuator");
       const json* jn = doc.optional(t, "joint");
       if (!!an == !!jn) doc.fail(tp, "give exactly one of 'actuator' or 'joint'");
@@ -133,7 +116,7 @@ Scenario readScenario(const JsonDocument& doc) {
         const char* to_key = degrees ? "to_deg" : "to";
         const char* v_key = degrees ? "max_velocity_deg" : "max_velocity";
         const char* a_key = degrees ? "max_acceleration_deg" : "max_acceleration";
-        allowOnly(doc, seg, kp, {to_key, v_key, a_key, "start_s"});
+        doc.allowOnly(seg, kp, {to_key, v_key, a_key, "start_s"});
         const double to =
             doc.rational(doc.require(seg, kp, to_key), JsonDocument::child(kp, to_key)) * unit *
             scale;
