@@ -118,7 +118,8 @@ void BM_IkPlanarClosedForm(benchmark::State& state) {
   }
   std::size_t i = 0;
   for (auto _ : state) {
-    benchmark::DoNotOptimize(kinematics::planarFingerIk(c, goals[i].x(), goals[i].y(), goals[i].z(), qs[i]));
+    benchmark::DoNotOptimize(
+        kinematics::planarFingerIk(c, goals[i].x(), goals[i].y(), goals[i].z(), qs[i]));
     i = (i + 1) % goals.size();
   }
 }
@@ -150,8 +151,12 @@ void simulatorStep(benchmark::State& state, const hand::HandModel& h) {
   }
 }
 
-void BM_SimStepBarrett(benchmark::State& state) { simulatorStep(state, barrett()); }
-void BM_SimStepAnthro20(benchmark::State& state) { simulatorStep(state, anthro()); }
+void BM_SimStepBarrett(benchmark::State& state) {
+  simulatorStep(state, barrett());
+}
+void BM_SimStepAnthro20(benchmark::State& state) {
+  simulatorStep(state, anthro());
+}
 
 bool checkSolvers() {
   const auto& c = barrett().fingers[0];
@@ -164,7 +169,8 @@ bool checkSolvers() {
     const auto q2 = kinematics::solveNumericalIk(c, t.points[i], t.near[i]).q;
     KDL::JntArray out(kc.getNrOfJoints());
     const Eigen::Vector3d& p = t.points[i];
-    lma.CartToJnt(bench::toKdl(Eigen::VectorXd(t.near[i])), KDL::Frame(KDL::Vector(p.x(), p.y(), p.z())), out);
+    lma.CartToJnt(bench::toKdl(Eigen::VectorXd(t.near[i])),
+                  KDL::Frame(KDL::Vector(p.x(), p.y(), p.z())), out);
     KDL::Frame tip;
     fk.JntToCart(out, tip);
     const double e1 = (kinematics::fingertipPosition(c, q1) - p).norm();

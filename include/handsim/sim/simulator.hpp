@@ -16,8 +16,10 @@ struct SimOptions {
   double dt = 1e-3;  ///< fixed step [s]
   /// Gravitational acceleration in the palm frame [m/s^2] (palm z up by default).
   Eigen::Vector3d gravity = Eigen::Vector3d(0.0, 0.0, -9.81);
-  /// Fraction of a contact's penetration (beyond `contact_slop`) removed per step.
-  double contact_stiffness = 0.1;
+  /// Fraction of a contact's penetration (beyond `contact_slop`) pushed back per step. 0 (the
+  /// default) is the paper's pure velocity constraint; the depth estimate of coarse meshes can
+  /// be far larger than the true penetration, so raise it only for fine meshes.
+  double contact_stiffness = 0.0;
   double contact_slop = 1e-4;  ///< penetration tolerated without push-back [m]
 };
 

@@ -37,8 +37,8 @@ class HandReader {
   HandModel read() {
     const json& root = doc_.object(doc_.root(), "");
     doc_.allowOnly(root, "",
-              {"format", "version", "id", "name", "description", "sources", "palm", "fingers",
-               "actuators", "clutches", "poses"});
+                   {"format", "version", "id", "name", "description", "sources", "palm", "fingers",
+                    "actuators", "clutches", "poses"});
     const std::string format = doc_.string(doc_.require(root, "", "format"), "/format");
     if (format != "handsim-hand")
       doc_.fail("/format", "expected \"handsim-hand\", got \"" + format + "\"");
@@ -120,8 +120,8 @@ class HandReader {
       const std::string rp = JsonDocument::child(jptr, r);
       const json& jj = doc_.object(joints[r], rp);
       doc_.allowOnly(jj, rp,
-                {"name", "type", "a_m", "alpha_deg", "d_m", "theta_deg", "limits_deg", "limits_m",
-                 "inertial", "mesh"});
+                     {"name", "type", "a_m", "alpha_deg", "d_m", "theta_deg", "limits_deg",
+                      "limits_m", "inertial", "mesh"});
       const std::string name =
           doc_.string(doc_.require(jj, rp, "name"), JsonDocument::child(rp, "name"));
       if (name.empty() || name.find('.') != std::string::npos)
@@ -307,7 +307,7 @@ class HandReader {
       const std::string sp = JsonDocument::child(ptr, "servo");
       doc_.object(*servo, sp);
       doc_.allowOnly(*servo, sp,
-                {"kp_Nm_per_rad", "kd_Nms_per_rad", "torque_limit_Nm", "rotor_inertia_kgm2"});
+                     {"kp_Nm_per_rad", "kd_Nms_per_rad", "torque_limit_Nm", "rotor_inertia_kgm2"});
       a.servo.kp = num(*servo, sp, "kp_Nm_per_rad", a.servo.kp);
       a.servo.kd = num(*servo, sp, "kd_Nms_per_rad", a.servo.kd);
       a.servo.torque_limit = num(*servo, sp, "torque_limit_Nm", a.servo.torque_limit);

@@ -21,7 +21,9 @@ ContactModel::Body ContactModel::makeBody(geometry::TriangleMesh mesh, int k) {
   const geometry::Aabb box = geometry::boundingBox(b.mesh);
   b.centre = 0.5 * (box.min + box.max);
   for (const auto& t : b.mesh.triangles)
-    for (int i : t) b.radius = std::max(b.radius, (b.mesh.vertices[static_cast<std::size_t>(i)] - b.centre).norm());
+    for (int i : t)
+      b.radius =
+          std::max(b.radius, (b.mesh.vertices[static_cast<std::size_t>(i)] - b.centre).norm());
   collision::KdopTreeOptions opt;
   opt.k = k;
   b.tree = collision::KdopTree(b.mesh, opt);
@@ -35,9 +37,8 @@ ContactModel::ContactModel(const hand::HandModel& hand, int k) : hand_(hand), k_
       const std::string path = f < hand.link_meshes.size() && r < hand.link_meshes[f].size()
                                    ? hand.link_meshes[f][r]
                                    : std::string();
-      links_[f].push_back(makeBody(path.empty() ? geometry::TriangleMesh()
-                                                : geometry::loadMesh(path).merged(),
-                                   k));
+      links_[f].push_back(
+          makeBody(path.empty() ? geometry::TriangleMesh() : geometry::loadMesh(path).merged(), k));
     }
   }
 }
@@ -53,7 +54,8 @@ const geometry::TriangleMesh& ContactModel::linkMesh(int f, int r) const {
   return links_.at(static_cast<std::size_t>(f)).at(static_cast<std::size_t>(r)).mesh;
 }
 
-std::vector<Contact> ContactModel::findContacts(const std::vector<kinematics::JointVector>& q) const {
+std::vector<Contact> ContactModel::findContacts(
+    const std::vector<kinematics::JointVector>& q) const {
   std::vector<Contact> out;
   if (objects_.empty()) return out;
   for (std::size_t f = 0; f < links_.size(); ++f) {

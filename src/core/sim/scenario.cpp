@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "../io/json_document.hpp"
+#include "handsim/geometry/mesh_loader.hpp"
 #include "handsim/hand/hand_loader.hpp"
 
 namespace handsim::sim {
@@ -26,8 +27,8 @@ double positive(const JsonDocument& doc, const json& obj, const std::string& ptr
 Scenario readScenario(const JsonDocument& doc) {
   const json& root = doc.object(doc.root(), "");
   doc.allowOnly(root, "",
-            {"format", "version", "description", "hand", "duration_s", "dt_s", "gravity_mps2",
-             "record_every", "initial", "trajectories"});
+                {"format", "version", "description", "hand", "duration_s", "dt_s", "gravity_mps2",
+                 "record_every", "initial", "trajectories", "objects"});
   if (doc.string(doc.require(root, "", "format"), "/format") != "handsim-scenario")
     doc.fail("/format", "expected \"handsim-scenario\"");
   if (doc.integer(doc.require(root, "", "version"), "/version") != 1)
@@ -138,6 +139,34 @@ Scenario readScenario(const JsonDocument& doc) {
       }
     }
   }
+  if (const json* objs = doc.optional(root, "objects")) {
+    doc.array(*objs, "/objects");
+    for (std::size_t i = 0; i < objs->size(); ++i) {
+      const std::string op = JsonDocument::child("/objects", i);
+      const json& o = doc.object((*objs)[i], op);
+      doc.allowOnly(o, op, {"name", "mesh", "pose", "scale"});
+      WorldObject obj;
+      const std::string mp = JsonDocument::child(op, "mesh");
+      const std::string mesh = doc.string(doc.require(o, op, "mesh"), mp);
+      // Relative to the scenario file, else to the shipped assets.
+      std::filesystem::path path = dir / mesh;
+      if (!std::filesystem::is_regular_file(path, ec))
+        path = std::filesystem::path(hand::assetDirectory()) / mesh;
+      geometry::MeshLoadOptions options;
+      if (doc.optional(o, "scale")) options.scale = positive(doc, o, op, "scale");
+      try {
+        obj.model = geometry::loadMesh(path.string(), options);
+      } catch (const io::InputError& e) {
+        doc.fail(mp, e.what());
+      }
+      obj.source = path.string();
+      obj.name = o.contains("name") ? doc.string(o["name"], JsonDocument::child(op, "name"))
+                                    : std::filesystem::path(mesh).stem().string();
+      if (const json* pose = doc.optional(o, "pose"))
+        obj.pose = doc.pose(*pose, JsonDocument::child(op, "pose"));
+      sc.objects.push_back(std::move(obj));
+    }
+  }
   return sc;
 }
 
@@ -154,6 +183,7 @@ Scenario loadScenario(const std::string& path) {
 SimState runScenario(const Scenario& sc, Recorder& recorder,
                      const std::function<void(double)>& progress) {
   Simulator sim(sc.hand, sc.options);
+  if (!sc.objects.empty()) sim.setObjects(sc.objects);
   for (std::size_t a = 0; a < sc.trajectories.size(); ++a)
     sim.setTrajectory(static_cast<int>(a), sc.trajectories[a]);
   SimState s = sim.initialState(sc.initial);
