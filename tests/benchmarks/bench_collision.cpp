@@ -207,6 +207,8 @@ void registerOurs(int k, const std::vector<Case>& all) {
       for (auto _ : st) benchmark::DoNotOptimize(hc::anyContact(*a, *b, c.b_in_a, &stats));
       st.counters["node_tests"] = benchmark::Counter(static_cast<double>(stats.node_tests),
                                                      benchmark::Counter::kAvgIterations);
+      st.counters["tri_tests"] = benchmark::Counter(static_cast<double>(stats.triangle_tests),
+                                                    benchmark::Counter::kAvgIterations);
     });
     for (const char* kind : {"All/", "AllPoints/"})
       benchmark::RegisterBenchmark((kind + c.name + tag).c_str(), [c, k](benchmark::State& st) {

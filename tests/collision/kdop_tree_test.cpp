@@ -64,9 +64,10 @@ Eigen::Isometry3d randomPose(std::mt19937& rng, double reach) {
 }
 
 void expectSameAsBruteForce(const TriangleMesh& a, const TriangleMesh& b,
-                            const Eigen::Isometry3d& pose, int k, int leaf, int* colliding) {
+                            const Eigen::Isometry3d& pose, int k, int leaf, int* colliding,
+                            int k_b = 0) {
   const KdopTree ta(a, {k, leaf});
-  const KdopTree tb(b, {k, leaf});
+  const KdopTree tb(b, {k_b == 0 ? k : k_b, leaf});
   const auto expected = bruteForce(a, b, pose);
   CollisionStats stats;
   const auto found = allContacts(ta, tb, pose, &stats);
@@ -197,4 +198,18 @@ TEST(KdopTree, TouchingAndCoplanarPosesAreFound) {
     expectSameAsBruteForce(box, box, edge, k, 2, &colliding);
   }
   EXPECT_EQ(colliding, 6);
+}
+
+TEST(KdopTree, TreesWithDifferentKMatchBruteForce) {
+  // Each tree bounds the other through bases of its own directions, so k may differ.
+  std::mt19937 rng(14);
+  const TriangleMesh a = makeUvSphere(0.05, 10, 14);
+  const TriangleMesh b = makeBox(Vector3d(0.07, 0.02, 0.015), 4);
+  int colliding = 0;
+  for (int trial = 0; trial < 40; ++trial) {
+    expectSameAsBruteForce(a, b, randomPose(rng, 0.07), 14, 2, &colliding, 26);
+    expectSameAsBruteForce(a, b, randomPose(rng, 0.07), 26, 3, &colliding, 18);
+    expectSameAsBruteForce(b, a, randomPose(rng, 0.07), 18, 1, &colliding, 14);
+  }
+  EXPECT_GT(colliding, 20);
 }

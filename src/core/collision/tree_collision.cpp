@@ -284,11 +284,12 @@ void traverse(Query& q, OnHit&& on_hit) {
     std::uint32_t na, nb, bounds_a, bounds_b;
   };
   struct Record {
-    Record() {}  // no zero-filling: bounds are written before they are read
+    Record() {}  // no zero-filling: fields are written before they are read
     Bounds bounds;
     std::uint32_t node;
     bool of_a;
-    bool ready;
+    bool dop_ready;
+    bool normal_ready;
   };
   std::vector<Entry> stack;
   stack.reserve(128);
@@ -299,50 +300,61 @@ void traverse(Query& q, OnHit&& on_hit) {
     Record& r = pool[top];
     r.node = node;
     r.of_a = of_a;
-    r.ready = false;
+    r.dop_ready = false;
+    r.normal_ready = false;
     return top++;
   };
   const Eigen::Matrix3d rot = q.b_in_a.linear();
   const Vec shift = q.b_in_a.translation();
-  auto ensure = [&](std::uint32_t i) -> const Bounds& {
+  // The k-DOP bounds (the expensive part) and the moved normal are computed separately, each on
+  // first use.
+  auto ensureDop = [&](std::uint32_t i) -> const Bounds& {
     Record& r = pool[i];
-    if (!r.ready) {
-      if (r.of_a) {
+    if (!r.dop_ready) {
+      if (r.of_a)
         boundNode(q.b_dirs_on_a, q.a.slabCentre(r.node), q.a.slabHalfWidth(r.node), r.bounds);
+      else
+        boundNode(q.a_dirs_on_b, q.b.slabCentre(r.node), q.b.slabHalfWidth(r.node), r.bounds);
+      r.dop_ready = true;
+    }
+    return r.bounds;
+  };
+  auto ensureNormal = [&](std::uint32_t i) -> const Bounds& {
+    Record& r = pool[i];
+    if (!r.normal_ready) {
+      if (r.of_a) {
         const Vec& n = q.a.normalSlab(r.node).normal;
         r.bounds.normal_in_other = rot.transpose() * n;
         r.bounds.normal_offset = n.dot(shift);
       } else {
-        boundNode(q.a_dirs_on_b, q.b.slabCentre(r.node), q.b.slabHalfWidth(r.node), r.bounds);
         r.bounds.normal_in_other = rot * q.b.normalSlab(r.node).normal;
         r.bounds.normal_offset = -r.bounds.normal_in_other.dot(shift);
       }
-      r.ready = true;
+      r.normal_ready = true;
     }
     return r.bounds;
   };
   const int axes_a = q.a.axisCount(), axes_b = q.b.axisCount();
+  // Cheapest tests first: the new child's own slabs against the other node's bounds (usually
+  // computed already), then the two normal slabs, and only then the other node's slabs against
+  // the child's bounds, which need the child's k-DOP bounds.
   auto overlap = [&](const Entry& e, bool new_a) {
     ++q.stats.node_tests;
-    const bool a_first = new_a;
-    if (a_first ? separated(q.a.slabCentre(e.na), q.a.slabHalfWidth(e.na), ensure(e.bounds_b),
-                            axes_a, q.margin)
-                : separated(q.b.slabCentre(e.nb), q.b.slabHalfWidth(e.nb), ensure(e.bounds_a),
-                            axes_b, q.margin))
+    const double* a_mid = q.a.slabCentre(e.na);
+    const double* a_half = q.a.slabHalfWidth(e.na);
+    const double* b_mid = q.b.slabCentre(e.nb);
+    const double* b_half = q.b.slabHalfWidth(e.nb);
+    if (new_a ? separated(a_mid, a_half, ensureDop(e.bounds_b), axes_a, q.margin)
+              : separated(b_mid, b_half, ensureDop(e.bounds_a), axes_b, q.margin))
       return false;
-    if (a_first ? separated(q.b.slabCentre(e.nb), q.b.slabHalfWidth(e.nb), ensure(e.bounds_a),
-                            axes_b, q.margin)
-                : separated(q.a.slabCentre(e.na), q.a.slabHalfWidth(e.na), ensure(e.bounds_b),
-                            axes_a, q.margin))
-      return false;
-    // Last, the two normal slabs (thin for gently curved patches of any orientation).
     const KdopTree::NormalSlab& sa = q.a.normalSlab(e.na);
     const KdopTree::NormalSlab& sb = q.b.normalSlab(e.nb);
-    if (!sa.valid || !sb.valid) return true;
-    return !normalSeparated(sa, ensure(e.bounds_a), sb, q.b.slabCentre(e.nb),
-                            q.b.slabHalfWidth(e.nb), q.margin) &&
-           !normalSeparated(sb, ensure(e.bounds_b), sa, q.a.slabCentre(e.na),
-                            q.a.slabHalfWidth(e.na), q.margin);
+    if (sa.valid && sb.valid &&
+        (normalSeparated(sa, ensureNormal(e.bounds_a), sb, b_mid, b_half, q.margin) ||
+         normalSeparated(sb, ensureNormal(e.bounds_b), sa, a_mid, a_half, q.margin)))
+      return false;
+    return new_a ? !separated(b_mid, b_half, ensureDop(e.bounds_a), axes_b, q.margin)
+                 : !separated(a_mid, a_half, ensureDop(e.bounds_b), axes_a, q.margin);
   };
   {
     const std::uint32_t ra = alloc(0, true);
