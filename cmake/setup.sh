@@ -45,7 +45,7 @@ case "$mode" in
   gui)
     # Until the Qt application lands, the default scene is shown through the CLI.
     "$build/src/handsim-cli" hands
-    "$build/src/handsim-cli" simulate "$root/assets/scenarios/barrett_close_free.json"
+    "$build/src/handsim-cli" simulate "$root/assets/scenarios/barrett_breakaway_cube.json"
     ;;
   *)
     echo "usage: bash cmake/setup.sh [test|gui]" >&2
