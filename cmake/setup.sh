@@ -16,7 +16,6 @@ packages=(
   libeigen3-dev nlohmann-json3-dev zlib1g-dev libassimp-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   liborocos-kdl-dev libfcl-dev
-  clang  # only for the optional libFuzzer targets (HANDSIM_BUILD_FUZZERS, docs/vrml.md)
 )
 
 as_root() {
