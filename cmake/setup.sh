@@ -16,6 +16,7 @@ packages=(
   libeigen3-dev nlohmann-json3-dev zlib1g-dev libassimp-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   liborocos-kdl-dev libfcl-dev
+  libqhull-dev  # libqhull_r: grasp wrench space hull (docs/grasp.md)
   clang  # only for the optional libFuzzer targets (HANDSIM_BUILD_FUZZERS, docs/vrml.md)
 )
 
