@@ -121,6 +121,19 @@ TEST(GraspCli, DegenerateGraspIsReportedNotFailed) {
   EXPECT_NE(j.at("note").get<std::string>(), "");
 }
 
+TEST(GraspCli, QhullNeverPrints) {
+  // Numerically 6-D but 1e-9 thin in tau_x: qhull either fails on it or builds a sliver;
+  // either way the command must answer in JSON and keep the terminal clean.
+  const CliRun r = runCli(writeFile("thin.json", R"({"contacts": [
+    {"point": [1, 0, 0], "normal": [1, 0, 0], "friction": 0.5},
+    {"point": [-1, 0, 0], "normal": [-1, 0, 0], "friction": 0.5},
+    {"point": [0, 1, 0], "normal": [0, 1, -1e-9], "friction": 0}],
+    "object_centre": [0, 0, 0], "torque_radius_m": 1})"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+  EXPECT_FALSE(json::parse(r.out).at("force_closure").get<bool>());
+}
+
 TEST(GraspCli, BadInputExitsTwoWithFileAndLine) {
   const std::string path = writeFile("bad.json", R"({"contacts": [
     {"point": [0, 0, 1], "normal": [0, 0, 1], "friction": -0.4}],

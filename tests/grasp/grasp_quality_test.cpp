@@ -409,6 +409,64 @@ TEST(GraspQuality, MoreConeEdgesApproachTheCircularConeFromBelow) {
   EXPECT_LE(last, 0.5 + 1e-12);
 }
 
+/// Support function of the exact (circular-cone) wrench space, in closed form. With
+/// w = (f, a x f) and u = (u_f, u_t): u . w = f . g, g = u_f + u_t x a. Over the cone
+/// f = n + mu t (t tangent, |t| <= 1) the maximum is g . n + mu |g - (g . n) n|.
+double circularSupport(const std::vector<GraspContact>& contacts, const Wrench& u, double lambda) {
+  double best = -HUGE_VAL;
+  for (const auto& c : contacts) {
+    const Eigen::Vector3d a = c.point / lambda;
+    const Eigen::Vector3d g = u.head<3>() + Eigen::Vector3d(u.tail<3>()).cross(a);
+    const double gn = g.dot(c.normal);
+    best = std::max(best, gn + c.friction * (g - gn * c.normal).norm());
+  }
+  return best;
+}
+
+TEST(GraspQuality, LinearisedEpsilonBracketsTheCircularConeValue) {
+  // The m-edge polygon lies inside the circular cone and contains the circular cone of
+  // friction mu cos(pi / m). Hence, with u* the weakest direction of the m-edge hull,
+  //   eps_m <= eps_circular <= support_circular(u*) <= eps_m + mu (1 - cos(pi / m)) max |g|,
+  // (the last since support_m(u*) = eps_m and each contact's polygon support is at least
+  // g . n + mu cos(pi / m) |g_tangential|). All brackets must overlap and shrink like m^-2.
+  const double mu = 0.5;
+  const auto c = threeAt120(mu);
+  double lower = 0.0, upper = HUGE_VAL, last_gap = HUGE_VAL;
+  for (const int m : {4, 8, 16, 32, 64}) {
+    GraspQualityOptions o;
+    o.cone_edges = m;
+    const GraspQuality q = evaluateGrasp(c, o);
+    ASSERT_TRUE(q.force_closure) << m;
+    const Wrench u = q.weakest_direction;
+    double g_max = 0.0;
+    for (const auto& ci : c)
+      g_max = std::max(g_max, (u.head<3>() + Eigen::Vector3d(u.tail<3>()).cross(ci.point)).norm());
+    const double top = circularSupport(c, u, 1.0);
+    EXPECT_GE(top, q.epsilon - 1e-12) << m;
+    EXPECT_LE(top, q.epsilon + mu * (1.0 - std::cos(kPi / m)) * g_max + 1e-12) << m;
+    lower = std::max(lower, q.epsilon);
+    upper = std::min(upper, top);
+    EXPECT_LE(top - q.epsilon, last_gap + 1e-12) << m;
+    last_gap = top - q.epsilon;
+  }
+  EXPECT_LE(lower, upper + 1e-12);
+  EXPECT_LT(upper - lower, 1e-3);
+}
+
+TEST(GraspQuality, NearlyDegenerateGraspDoesNotCloseOrCrash) {
+  // The antipodal pair spans tau_x = 0 only; a third, frictionless contact at (0, 1, 0) whose
+  // normal is tilted by 1e-9 towards z adds tau_x = p_y n_z = +1e-9 and never a negative
+  // tau_x, so the origin cannot be interior (support(-tau_x) = 0) although the set is
+  // numerically 6-D.
+  std::vector<GraspContact> c = {onSphere({1, 0, 0}, 0.5), onSphere({-1, 0, 0}, 0.5)};
+  c.push_back({{0, 1, 0}, Eigen::Vector3d(0, -1, 1e-9).normalized(), 0.0});
+  const GraspQuality q = evaluateGrasp(c, {});
+  EXPECT_FALSE(q.force_closure) << q.note;
+  EXPECT_EQ(q.epsilon, 0.0);
+  const Wrenches w = wrenchesOf(c, {});
+  EXPECT_LE(support(w, -Wrench::Unit(3)), 0.0);
+}
+
 TEST(GraspQuality, Deterministic) {
   std::mt19937 rng(3);
   const auto c = randomGrasp(rng, 5, 0.8);

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 #include <string>
 
 #include "handsim/grasp/grasp_wrench_space.hpp"
@@ -55,7 +56,11 @@ int affineDimension(const Wrenches& w) {
 /// becomes the note of a failed hull.
 class CapturedStream {
  public:
-  CapturedStream() : file_(open_memstream(&buffer_, &size_)) {}
+  CapturedStream() : file_(open_memstream(&buffer_, &size_)) {
+    // qhull dereferences its error stream, so without memory for messages discard them.
+    if (!file_) file_ = std::fopen("/dev/null", "w");
+    if (!file_) throw std::runtime_error("grasp: no stream for qhull messages");
+  }
   ~CapturedStream() {
     if (file_) std::fclose(file_);
     std::free(buffer_);
@@ -64,7 +69,6 @@ class CapturedStream {
   CapturedStream& operator=(const CapturedStream&) = delete;
   FILE* file() const { return file_; }
   std::string firstLine() {
-    if (!file_) return {};
     std::fflush(file_);
     std::string text(buffer_ ? buffer_ : "", size_);
     const auto start = text.find_first_not_of(" \n");
