@@ -25,10 +25,11 @@ struct GraspQuality {
   double epsilon = 0.0;
   double volume = 0.0;  ///< 6-D volume of the wrench space [-]; 0 when it is degenerate
   int hull_facets = 0;  ///< facets of the triangulated hull; 0 when it is degenerate
-  /// Unit outward normal of the hull facet nearest to (force closure) or farthest beyond
-  /// (otherwise) the origin: the wrench direction the grasp resists least. Zero when the hull
-  /// is degenerate. Without force closure it certifies it: no primitive wrench has a positive
-  /// component along it.
+  /// Unit outward normal u of the hull facet nearest to (force closure) or farthest beyond
+  /// (otherwise) the origin: the wrench direction the grasp resists least, with
+  /// max over primitive wrenches of u . w = epsilon. Without force closure it certifies it: no
+  /// primitive wrench has a component along u above 1e-10 times the largest wrench norm.
+  /// Zero when the hull is degenerate.
   Eigen::Matrix<double, 6, 1> weakest_direction = Eigen::Matrix<double, 6, 1>::Zero();
   std::string note;  ///< why the result is degenerate (empty otherwise)
 };

@@ -103,6 +103,7 @@ class Qhull {
 
 GraspQuality evaluateGrasp(const std::vector<GraspContact>& contacts,
                            const GraspQualityOptions& options) {
+  // Not const: qhull's C interface takes a mutable pointer (it does not write to the points).
   Wrenches w = primitiveWrenches(contacts, options.cone_edges, options.torque_reference,
                                  options.torque_radius);
   if (contacts.empty()) return degenerate("no contacts");
@@ -116,6 +117,7 @@ GraspQuality evaluateGrasp(const std::vector<GraspContact>& contacts,
                       std::to_string(dim) +
                       " of 6 dimensions: some wrench cannot be resisted (not force closure)");
 
+  // Declared first, destroyed last: qhull may still report leaks while it frees its memory.
   CapturedStream messages;
   Qhull qhull(messages.file());
   qhT* qh = qhull.get();
@@ -131,28 +133,18 @@ GraspQuality evaluateGrasp(const std::vector<GraspContact>& contacts,
   }
 
   GraspQuality q;
-  // Every facet is a hyperplane normal . x + offset = 0 with a unit outward normal, so the
-  // signed distance from the origin to the outside of the facet is -offset.
-  double nearest = HUGE_VAL, farthest_beyond = -HUGE_VAL;
-  const facetT* nearest_facet = nullptr;
-  const facetT* beyond_facet = nullptr;
+  // Every facet is a hyperplane normal . x + offset = 0 with a unit outward normal, so -offset
+  // is the origin's distance inside the facet (negative when it lies beyond it). The facet with
+  // the smallest one bounds the ball (origin inside) or separates the origin (outside).
+  const facetT* weakest = nullptr;
   for (const facetT* f = qh->facet_list; f && f->next; f = f->next) {
     ++q.hull_facets;
-    const double inside = -f->offset;
-    if (inside < nearest) {
-      nearest = inside;
-      nearest_facet = f;
-    }
-    if (-inside > farthest_beyond) {
-      farthest_beyond = -inside;
-      beyond_facet = f;
-    }
+    if (!weakest || -f->offset < -weakest->offset) weakest = f;
   }
+  if (!weakest) return degenerate("convex hull has no facets");
   q.volume = qh->totvol;
-  if (!nearest_facet) return degenerate("convex hull has no facets");
-  q.force_closure = nearest > kRelativeTolerance * scale;
-  q.epsilon = q.force_closure ? nearest : 0.0;
-  const facetT* weakest = q.force_closure ? nearest_facet : beyond_facet;
+  q.force_closure = -weakest->offset > kRelativeTolerance * scale;
+  q.epsilon = q.force_closure ? -weakest->offset : 0.0;
   for (int k = 0; k < 6; ++k) q.weakest_direction[k] = weakest->normal[k];
   return q;
 }
