@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Geometry>
+#include <Eigen/LU>
 #include <Eigen/SVD>
 #include <cmath>
 #include <cstring>
@@ -478,6 +479,66 @@ TEST(GraspQuality, Deterministic) {
   EXPECT_EQ(a.hull_facets, b.hull_facets);
   EXPECT_EQ(a.weakest_direction, b.weakest_direction);
   EXPECT_EQ(a.note, b.note);
+}
+
+/// Epsilon by brute force, without qhull or LP: every 6 affinely independent wrenches span a
+/// hyperplane; it is a facet when no wrench lies strictly beyond it. The origin is interior
+/// iff it lies strictly inside every facet, and epsilon is then the smallest facet distance.
+/// Returns the signed minimum (<= 0 without force closure), or NaN if no facet exists.
+double bruteForceEpsilon(const Wrenches& w) {
+  const int n = static_cast<int>(w.cols());
+  double eps = HUGE_VAL;
+  std::vector<int> pick = {0, 1, 2, 3, 4, 5};
+  while (true) {
+    // Hyperplane (a, d) with a . w_i = d through the picked wrenches: kernel of [W_S^T, -1].
+    Eigen::Matrix<double, 6, 7> m;
+    for (int r = 0; r < 6; ++r)
+      m.row(r) << w.col(pick[static_cast<std::size_t>(r)]).transpose(), -1.0;
+    const Eigen::FullPivLU<Eigen::Matrix<double, 6, 7>> lu(m);
+    if (lu.rank() == 6) {
+      Eigen::Matrix<double, 7, 1> k = lu.kernel().col(0);
+      Wrench a = k.head<6>();
+      if (a.norm() > 1e-9) {
+        double d = k[6] / a.norm();
+        a.normalize();
+        const Eigen::VectorXd side = (a.transpose() * w).transpose().array() - d;
+        if (side.maxCoeff() <= 1e-9 || side.minCoeff() >= -1e-9) {
+          if (side.maxCoeff() > 1e-9) d = -d;  // orient the normal outwards
+          eps = std::min(eps, d);
+        }
+      }
+    }
+    int i = 5;
+    while (i >= 0 && pick[static_cast<std::size_t>(i)] == n - 6 + i) --i;
+    if (i < 0) break;
+    ++pick[static_cast<std::size_t>(i)];
+    for (int j = i + 1; j < 6; ++j)
+      pick[static_cast<std::size_t>(j)] = pick[static_cast<std::size_t>(j - 1)] + 1;
+  }
+  return eps == HUGE_VAL ? std::nan("") : eps;
+}
+
+TEST(GraspQuality, EpsilonEqualsBruteForceFacetEnumeration) {
+  std::mt19937 rng(99);
+  int closed = 0, open = 0;
+  for (int trial = 0; trial < 24; ++trial) {
+    GraspQualityOptions o;
+    o.cone_edges = 4;
+    o.torque_radius = 0.9;
+    // 3 or 4 frictional contacts (12 or 16 wrenches), or 7 to 9 frictionless ones.
+    const bool frictionless = trial % 3 == 2;
+    const auto c =
+        frictionless ? randomGrasp(rng, 7 + trial % 3, 0.0) : randomGrasp(rng, 3 + trial % 2, 1.2);
+    const GraspQuality q = evaluateGrasp(c, o);
+    ASSERT_TRUE(q.note.empty()) << trial << ": " << q.note;
+    const double brute = bruteForceEpsilon(wrenchesOf(c, o));
+    ASSERT_FALSE(std::isnan(brute)) << trial;
+    EXPECT_EQ(q.force_closure, brute > 1e-9) << trial << " brute " << brute;
+    EXPECT_NEAR(q.epsilon, std::max(brute, 0.0), 1e-12) << trial;
+    (q.force_closure ? closed : open)++;
+  }
+  EXPECT_GT(closed, 3);
+  EXPECT_GT(open, 3);
 }
 
 TEST(GraspQuality, RandomGraspsAgreeWithSupportFunctionChecks) {
