@@ -124,6 +124,14 @@ TEST(GraspWrenchSpace, SimContactNormalIsFlipped) {
   EXPECT_EQ(g.point, s.point);
   EXPECT_EQ(g.normal, Eigen::Vector3d(0, 0, -1));
   EXPECT_EQ(g.friction, 0.7);
+  sim::Contact other = s;
+  other.object = 1;
+  s.object = 0;
+  const auto on0 = graspContactsOn({s, other, s}, 0, 0.4);
+  ASSERT_EQ(on0.size(), 2u);
+  EXPECT_EQ(on0[1].normal, Eigen::Vector3d(0, 0, -1));
+  EXPECT_EQ(on0[1].friction, 0.4);
+  EXPECT_TRUE(graspContactsOn({s, other}, 2, 0.4).empty());
 }
 
 TEST(GraspQuality, InvalidInputThrows) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <vector>
 
 #include "handsim/sim/world.hpp"
 
@@ -23,6 +24,16 @@ struct GraspContact {
 /// object, `friction` the coefficient of the link/object material pair [-].
 inline GraspContact fromSimContact(const sim::Contact& c, double friction) {
   return {c.point, -c.normal, friction};
+}
+
+/// The grasp contacts on world object `object` among the simulator's contacts (e.g.
+/// SimState::contacts), in their order, all with friction coefficient `friction` [-].
+inline std::vector<GraspContact> graspContactsOn(const std::vector<sim::Contact>& contacts,
+                                                 int object, double friction) {
+  std::vector<GraspContact> out;
+  for (const auto& c : contacts)
+    if (c.object == object) out.push_back(fromSimContact(c, friction));
+  return out;
 }
 
 }  // namespace handsim::grasp
