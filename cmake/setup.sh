@@ -16,6 +16,7 @@ packages=(
   libeigen3-dev nlohmann-json3-dev zlib1g-dev libassimp-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   liborocos-kdl-dev libfcl-dev
+  libqhull-dev
 )
 
 as_root() {
