@@ -2,8 +2,9 @@
 // Simultaneous descent of two k-DOP trees (Klosowski et al., IEEE TVCG 4(1), 1998, section 5):
 // test the roots, descend into the larger volume only where volumes overlap, and run the exact
 // triangle test (Moller 1997) at leaf pairs. k-DOPs are not rotation invariant, so a node of
-// one tree is bounded in the other tree's frame by the support of its box part along each slab
-// direction; docs/collision.md, "Traversal", argues why this never misses a contact.
+// one tree is bounded along the other tree's slab directions through bases of its own slab
+// directions (and along the other node's normal slab through its normal-slab basis);
+// docs/collision.md, section 4, argues why this never misses a contact.
 #include "handsim/collision/tree_collision.hpp"
 
 #include <algorithm>
