@@ -3,7 +3,7 @@
 // OBBRSS) in one program: hierarchy build time, first-contact and all-contacts queries on
 // sphere-sphere (1k, 10k, 100k triangles), box-sphere, near misses and a BarrettHand-like link
 // against a sphere. Before timing, each case checks once that both libraries agree on
-// colliding / not colliding. Results: docs/performance-collision.md.
+// colliding / not colliding. Results: docs/performance.md.
 #include <benchmark/benchmark.h>
 
 #include <fcl/fcl.h>
