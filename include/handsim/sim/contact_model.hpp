@@ -30,6 +30,10 @@ class ContactModel {
   /// to point contacts, in the palm frame, normals out of the object; force left at 0.
   std::vector<Contact> findContacts(const std::vector<kinematics::JointVector>& q) const;
 
+  /// True when any link or the palm (HandModel::palm_mesh) intersects any object at joint
+  /// positions q; stops at the first intersecting triangle pair.
+  bool handTouchesObjects(const std::vector<kinematics::JointVector>& q) const;
+
  private:
   struct Body {
     geometry::TriangleMesh mesh;
@@ -42,6 +46,7 @@ class ContactModel {
   const hand::HandModel& hand_;
   int k_;
   std::vector<std::vector<Body>> links_;  ///< [finger][row]
+  Body palm_;                             ///< in the palm frame
   std::vector<WorldObject> objects_;
   std::vector<Body> object_bodies_;
 };

@@ -48,7 +48,10 @@ class Simulator {
   /// into an object, and the normal force that stops it is reported (and loads the clutch).
   /// The first call loads the hand's link meshes (throws io::InputError if one fails).
   void setObjects(std::vector<WorldObject> objects);
-  /// Null until setObjects has been called.
+  /// Uses an existing contact model (built for this simulator's hand), e.g. one per thread in
+  /// a sweep, instead of loading the link meshes again.
+  void setContactModel(std::shared_ptr<ContactModel> model) { contacts_ = std::move(model); }
+  /// Null until setObjects or setContactModel has been called.
   const ContactModel* contactModel() const { return contacts_.get(); }
 
   /// One fixed step of length options().dt.

@@ -31,6 +31,7 @@ ContactModel::Body ContactModel::makeBody(geometry::TriangleMesh mesh, int k) {
 }
 
 ContactModel::ContactModel(const hand::HandModel& hand, int k) : hand_(hand), k_(k) {
+  if (!hand.palm_mesh.empty()) palm_ = makeBody(geometry::loadMesh(hand.palm_mesh).merged(), k);
   links_.resize(hand.fingers.size());
   for (std::size_t f = 0; f < hand.fingers.size(); ++f) {
     for (std::size_t r = 0; r < hand.fingers[f].rows.size(); ++r) {
@@ -91,6 +92,29 @@ std::vector<Contact> ContactModel::findContacts(
     }
   }
   return out;
+}
+
+bool ContactModel::handTouchesObjects(const std::vector<kinematics::JointVector>& q) const {
+  auto touches = [&](const Body& body, const Eigen::Isometry3d& pose) {
+    if (body.tree.empty()) return false;
+    for (std::size_t o = 0; o < object_bodies_.size(); ++o) {
+      const Body& obj = object_bodies_[o];
+      if (obj.tree.empty()) continue;
+      if ((pose * body.centre - objects_[o].pose * obj.centre).norm() > body.radius + obj.radius)
+        continue;
+      if (collision::anyContact(body.tree, obj.tree, pose.inverse() * objects_[o].pose))
+        return true;
+    }
+    return false;
+  };
+  if (touches(palm_, Eigen::Isometry3d::Identity())) return true;
+  for (std::size_t f = 0; f < links_.size(); ++f) {
+    const auto& chain = hand_.fingers[f];
+    const auto frames = kinematics::forwardKinematics(chain, q[f]);
+    for (std::size_t r = 0; r < links_[f].size(); ++r)
+      if (touches(links_[f][r], chain.base * frames.at(static_cast<int>(r) + 1))) return true;
+  }
+  return false;
 }
 
 }  // namespace handsim::sim
