@@ -208,7 +208,8 @@ TEST(Cli, CollideTwoCubes) {
 }
 
 TEST(Cli, EveryCommandHasHelp) {
-  for (const char* c : {"hands", "fk", "ik", "dynamics", "simulate", "collide", "mesh"}) {
+  for (const char* c :
+       {"hands", "fk", "ik", "dynamics", "simulate", "collide", "mesh", "grasp", "sweep"}) {
     const Result r = cli(std::string(c) + " --help");
     EXPECT_EQ(r.code, 0) << c;
     EXPECT_NE(r.out.find("usage: handsim-cli"), std::string::npos) << c;
