@@ -74,8 +74,7 @@ void BM_IkBarrettClosedForm(benchmark::State& state) {
   }
 }
 
-void BM_IkBarrettDls(benchmark::State& state) {
-  const auto& c = barrett().fingers[0];
+void numericalIk(benchmark::State& state, const kinematics::Chain& c) {
   const Targets t = makeTargets(c, 256);
   std::size_t i = 0;
   for (auto _ : state) {
@@ -83,6 +82,8 @@ void BM_IkBarrettDls(benchmark::State& state) {
     i = (i + 1) % t.points.size();
   }
 }
+
+void BM_IkBarrettDls(benchmark::State& state) { numericalIk(state, barrett().fingers[0]); }
 
 void BM_IkBarrettKdlLma(benchmark::State& state) {
   const auto& c = barrett().fingers[0];
@@ -124,15 +125,7 @@ void BM_IkPlanarClosedForm(benchmark::State& state) {
   }
 }
 
-void BM_IkAnthroIndexDls(benchmark::State& state) {
-  const auto& c = anthro().fingers[1];
-  const Targets t = makeTargets(c, 256);
-  std::size_t i = 0;
-  for (auto _ : state) {
-    benchmark::DoNotOptimize(kinematics::solveNumericalIk(c, t.points[i], t.near[i]));
-    i = (i + 1) % t.points.size();
-  }
-}
+void BM_IkAnthroIndexDls(benchmark::State& state) { numericalIk(state, anthro().fingers[1]); }
 
 void simulatorStep(benchmark::State& state, const hand::HandModel& h) {
   sim::Simulator sim(h);

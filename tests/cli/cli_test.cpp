@@ -12,6 +12,7 @@
 #include <sstream>
 #include <string>
 
+#include "../support/cli_run.hpp"
 #include "handsim/dynamics/newton_euler.hpp"
 #include "handsim/hand/hand_loader.hpp"
 
@@ -20,32 +21,11 @@ using nlohmann::json;
 namespace {
 constexpr double kDeg = 3.14159265358979323846 / 180.0;
 
-struct Result {
-  int code;
-  std::string out;
-  std::string err;
-};
+using Result = handsim::test::CliRun;
+using handsim::test::runCli;
 
 Result cli(const std::string& arguments) {
-  // ctest runs test cases in parallel processes: keep each one's stderr file apart.
-  static int calls = 0;
-  const std::string err_path = ::testing::TempDir() + "/handsim_cli_stderr_" +
-                               std::to_string(getpid()) + "_" + std::to_string(calls++) + ".txt";
-  const std::string cmd = std::string(HANDSIM_CLI_PATH) + " " + arguments + " 2>" + err_path;
-  FILE* p = popen(cmd.c_str(), "r");
-  Result r{-1, "", ""};
-  if (!p) return r;
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream e(err_path);
-  std::stringstream ss;
-  ss << e.rdbuf();
-  r.err = ss.str();
-  std::remove(err_path.c_str());
-  return r;
+  return runCli(arguments);
 }
 
 std::string asset(const std::string& rel) {

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 
+#include "../support/cli_run.hpp"
 #include "handsim/grasp/grasp_input.hpp"
 #include "handsim/grasp/grasp_quality.hpp"
 #include "handsim/io/input_error.hpp"
@@ -20,33 +21,14 @@ namespace {
 
 using nlohmann::json;
 
-struct CliRun {
-  int code = -1;
-  std::string out, err;
-};
+using handsim::test::CliRun;
 
 std::string tempPath(const std::string& name) {
   return ::testing::TempDir() + "/handsim_grasp_" + std::to_string(getpid()) + "_" + name;
 }
 
 CliRun runCli(const std::string& arguments) {
-  static int calls = 0;
-  const std::string err_path = tempPath("stderr_" + std::to_string(calls++) + ".txt");
-  const std::string cmd = std::string(HANDSIM_CLI_PATH) + " grasp " + arguments + " 2>" + err_path;
-  CliRun r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream e(err_path);
-  std::stringstream ss;
-  ss << e.rdbuf();
-  r.err = ss.str();
-  std::remove(err_path.c_str());
-  return r;
+  return handsim::test::runCli("grasp " + arguments);
 }
 
 std::string writeFile(const std::string& name, const std::string& text) {

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "../support/cli_run.hpp"
 #include "handsim/io/atomic_file.hpp"
 #include "handsim/io/input_error.hpp"
 
@@ -35,13 +36,9 @@ std::string writeSpec(const std::string& name) {
 }
 
 int runCli(const std::string& args, std::string* out) {
-  FILE* p = popen((std::string(HANDSIM_CLI_PATH) + " " + args + " 2>/dev/null").c_str(), "r");
-  if (!p) return -1;
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out->append(buf, n);
-  const int status = pclose(p);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  const auto r = handsim::test::runCli(args);
+  *out = r.out;
+  return r.code;
 }
 }  // namespace
 

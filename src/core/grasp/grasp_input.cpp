@@ -12,26 +12,9 @@ namespace {
 using io::JsonDocument;
 using json = nlohmann::json;
 
-void allowOnly(const JsonDocument& doc, const json& obj, const std::string& ptr,
-               std::initializer_list<const char*> keys) {
-  for (auto it = obj.begin(); it != obj.end(); ++it) {
-    const std::string& k = it.key();
-    if (k.rfind("_", 0) == 0 || k == "comment") continue;
-    bool known = false;
-    std::string list;
-    for (const char* a : keys) {
-      known = known || k == a;
-      list += std::string(list.empty() ? "" : ", ") + a;
-    }
-    if (!known)
-      doc.fail(JsonDocument::child(ptr, k),
-               "unknown field '" + k + "' (expected one of: " + list + ")");
-  }
-}
-
 GraspInput readGraspInput(const JsonDocument& doc) {
   const json& root = doc.object(doc.root(), "");
-  allowOnly(doc, root, "", {"contacts", "object_centre", "torque_radius_m", "cone_edges"});
+  doc.allowOnly(root, "", {"contacts", "object_centre", "torque_radius_m", "cone_edges"});
   GraspInput in;
   in.options.torque_reference =
       doc.vector3(doc.require(root, "", "object_centre"), "/object_centre");
@@ -47,7 +30,7 @@ GraspInput readGraspInput(const JsonDocument& doc) {
   for (std::size_t i = 0; i < contacts.size(); ++i) {
     const std::string p = JsonDocument::child("/contacts", i);
     const json& c = doc.object(contacts[i], p);
-    allowOnly(doc, c, p, {"point", "normal", "friction"});
+    doc.allowOnly(c, p, {"point", "normal", "friction"});
     const Eigen::Vector3d point =
         doc.vector3(doc.require(c, p, "point"), JsonDocument::child(p, "point"));
     const std::string np = JsonDocument::child(p, "normal");
