@@ -126,6 +126,12 @@ TEST_F(Breakaway, AfterTheBreakTheInnerJointIsFrozenAndEquation10Holds) {
   // The outer link kept closing after the break, until the cube stopped it too.
   EXPECT_GT(q33.back(), qmb / 375.0 * kDeg + 5 * kDeg);
   EXPECT_GT(r.series("F3.J3.contact_force").back(), 1.0);
+  // One contact per link here, so the finger's tactile sum is the sum of its links' forces.
+  const auto tactile = r.series("F3.tactile_force");
+  const auto f2 = r.series("F3.J2.contact_force");
+  const auto f3 = r.series("F3.J3.contact_force");
+  for (std::size_t i = 0; i < tactile.size(); ++i) EXPECT_NEAR(tactile[i], f2[i] + f3[i], 1e-9);
+  EXPECT_EQ(r.series("F1.tactile_force").back(), 0.0);
 }
 
 // Eq. 11 in its well-posed form: the normal force recovered from the joint torques that carry

@@ -17,6 +17,7 @@ Recorder::Recorder(const hand::HandModel& hand) : hand_(hand) {
         columns_.push_back(base + "." + q);
     }
   }
+  for (const auto& f : hand.fingers) columns_.push_back(f.name + ".tactile_force");
   for (const auto& a : hand.actuators)
     for (const char* q : {"position", "reference", "effort"}) columns_.push_back(a.name + "." + q);
   for (const auto& c : hand.clutches) {
@@ -39,6 +40,13 @@ void Recorder::record(const SimState& s) {
         if (c.finger == static_cast<int>(f) && c.row == row) sum += c.force * c.normal;
       data_.insert(data_.end(), {s.q[f][j], s.qd[f][j], s.qdd[f][j], s.tau[f][j], sum.norm()});
     }
+  }
+  // Tactile sensing (seed 002): normal contact forces on every phalanx, summed per finger.
+  for (std::size_t f = 0; f < hand_.fingers.size(); ++f) {
+    double sum = 0.0;
+    for (const auto& c : s.contacts)
+      if (c.finger == static_cast<int>(f)) sum += c.force;
+    data_.push_back(sum);
   }
   for (std::size_t a = 0; a < hand_.actuators.size(); ++a)
     data_.insert(data_.end(),
