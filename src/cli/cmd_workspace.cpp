@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <string>
+
+#include "cli_util.hpp"
+#include "command.hpp"
+#include "handsim/hand/hand_loader.hpp"
+#include "handsim/io/atomic_file.hpp"
+#include "handsim/kinematics/forward_kinematics.hpp"
+#include "handsim/kinematics/manipulability.hpp"
+#include "handsim/kinematics/workspace.hpp"
+
+namespace handsim::cli {
+namespace {
+
+const char* kHelp =
+    "usage: handsim-cli workspace --hand ID --finger NAME [--samples N | --random N [--seed S]]\n"
+    "                             [--from-joint NAME] [--task position|pose|planar]\n"
+    "                             [--max-points N] [--csv OUT.csv]\n\n"
+    "Samples the fingertip workspace over the joint limits and reports its size and how well\n"
+    "conditioned the finger is there.\n"
+    "  --hand ID          built-in hand id or a hand file\n"
+    "  --finger NAME      finger to sample\n"
+    "  --samples N        grid: N values per joint, limits included (default 10)\n"
+    "  --random N         N uniform random configurations instead of a grid\n"
+    "  --seed S           seed of the random sampling (default 1)\n"
+    "  --from-joint NAME  sample only the part of the finger from this joint to the tip, in\n"
+    "                     that joint's frame; earlier joints at 0 (clamped into their limits)\n"
+    "  --task T           Jacobian rows for the condition number: position (default), pose\n"
+    "                     (position + orientation), planar (x, y, rotation about z) or\n"
+    "                     planar-position (x, y); the planar tasks suit a finger moving in\n"
+    "                     the x-y plane of the frame (e.g. dexterous3 --from-joint J1)\n"
+    "  --max-points N     point budget (default 2000000); a larger grid is an error\n"
+    "  --csv OUT.csv      write x,y,z (m, frame {k0}) and condition per sample, atomically\n\n"
+    "Output: {\"hand\", \"finger\", \"from_joint\", \"frame\", \"sampling\", \"points\",\n"
+    "\"bbox_m\": {\"min\", \"max\"}, \"reach_m\": {\"min\", \"max\"} (from the frame origin),\n"
+    "\"condition\": {\"task\", \"best\", \"median\", \"worst\", \"worst_finite\",\n"
+    "\"singular_samples\"}, \"csv\"}. Condition numbers of singular samples are infinite:\n"
+    "\"worst\" (and \"median\") are then null and \"singular_samples\" counts them.\n";
+
+int positiveInteger(const std::string& text, const std::string& flag) {
+  const double v = parseNumber(text, flag);
+  if (v < 1.0 || v != std::floor(v) || v > 1e12)
+    throw UsageError(flag + ": expected a positive integer, got '" + text + "'");
+  return static_cast<int>(std::min(v, 2e9));
+}
+
+nlohmann::ordered_json finiteOrNull(double v) {
+  return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr);
+}
+
+std::string csvNumber(double v) {
+  if (!std::isfinite(v)) return "inf";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+int run(const std::vector<std::string>& argv) {
+  const Args args(argv,
+                  {"--hand", "--finger", "--samples", "--random", "--seed", "--from-joint",
+                   "--task", "--max-points", "--csv"},
+                  {});
+  if (args.help()) {
+    std::cout << kHelp;
+    return kOk;
+  }
+  if (!args.positional().empty())
+    throw UsageError("unexpected argument '" + args.positional().front() + "'");
+  const hand::HandModel h = hand::loadHand(args.required("--hand"));
+  const auto& finger =
+      h.fingers[static_cast<std::size_t>(requireFinger(h, args.required("--finger")))];
+
+  kinematics::WorkspaceOptions options;
+  if (args.has("--samples") && args.has("--random"))
+    throw UsageError("give at most one of --samples or --random");
+  if (const auto s = args.value("--samples")) {
+    options.samples_per_joint = positiveInteger(*s, "--samples");
+    if (options.samples_per_joint < 2)
+      throw UsageError("--samples: need at least 2 values per joint (both limits)");
+  }
+  if (const auto r = args.value("--random")) {
+    options.sampling = kinematics::WorkspaceSampling::Random;
+    options.random_samples = static_cast<std::size_t>(positiveInteger(*r, "--random"));
+  }
+  if (const auto s = args.value("--seed")) {
+    if (!args.has("--random")) throw UsageError("--seed applies to --random only");
+    options.seed = static_cast<std::uint64_t>(positiveInteger(*s, "--seed"));
+  }
+  if (const auto m = args.value("--max-points"))
+    options.max_points = static_cast<std::size_t>(positiveInteger(*m, "--max-points"));
+
+  kinematics::TaskSpace task = kinematics::TaskSpace::Position;
+  const std::string task_name = args.value("--task").value_or("position");
+  if (task_name == "pose") {
+    task = kinematics::TaskSpace::PositionOrientation;
+  } else if (task_name == "planar") {
+    task = kinematics::TaskSpace::Planar;
+  } else if (task_name == "planar-position") {
+    task = kinematics::TaskSpace::PlanarPosition;
+  } else if (task_name != "position") {
+    throw UsageError("--task: expected position, pose, planar or planar-position, got '" +
+                     task_name + "'");
+  }
+
+  kinematics::Chain chain = finger;
+  std::string frame = "{k0} of " + finger.name;
+  const auto from = args.value("--from-joint");
+  if (from) {
+    const int j = finger.jointIndex(*from);
+    if (j < 0) {
+      std::string list;
+      for (int k = 0; k < finger.dof(); ++k)
+        list +=
+            (k ? ", " : "") + finger.joint_names[static_cast<std::size_t>(finger.rowOfJoint(k))];
+      throw UsageError("--from-joint: finger " + finger.name + " has no movable joint '" + *from +
+                       "' (joints: " + list + ")");
+    }
+    Eigen::VectorXd q0 = Eigen::VectorXd::Zero(finger.dof());
+    for (int k = 0; k < finger.dof(); ++k) {
+      const auto& row = finger.rows[static_cast<std::size_t>(finger.rowOfJoint(k))];
+      q0[k] = std::clamp(0.0, row.lower, row.upper);
+    }
+    chain = kinematics::distalChain(finger, finger.rowOfJoint(j), q0);
+    frame = "frame of " + finger.name + "." + *from;
+  }
+
+  const auto qs = kinematics::workspaceJointSamples(chain, options);
+  std::vector<Eigen::Vector3d> points;
+  std::vector<double> condition;
+  points.reserve(qs.size());
+  condition.reserve(qs.size());
+  std::string csv = "x,y,z,condition\n";
+  const bool want_csv = args.has("--csv");
+  for (const auto& q : qs) {
+    const auto frames = kinematics::forwardKinematics(chain, q);
+    const Eigen::Vector3d p = frames.tip().translation();
+    const double k = kinematics::conditionNumber(
+        kinematics::taskJacobian(kinematics::geometricJacobian(chain, frames), task));
+    points.push_back(p);
+    condition.push_back(k);
+    if (want_csv)
+      csv += csvNumber(p.x()) + "," + csvNumber(p.y()) + "," + csvNumber(p.z()) + "," +
+             csvNumber(k) + "\n";
+  }
+  const auto summary = kinematics::summarizeWorkspace(points);
+  if (want_csv) io::writeFileAtomically(*args.value("--csv"), csv);
+
+  std::vector<double> sorted = condition;
+  std::sort(sorted.begin(), sorted.end());
+  const auto singular = static_cast<std::size_t>(
+      std::count_if(sorted.begin(), sorted.end(), [](double v) { return !std::isfinite(v); }));
+  const std::size_t finite = sorted.size() - singular;
+  // Median of all samples (lower middle for an even count), singular ones included as +inf.
+  const double median = sorted[(sorted.size() - 1) / 2];
+
+  nlohmann::ordered_json sampling;
+  if (options.sampling == kinematics::WorkspaceSampling::Grid) {
+    sampling = {{"kind", "grid"}, {"samples_per_joint", options.samples_per_joint}};
+  } else {
+    sampling = {{"kind", "random"}, {"samples", options.random_samples}, {"seed", options.seed}};
+  }
+  printJson({{"hand", h.id},
+             {"finger", finger.name},
+             {"from_joint", from ? nlohmann::ordered_json(*from) : nlohmann::ordered_json(nullptr)},
+             {"frame", frame},
+             {"sampling", sampling},
+             {"points", summary.count},
+             {"bbox_m", {{"min", toJson(summary.min)}, {"max", toJson(summary.max)}}},
+             {"reach_m", {{"min", summary.min_reach}, {"max", summary.max_reach}}},
+             {"condition",
+              {{"task", task_name},
+               {"best", finiteOrNull(sorted.front())},
+               {"median", finiteOrNull(median)},
+               {"worst", finiteOrNull(sorted.back())},
+               {"worst_finite", finite ? nlohmann::ordered_json(sorted[finite - 1])
+                                       : nlohmann::ordered_json(nullptr)},
+               {"singular_samples", singular}}},
+             {"csv", want_csv ? nlohmann::ordered_json(*args.value("--csv"))
+                              : nlohmann::ordered_json(nullptr)}});
+  return kOk;
+}
+
+const CommandRegistration reg({"workspace", "fingertip workspace and conditioning of a finger",
+                               run});
+
+}  // namespace
+}  // namespace handsim::cli
