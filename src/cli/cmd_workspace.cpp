@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <limits>
 #include <string>
@@ -41,11 +42,13 @@ const char* kHelp =
     "\"singular_samples\"}, \"csv\"}. Condition numbers of singular samples are infinite:\n"
     "\"worst\" (and \"median\") are then null and \"singular_samples\" counts them.\n";
 
-int positiveInteger(const std::string& text, const std::string& flag) {
+// A whole number in [1, most]; "--samples 2.5" or "--seed 0" are usage errors.
+std::uint64_t positiveInteger(const std::string& text, const std::string& flag, double most) {
   const double v = parseNumber(text, flag);
-  if (v < 1.0 || v != std::floor(v) || v > 1e12)
-    throw UsageError(flag + ": expected a positive integer, got '" + text + "'");
-  return static_cast<int>(std::min(v, 2e9));
+  if (v < 1.0 || v != std::floor(v) || v > most)
+    throw UsageError(flag + ": expected a whole number from 1 to " +
+                     std::to_string(static_cast<std::uint64_t>(most)) + ", got '" + text + "'");
+  return static_cast<std::uint64_t>(v);
 }
 
 nlohmann::ordered_json finiteOrNull(double v) {
@@ -78,20 +81,20 @@ int run(const std::vector<std::string>& argv) {
   if (args.has("--samples") && args.has("--random"))
     throw UsageError("give at most one of --samples or --random");
   if (const auto s = args.value("--samples")) {
-    options.samples_per_joint = positiveInteger(*s, "--samples");
+    options.samples_per_joint = static_cast<int>(positiveInteger(*s, "--samples", 1e6));
     if (options.samples_per_joint < 2)
       throw UsageError("--samples: need at least 2 values per joint (both limits)");
   }
   if (const auto r = args.value("--random")) {
     options.sampling = kinematics::WorkspaceSampling::Random;
-    options.random_samples = static_cast<std::size_t>(positiveInteger(*r, "--random"));
+    options.random_samples = static_cast<std::size_t>(positiveInteger(*r, "--random", 1e9));
   }
   if (const auto s = args.value("--seed")) {
     if (!args.has("--random")) throw UsageError("--seed applies to --random only");
-    options.seed = static_cast<std::uint64_t>(positiveInteger(*s, "--seed"));
+    options.seed = positiveInteger(*s, "--seed", 9007199254740992.0);
   }
   if (const auto m = args.value("--max-points"))
-    options.max_points = static_cast<std::size_t>(positiveInteger(*m, "--max-points"));
+    options.max_points = static_cast<std::size_t>(positiveInteger(*m, "--max-points", 1e12));
 
   kinematics::TaskSpace task = kinematics::TaskSpace::Position;
   const std::string task_name = args.value("--task").value_or("position");

@@ -165,3 +165,29 @@ TEST(PoseIo, MalformedFilesGiveFileAndLine) {
   std::remove(path.c_str());
   EXPECT_THROW(readPoseFile(path, dexterous3()), handsim::io::InputError);  // missing file
 }
+
+TEST(PoseIo, PrismaticJointsStayInMetres) {
+  // anthro20's thumb starts with a prismatic slot (0-20 mm) and the arc joint (0-90 deg).
+  const HandModel h = loadHand("anthro20");
+  ASSERT_EQ(h.fingers[0].name, "thumb");
+  NamedPose p{"slot", {}};
+  for (const auto& c : h.fingers) p.q.emplace_back(static_cast<std::size_t>(c.dof()), 0.0);
+  p.q[0][0] = 0.015;
+  p.q[0][1] = 30 * kDeg;
+  const std::string entry = poseToJson(h, p);
+  EXPECT_EQ(entry.rfind(R"({"name": "slot", "joints_deg": {"thumb": [0.015, 30, 0, 0, 0, 0], )", 0),
+            0u)
+      << entry;
+  const std::string csv = posesToCsv(h, {p});
+  EXPECT_EQ(csv.substr(0, 22), "pose,thumb.slot,thumb.");
+  const std::string row = csv.substr(csv.find('\n') + 1);
+  EXPECT_EQ(row.substr(0, 26), "slot,0.014999999999999999,") << csv;  // 0.015 to 17 digits
+  EXPECT_EQ(std::stod(row.substr(26)), p.q[0][1]);
+  const std::string path = tempPath("prismatic.json");
+  std::remove(path.c_str());
+  appendPoseToFile(path, h, p);
+  EXPECT_EQ(readPoseFile(path, h)[0].q[0][0], 0.015);
+  p.q[0][0] = 0.021;
+  EXPECT_THROW(appendPoseToFile(path, h, p), std::invalid_argument);
+  std::remove(path.c_str());
+}

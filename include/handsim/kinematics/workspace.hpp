@@ -70,16 +70,17 @@ WorkspaceSummary summarizeWorkspace(const std::vector<Eigen::Vector3d>& points,
 /// std::invalid_argument when first_row is not in [0, rows).
 Chain distalChain(const Chain& chain, int first_row, const Eigen::Ref<const Eigen::VectorXd>& q);
 
+/// Reach range of a planar finger, from the first planar axis.
+struct PlanarReach {
+  double min_reach = 0.0;  ///< [m]
+  double max_reach = 0.0;  ///< [m]
+};
 /// Exact reach range of a planar three-link finger (the last three rows revolute with
 /// alpha = 0, d = 0; see isPlanarThreeLinkFinger) within its joint limits, measured from the
 /// origin of frame {n-3} (the first planar joint's frame): the distance does not depend on the
 /// first planar joint, so its extremes over the box of the other two joints are found among the
 /// box corners, the critical points on its edges and the interior critical points (all links
 /// collinear, or the tip on the first axis). Throws std::invalid_argument for other chains.
-struct PlanarReach {
-  double min_reach = 0.0;  ///< [m]
-  double max_reach = 0.0;  ///< [m]
-};
 PlanarReach planarWorkspaceBounds(const Chain& chain);
 
 }  // namespace handsim::kinematics

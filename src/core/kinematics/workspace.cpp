@@ -68,11 +68,11 @@ std::size_t workspaceSampleCount(const Chain& chain, const WorkspaceOptions& opt
     throw std::invalid_argument("samples_per_joint must be at least 2 (both limits), got " +
                                 std::to_string(options.samples_per_joint));
   // Saturate instead of overflowing: anything above the budget is rejected anyway.
-  const std::size_t cap = std::numeric_limits<std::size_t>::max() / 1024;
+  const auto n = static_cast<std::size_t>(options.samples_per_joint);
+  const std::size_t most = std::numeric_limits<std::size_t>::max();
   std::size_t count = 1;
   for (const auto& r : ranges) {
-    if (!r.single)
-      count = std::min(cap, count * static_cast<std::size_t>(options.samples_per_joint));
+    if (!r.single) count = count > most / n ? most : count * n;
   }
   return count;
 }
