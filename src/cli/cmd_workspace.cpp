@@ -20,7 +20,8 @@ namespace {
 const char* kHelp =
     "usage: handsim-cli workspace --hand ID --finger NAME [--samples N | --random N [--seed S]]\n"
     "                             [--from-joint NAME] [--task position|pose|planar]\n"
-    "                             [--max-points N] [--csv OUT.csv]\n\n"
+    "                             [--hold JOINT=VALUE,... [--deg]] [--max-points N]\n"
+    "                             [--csv OUT.csv]\n\n"
     "Samples the fingertip workspace over the joint limits and reports its size and how well\n"
     "conditioned the finger is there.\n"
     "  --hand ID          built-in hand id or a hand file\n"
@@ -34,6 +35,9 @@ const char* kHelp =
     "                     (position + orientation), planar (x, y, rotation about z) or\n"
     "                     planar-position (x, y); the planar tasks suit a finger moving in\n"
     "                     the x-y plane of the frame (e.g. dexterous3 --from-joint J1)\n"
+    "  --hold J=V,...     hold these joints at a value instead of sampling them (rad or m;\n"
+    "                     degrees for revolute joints with --deg); before --from-joint they\n"
+    "                     set the frozen joints\n"
     "  --max-points N     point budget (default 2000000); a larger grid is an error\n"
     "  --csv OUT.csv      write x,y,z (m, frame {k0}) and condition per sample, atomically\n\n"
     "Output: {\"hand\", \"finger\", \"from_joint\", \"frame\", \"sampling\", \"points\",\n"
@@ -55,6 +59,32 @@ nlohmann::ordered_json finiteOrNull(double v) {
   return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr);
 }
 
+// Index of the finger's movable joint `name`, or a UsageError listing them.
+int jointOf(const kinematics::Chain& finger, const std::string& name, const std::string& flag) {
+  const int j = finger.jointIndex(name);
+  if (j >= 0) return j;
+  std::string list;
+  for (int k = 0; k < finger.dof(); ++k)
+    list += (k ? ", " : "") + finger.joint_names[static_cast<std::size_t>(finger.rowOfJoint(k))];
+  throw UsageError(flag + ": finger " + finger.name + " has no movable joint '" + name +
+                   "' (joints: " + list + ")");
+}
+
+nlohmann::ordered_json heldJson(const kinematics::Chain& finger, const std::vector<double>& held) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  for (int k = 0; k < finger.dof(); ++k)
+    if (!std::isnan(held[static_cast<std::size_t>(k)]))
+      out[finger.joint_names[static_cast<std::size_t>(finger.rowOfJoint(k))]] =
+          held[static_cast<std::size_t>(k)];
+  return out;
+}
+
+std::string shortNumber(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
 std::string csvNumber(double v) {
   if (!std::isfinite(v)) return "inf";
   char buf[32];
@@ -65,8 +95,8 @@ std::string csvNumber(double v) {
 int run(const std::vector<std::string>& argv) {
   const Args args(argv,
                   {"--hand", "--finger", "--samples", "--random", "--seed", "--from-joint",
-                   "--task", "--max-points", "--csv"},
-                  {});
+                   "--task", "--max-points", "--csv", "--hold"},
+                  {"--deg"});
   if (args.help()) {
     std::cout << kHelp;
     return kOk;
@@ -109,26 +139,51 @@ int run(const std::vector<std::string>& argv) {
                      task_name + "'");
   }
 
+  // Held joints: value per movable joint of the whole finger (NaN = sampled).
+  std::vector<double> held(static_cast<std::size_t>(finger.dof()),
+                           std::numeric_limits<double>::quiet_NaN());
+  if (const auto hold = args.value("--hold")) {
+    std::size_t start = 0;
+    while (start <= hold->size()) {
+      const std::size_t end = std::min(hold->find(',', start), hold->size());
+      const std::string item = hold->substr(start, end - start);
+      const std::size_t eq = item.find('=');
+      if (eq == std::string::npos)
+        throw UsageError("--hold: expected JOINT=VALUE items, got '" + item + "'");
+      const int k = jointOf(finger, item.substr(0, eq), "--hold");
+      const auto& row = finger.rows[static_cast<std::size_t>(finger.rowOfJoint(k))];
+      const bool revolute = row.type == kinematics::JointType::Revolute;
+      const double scale = args.has("--deg") && revolute ? kDegToRad : 1.0;
+      const double v = parseNumber(item.substr(eq + 1), "--hold") * scale;
+      if (v < row.lower - 1e-12 || v > row.upper + 1e-12)
+        throw UsageError("--hold: " + item + " is outside the limits of " + finger.name + "." +
+                         item.substr(0, eq) + " [" + shortNumber(row.lower / scale) + ", " +
+                         shortNumber(row.upper / scale) + "]");
+      held[static_cast<std::size_t>(k)] = v;
+      start = end + 1;
+    }
+  } else if (args.has("--deg")) {
+    throw UsageError("--deg applies to --hold only");
+  }
+
   kinematics::Chain chain = finger;
   std::string frame = "{k0} of " + finger.name;
   const auto from = args.value("--from-joint");
+  const int first = from ? jointOf(finger, *from, "--from-joint") : 0;
   if (from) {
-    const int j = finger.jointIndex(*from);
-    if (j < 0) {
-      std::string list;
-      for (int k = 0; k < finger.dof(); ++k)
-        list +=
-            (k ? ", " : "") + finger.joint_names[static_cast<std::size_t>(finger.rowOfJoint(k))];
-      throw UsageError("--from-joint: finger " + finger.name + " has no movable joint '" + *from +
-                       "' (joints: " + list + ")");
-    }
+    // Joints before the cut are frozen: at their held value, else at 0 clamped into the limits.
     Eigen::VectorXd q0 = Eigen::VectorXd::Zero(finger.dof());
     for (int k = 0; k < finger.dof(); ++k) {
       const auto& row = finger.rows[static_cast<std::size_t>(finger.rowOfJoint(k))];
-      q0[k] = std::clamp(0.0, row.lower, row.upper);
+      const double v = held[static_cast<std::size_t>(k)];
+      q0[k] = std::isnan(v) ? std::clamp(0.0, row.lower, row.upper) : v;
     }
-    chain = kinematics::distalChain(finger, finger.rowOfJoint(j), q0);
+    chain = kinematics::distalChain(finger, finger.rowOfJoint(first), q0);
     frame = "frame of " + finger.name + "." + *from;
+  }
+  for (int k = first; k < finger.dof(); ++k) {
+    if (!std::isnan(held[static_cast<std::size_t>(k)]))
+      options.held.emplace_back(k - first, held[static_cast<std::size_t>(k)]);
   }
 
   const auto qs = kinematics::workspaceJointSamples(chain, options);
@@ -168,6 +223,7 @@ int run(const std::vector<std::string>& argv) {
   }
   printJson({{"hand", h.id},
              {"finger", finger.name},
+             {"held", heldJson(finger, held)},
              {"from_joint", from ? nlohmann::ordered_json(*from) : nlohmann::ordered_json(nullptr)},
              {"frame", frame},
              {"sampling", sampling},

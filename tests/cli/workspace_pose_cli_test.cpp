@@ -103,6 +103,31 @@ TEST(WorkspaceCli, CsvRowsAreForwardKinematics) {
   std::remove(csv.c_str());
 }
 
+TEST(WorkspaceCli, HeldJoints) {
+  // F2 = wrist, base, J1, J2, J3: holding the wrist leaves 4^4 grid points.
+  Result r = cli("workspace --hand dexterous3 --finger F2 --samples 4 --hold wrist=0");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["points"], 256);
+  // Planar finger with J2 held at 0: the tip circles J3 at 100 mm from the J1 axis, so the
+  // reach is |100 + 30 e^{i theta3}| mm: sqrt(100^2 + 30^2) = 104.403 at theta3 = 90 deg, and
+  // 130 stretched.
+  r =
+      cli("workspace --hand dexterous3 --finger F2 --from-joint J1 --hold base=90,J2=0 --deg "
+          "--samples 5");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["points"], 25);
+  EXPECT_NEAR(j["reach_m"]["min"].get<double>(), std::hypot(0.1, 0.03), 1e-12);
+  EXPECT_NEAR(j["reach_m"]["max"].get<double>(), 0.13, 1e-12);
+  EXPECT_NEAR(j["held"]["base"].get<double>(), 90 * kDeg, 1e-15);
+  r = cli("workspace --hand dexterous3 --finger F2 --hold wrist=400 --deg");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("outside the limits of F2.wrist [-180, 180]"), std::string::npos) << r.err;
+  r = cli("workspace --hand dexterous3 --finger F2 --hold wrist");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("JOINT=VALUE"), std::string::npos) << r.err;
+}
+
 TEST(WorkspaceCli, BadInputExitsTwoNamingTheProblem) {
   Result r = cli("workspace --hand dexterous3 --finger F9");
   EXPECT_EQ(r.code, 2);
