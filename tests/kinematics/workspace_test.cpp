@@ -121,6 +121,8 @@ TEST(Workspace, RandomSamplingIsSeededAndInsideTheLimits) {
   }
   o.random_samples = 3000000;
   EXPECT_THROW(workspaceJointSamples(f2, o), std::invalid_argument);
+  o.random_samples = 0;
+  EXPECT_THROW(workspaceJointSamples(f2, o), std::invalid_argument);
 }
 
 TEST(Workspace, MaxReachIsBoundedByLinkLengthsAndReachedWhenStretched) {

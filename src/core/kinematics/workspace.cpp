@@ -26,7 +26,7 @@ const DhRow& jointRow(const Chain& chain, int j) {
   return chain.rows[static_cast<std::size_t>(chain.rowOfJoint(j))];
 }
 
-// Per joint: the values a grid takes, or {lower, upper} for random draws of a free joint.
+// Per joint: the interval sampled, or one value for a held or zero-width joint.
 struct JointRange {
   double lower = 0.0;
   double upper = 0.0;
@@ -48,7 +48,8 @@ std::vector<JointRange> jointRanges(const Chain& chain, const WorkspaceOptions& 
       throw std::invalid_argument("held value of joint '" +
                                   chain.joint_names[static_cast<std::size_t>(chain.rowOfJoint(j))] +
                                   "' is outside its limits");
-    ranges[static_cast<std::size_t>(j)] = {value, value, true};
+    const double v = std::clamp(value, row.lower, row.upper);  // within 1e-12 of the limits
+    ranges[static_cast<std::size_t>(j)] = {v, v, true};
   }
   return ranges;
 }
@@ -63,7 +64,10 @@ double unitDraw(std::mt19937_64& gen) {
 
 std::size_t workspaceSampleCount(const Chain& chain, const WorkspaceOptions& options) {
   const auto ranges = jointRanges(chain, options);
-  if (options.sampling == WorkspaceSampling::Random) return options.random_samples;
+  if (options.sampling == WorkspaceSampling::Random) {
+    if (options.random_samples == 0) throw std::invalid_argument("random_samples must be > 0");
+    return options.random_samples;
+  }
   if (options.samples_per_joint < 2)
     throw std::invalid_argument("samples_per_joint must be at least 2 (both limits), got " +
                                 std::to_string(options.samples_per_joint));
