@@ -23,7 +23,7 @@ const kinematics::DhRow& jointRow(const kinematics::Chain& chain, int j) {
 }
 
 // 15 significant digits: degrees converted from radians come back as the short decimal the
-// user typed (59.99999999999999 -> 60), and the rounding (< 1e-13 relative) stays far inside
+// user typed (59.99999999999999 -> 60), and the rounding (< 1e-14 relative) stays far inside
 // the loader's 1e-12 rad limit tolerance.
 std::string number(double v, int digits) {
   if (v == 0.0) v = 0.0;  // no "-0" in files
