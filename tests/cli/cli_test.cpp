@@ -188,8 +188,8 @@ TEST(Cli, CollideTwoCubes) {
 }
 
 TEST(Cli, EveryCommandHasHelp) {
-  for (const char* c :
-       {"hands", "fk", "ik", "dynamics", "simulate", "collide", "mesh", "grasp", "sweep"}) {
+  for (const char* c : {"hands", "fk", "ik", "dynamics", "simulate", "collide", "mesh", "grasp",
+                        "sweep", "workspace"}) {
     const Result r = cli(std::string(c) + " --help");
     EXPECT_EQ(r.code, 0) << c;
     EXPECT_NE(r.out.find("usage: handsim-cli"), std::string::npos) << c;
