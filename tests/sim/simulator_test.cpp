@@ -90,7 +90,7 @@ TEST_F(BarrettSim, JointTorquesBalanceServoEffort) {
   for (int i = 0; i < 1500; ++i) {
     sim.step(s);
     // At the end stops the stop's reaction joins the balance; check only inside the range.
-    if (s.actuator_position[2] <= 0.0 || s.actuator_position[2] >= 17500.0) continue;
+    if (s.actuator_position[2] < 1e-6 || s.actuator_position[2] > 17500.0 - 1e-6) continue;
     const auto& act = hand.actuators[2];
     const double rho = act.drives.front().ratio;
     const double lhs = act.drives[0].ratio * s.tau[2][0] + act.drives[1].ratio * s.tau[2][1] +

@@ -54,6 +54,28 @@ struct ClutchModel {
   double tau_break = 1.26;  ///< torque on the inner joint that disengages the clutch [N m]
 };
 
+/// One joint a tendon pulls: the tendon's excursion grows by pulley_radius * q, and a return
+/// spring pulls the joint back to `rest`.
+struct TendonJoint {
+  JointRef joint;
+  double pulley_radius = 0.008;  ///< [m]
+  double spring = 0.02;          ///< return spring [N m/rad]
+  double rest = 0.0;             ///< spring's rest angle [rad]
+  double damping = 0.002;        ///< viscous joint damping [N m s/rad]
+};
+
+/// A tendon-driven, under-actuated finger drive (seed 002, the KTHand): a motor retracts the
+/// tendon by `position`; the tendon, of stiffness `stiffness`, cannot push, so its tension is
+/// T = stiffness * max(0, position - sum_j r_j q_j), and each joint feels r_j T minus its
+/// spring and damping. A phalanx stopped by an object lets the others keep closing.
+struct Tendon {
+  std::string name;
+  std::vector<TendonJoint> joints;
+  double stiffness = 20000.0;  ///< [N/m]
+  double lower = 0.0;          ///< retraction range [m]
+  double upper = 0.05;         ///< [m]
+};
+
 /// A named set of joint values (e.g. seed 001's "V" pose). q[f] has fingers[f].dof() entries.
 struct NamedPose {
   std::string name;
@@ -71,6 +93,7 @@ struct HandModel {
   std::vector<std::vector<std::string>> link_meshes;  ///< [finger][row], resolved paths or ""
   std::vector<Actuator> actuators;
   std::vector<ClutchModel> clutches;
+  std::vector<Tendon> tendons;  ///< their joints have passive direct actuators (no servo)
   std::vector<NamedPose> poses;
 
   /// Index of the finger named `finger_name`, or -1.
@@ -83,6 +106,8 @@ struct HandModel {
   std::string jointName(JointRef j) const;
   /// Actuator driving the joint and the drive's index in its list; {-1, -1} when none.
   std::pair<int, int> driverOf(JointRef j) const;
+  /// Index of the tendon named `tendon_name`, or -1.
+  int tendonIndex(const std::string& tendon_name) const;
   /// Index of the clutch on `actuator`, or -1.
   int clutchOfActuator(int actuator) const;
   /// Sum of the fingers' degrees of freedom.

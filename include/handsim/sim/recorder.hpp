@@ -19,6 +19,7 @@ namespace handsim::sim {
 ///     (seed 002's per-finger tactile signal) [N];
 ///   per actuator `<actuator>.position|reference` [its unit: counts, rad or m] and
 ///     `<actuator>.effort` [N m at its primary joint];
+///   per tendon `<tendon>.position` (retraction) [m] and `<tendon>.tension` [N];
 ///   per clutch `<finger>.clutch` (0 engaged, 1 broken away) and `<finger>.inner_load_torque`
 ///     [N m].
 class Recorder {

@@ -23,6 +23,8 @@ struct Scenario {
   int record_every = 1;                          ///< record one state every N steps
   std::vector<double> initial;                   ///< actuator positions [actuator units] (na)
   std::vector<ActuatorTrajectory> trajectories;  ///< per actuator (na), may be empty
+  std::vector<double> initial_tendons;           ///< tendon retractions at the start [m] (nt)
+  std::vector<ActuatorTrajectory> tendon_trajectories;  ///< per tendon (nt), may be empty
   std::vector<WorldObject> objects;              ///< static objects the hand can touch
 };
 

@@ -35,6 +35,9 @@ struct SimState {
   std::vector<double> actuator_reference;     ///< servo reference position [unit] (na)
   std::vector<double> actuator_effort;        ///< servo torque at the primary joint [N m] (na)
   std::vector<hand::ClutchState> clutches;    ///< one per hand clutch
+  std::vector<double> tendon_position;        ///< motor retraction of each tendon [m] (nt)
+  std::vector<double> tendon_command;         ///< set point of tendons without a trajectory [m]
+  std::vector<double> tendon_tension;         ///< tension during the last step [N] (nt)
   std::vector<kinematics::JointVector> q;     ///< joint positions [rad or m] (nf x dof)
   std::vector<kinematics::JointVector> qd;    ///< joint velocities [rad/s or m/s]
   std::vector<kinematics::JointVector> qdd;   ///< joint accelerations [rad/s^2 or m/s^2]

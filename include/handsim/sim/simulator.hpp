@@ -26,7 +26,8 @@ struct SimOptions {
 /// Advances a hand by fixed steps (docs/simulation.md). The worm-geared drives are not
 /// back-drivable, so every joint follows its actuator through the transmission
 /// (q = R a + q0, R from the current clutch states) and the dynamics are written in actuator
-/// coordinates: (R^T D R + J_rotor) a'' = tau_servo - R^T (H + C - tau_ext). Each step runs,
+/// coordinates: (R^T D R + J_rotor) a'' = tau_servo + tau_tendon - R^T (H + C - tau_ext), where
+/// tendon-pulled joints are their own (passive) actuators. Each step runs,
 /// in order: references -> contacts (k-DOP) -> link loads and clutches -> dynamics -> servo ->
 /// contact velocity constraints -> integration (semi-implicit Euler) -> limits.
 /// Deterministic: the same inputs give bit-identical states.
@@ -43,6 +44,9 @@ class Simulator {
   /// Reference for actuator `a`; actuators without one track SimState::actuator_command.
   void setTrajectory(int actuator, ActuatorTrajectory trajectory);
   const std::vector<ActuatorTrajectory>& trajectories() const { return trajectories_; }
+  /// Reference of tendon `t`'s retraction [m]; tendons without one track
+  /// SimState::tendon_command. The tendon motor follows its reference exactly (within range).
+  void setTendonTrajectory(int tendon, ActuatorTrajectory trajectory);
 
   /// Places objects in the scene; links with meshes then touch them: a link cannot move further
   /// into an object, and the normal force that stops it is reported (and loads the clutch).
@@ -68,6 +72,7 @@ class Simulator {
   const hand::HandModel& hand_;
   SimOptions options_;
   std::vector<ActuatorTrajectory> trajectories_;
+  std::vector<ActuatorTrajectory> tendon_trajectories_;
   std::shared_ptr<ContactModel> contacts_;
 };
 

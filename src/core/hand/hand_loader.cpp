@@ -38,7 +38,7 @@ class HandReader {
     const json& root = doc_.object(doc_.root(), "");
     doc_.allowOnly(root, "",
                    {"format", "version", "id", "name", "description", "sources", "palm", "fingers",
-                    "actuators", "clutches", "poses"});
+                    "actuators", "tendons", "clutches", "poses"});
     const std::string format = doc_.string(doc_.require(root, "", "format"), "/format");
     if (format != "handsim-hand")
       doc_.fail("/format", "expected \"handsim-hand\", got \"" + format + "\"");
@@ -66,6 +66,11 @@ class HandReader {
       doc_.array(*acts, "/actuators");
       for (std::size_t a = 0; a < acts->size(); ++a)
         readActuator((*acts)[a], JsonDocument::child("/actuators", a), m);
+    }
+    if (const json* tendons = doc_.optional(root, "tendons")) {
+      doc_.array(*tendons, "/tendons");
+      for (std::size_t t = 0; t < tendons->size(); ++t)
+        readTendon((*tendons)[t], JsonDocument::child("/tendons", t), m);
     }
     addDirectActuators(m);
     if (const json* clutches = doc_.optional(root, "clutches")) {
@@ -319,6 +324,50 @@ class HandReader {
     m.actuators.push_back(std::move(a));
   }
 
+  void readTendon(const json& tj, const std::string& ptr, HandModel& m) {
+    doc_.object(tj, ptr);
+    doc_.allowOnly(tj, ptr, {"name", "range_m", "stiffness_N_per_m", "joints"});
+    Tendon t;
+    t.name = doc_.string(doc_.require(tj, ptr, "name"), JsonDocument::child(ptr, "name"));
+    if (m.tendonIndex(t.name) >= 0 || m.actuatorIndex(t.name) >= 0)
+      doc_.fail(JsonDocument::child(ptr, "name"), "duplicate name '" + t.name + "'");
+    const std::string rp = JsonDocument::child(ptr, "range_m");
+    const auto range = doc_.numbers(doc_.require(tj, ptr, "range_m"), rp, 2);
+    t.lower = range[0];
+    t.upper = range[1];
+    if (t.lower > t.upper) doc_.fail(rp, "lower limit is greater than upper limit");
+    t.stiffness = num(tj, ptr, "stiffness_N_per_m", t.stiffness);
+    if (!(t.stiffness > 0.0)) doc_.fail(JsonDocument::child(ptr, "stiffness_N_per_m"), "must be positive");
+    const std::string jp = JsonDocument::child(ptr, "joints");
+    const json& joints = doc_.array(doc_.require(tj, ptr, "joints"), jp);
+    if (joints.empty()) doc_.fail(jp, "a tendon must pull at least one joint");
+    for (std::size_t i = 0; i < joints.size(); ++i) {
+      const std::string p = JsonDocument::child(jp, i);
+      doc_.object(joints[i], p);
+      doc_.allowOnly(joints[i], p,
+                     {"joint", "pulley_radius_m", "spring_Nm_per_rad", "rest_deg", "damping_Nms_per_rad"});
+      TendonJoint tj2;
+      tj2.joint = jointNamed(m, doc_.require(joints[i], p, "joint"), JsonDocument::child(p, "joint"));
+      const auto& row = m.fingers[static_cast<std::size_t>(tj2.joint.finger)]
+                            .rows[static_cast<std::size_t>(
+                                m.fingers[static_cast<std::size_t>(tj2.joint.finger)].rowOfJoint(tj2.joint.joint))];
+      if (row.type != JointType::Revolute)
+        doc_.fail(JsonDocument::child(p, "joint"), "tendons pull revolute joints only");
+      if (m.driverOf(tj2.joint).first >= 0) doc_.fail(JsonDocument::child(p, "joint"), "joint is driven by an actuator");
+      for (const auto& other : m.tendons)
+        for (const auto& oj : other.joints)
+          if (oj.joint == tj2.joint) doc_.fail(JsonDocument::child(p, "joint"), "joint is pulled by another tendon");
+      tj2.pulley_radius = num(joints[i], p, "pulley_radius_m", tj2.pulley_radius);
+      tj2.spring = num(joints[i], p, "spring_Nm_per_rad", tj2.spring);
+      tj2.rest = num(joints[i], p, "rest_deg", 0.0) * kDeg;
+      tj2.damping = num(joints[i], p, "damping_Nms_per_rad", tj2.damping);
+      if (!(tj2.pulley_radius > 0.0) || tj2.spring < 0.0 || tj2.damping < 0.0)
+        doc_.fail(p, "pulley radius must be positive, spring and damping non-negative");
+      t.joints.push_back(tj2);
+    }
+    m.tendons.push_back(std::move(t));
+  }
+
   void addDirectActuators(HandModel& m) {
     for (int f = 0; f < static_cast<int>(m.fingers.size()); ++f) {
       const auto& chain = m.fingers[static_cast<std::size_t>(f)];
@@ -332,6 +381,14 @@ class HandReader {
         a.lower = row.lower;
         a.upper = row.upper;
         a.drives.push_back({ref, 1.0});
+        // A tendon-pulled joint is passive: no servo, and a token rotor inertia that keeps the
+        // actuator-space inertia invertible even for a massless link.
+        for (const auto& t : m.tendons)
+          for (const auto& tj : t.joints)
+            if (tj.joint == ref) {
+              a.servo.kp = a.servo.kd = 0.0;
+              a.servo.rotor_inertia = 1e-6;
+            }
         m.actuators.push_back(std::move(a));
       }
     }

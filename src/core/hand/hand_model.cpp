@@ -37,6 +37,12 @@ std::pair<int, int> HandModel::driverOf(JointRef j) const {
   return {-1, -1};
 }
 
+int HandModel::tendonIndex(const std::string& tendon_name) const {
+  for (std::size_t t = 0; t < tendons.size(); ++t)
+    if (tendons[t].name == tendon_name) return static_cast<int>(t);
+  return -1;
+}
+
 int HandModel::clutchOfActuator(int actuator) const {
   for (std::size_t c = 0; c < clutches.size(); ++c)
     if (clutches[c].actuator == actuator) return static_cast<int>(c);

@@ -20,6 +20,8 @@ Recorder::Recorder(const hand::HandModel& hand) : hand_(hand) {
   for (const auto& f : hand.fingers) columns_.push_back(f.name + ".tactile_force");
   for (const auto& a : hand.actuators)
     for (const char* q : {"position", "reference", "effort"}) columns_.push_back(a.name + "." + q);
+  for (const auto& t : hand.tendons)
+    for (const char* q : {"position", "tension"}) columns_.push_back(t.name + "." + q);
   for (const auto& c : hand.clutches) {
     const std::string finger = hand.fingers[static_cast<std::size_t>(c.inner.finger)].name;
     columns_.push_back(finger + ".clutch");
@@ -51,6 +53,8 @@ void Recorder::record(const SimState& s) {
   for (std::size_t a = 0; a < hand_.actuators.size(); ++a)
     data_.insert(data_.end(),
                  {s.actuator_position[a], s.actuator_reference[a], s.actuator_effort[a]});
+  for (std::size_t t = 0; t < hand_.tendons.size(); ++t)
+    data_.insert(data_.end(), {s.tendon_position[t], s.tendon_tension[t]});
   for (std::size_t c = 0; c < hand_.clutches.size(); ++c)
     data_.insert(data_.end(), {s.clutches[c].broken ? 1.0 : 0.0, s.inner_load_torque[c]});
 }

@@ -58,12 +58,21 @@ Scenario readScenario(const JsonDocument& doc) {
   sc.initial.assign(na, 0.0);
   for (std::size_t a = 0; a < na; ++a)
     sc.initial[a] = std::clamp(0.0, sc.hand.actuators[a].lower, sc.hand.actuators[a].upper);
+  for (const auto& t : sc.hand.tendons) sc.initial_tendons.push_back(std::clamp(0.0, t.lower, t.upper));
+  sc.tendon_trajectories.assign(sc.hand.tendons.size(), {});
   if (const json* init = doc.optional(root, "initial")) {
     doc.object(*init, "/initial");
     for (auto it = init->begin(); it != init->end(); ++it) {
       const std::string p = JsonDocument::child("/initial", it.key());
       const int a = sc.hand.actuatorIndex(it.key());
-      if (a < 0) doc.fail(p, "no actuator named '" + it.key() + "' in hand '" + sc.hand.id + "'");
+      if (const int t = sc.hand.tendonIndex(it.key()); a < 0 && t >= 0) {
+        const auto& tendon = sc.hand.tendons[static_cast<std::size_t>(t)];
+        const double v = doc.rational(it.value(), p);
+        if (v < tendon.lower || v > tendon.upper) doc.fail(p, "outside the tendon's range");
+        sc.initial_tendons[static_cast<std::size_t>(t)] = v;
+        continue;
+      }
+      if (a < 0) doc.fail(p, "no actuator or tendon named '" + it.key() + "' in hand '" + sc.hand.id + "'");
       const auto& act = sc.hand.actuators[static_cast<std::size_t>(a)];
       const double v = doc.rational(it.value(), p);
       if (v < act.lower || v > act.upper) doc.fail(p, "outside the actuator's range");
@@ -77,14 +86,26 @@ Scenario readScenario(const JsonDocument& doc) {
     for (std::size_t i = 0; i < trajs->size(); ++i) {
       const std::string tp = JsonDocument::child("/trajectories", i);
       const json& t = doc.object((*trajs)[i], tp);
-      doc.allowOnly(t, tp, {"actuator", "joint", "segments"});
+      doc.allowOnly(t, tp, {"actuator", "joint", "tendon", "segments"});
       const json* an = doc.optional(t, "actuator");
       const json* jn = doc.optional(t, "joint");
-      if (!!an == !!jn) doc.fail(tp, "give exactly one of 'actuator' or 'joint'");
+      const json* tn = doc.optional(t, "tendon");
+      if (!!an + !!jn + !!tn != 1) doc.fail(tp, "give exactly one of 'actuator', 'joint' or 'tendon'");
       int a = -1;
+      ActuatorTrajectory* traj_ptr = nullptr;
+      double from = 0.0, lo = 0.0, hi = 0.0;
       double scale = 1.0;  // actuator units per user unit
       bool degrees = false;
-      if (an) {
+      if (tn) {
+        const std::string name = doc.string(*tn, JsonDocument::child(tp, "tendon"));
+        const int ti = sc.hand.tendonIndex(name);
+        if (ti < 0) doc.fail(JsonDocument::child(tp, "tendon"), "no tendon named '" + name + "'");
+        const auto& tendon = sc.hand.tendons[static_cast<std::size_t>(ti)];
+        traj_ptr = &sc.tendon_trajectories[static_cast<std::size_t>(ti)];
+        from = sc.initial_tendons[static_cast<std::size_t>(ti)];
+        lo = tendon.lower;
+        hi = tendon.upper;
+      } else if (an) {
         const std::string name = doc.string(*an, JsonDocument::child(tp, "actuator"));
         a = sc.hand.actuatorIndex(name);
         if (a < 0)
@@ -103,13 +124,17 @@ Scenario readScenario(const JsonDocument& doc) {
                           .drives[static_cast<std::size_t>(drive)]
                           .ratio;
       }
-      auto& traj = sc.trajectories[static_cast<std::size_t>(a)];
+      if (!traj_ptr) {
+        traj_ptr = &sc.trajectories[static_cast<std::size_t>(a)];
+        from = sc.initial[static_cast<std::size_t>(a)];
+        lo = sc.hand.actuators[static_cast<std::size_t>(a)].lower;
+        hi = sc.hand.actuators[static_cast<std::size_t>(a)].upper;
+      }
+      auto& traj = *traj_ptr;
       if (!traj.empty()) doc.fail(tp, "this actuator already has a trajectory");
       const std::string sp = JsonDocument::child(tp, "segments");
       const json& segs = doc.array(doc.require(t, tp, "segments"), sp);
-      double from = sc.initial[static_cast<std::size_t>(a)];
       double start = 0.0;
-      const auto& act = sc.hand.actuators[static_cast<std::size_t>(a)];
       for (std::size_t k = 0; k < segs.size(); ++k) {
         const std::string kp = JsonDocument::child(sp, k);
         const json& seg = doc.object(segs[k], kp);
@@ -121,7 +146,7 @@ Scenario readScenario(const JsonDocument& doc) {
         const double to =
             doc.rational(doc.require(seg, kp, to_key), JsonDocument::child(kp, to_key)) * unit *
             scale;
-        if (to < act.lower - 1e-9 || to > act.upper + 1e-9)
+        if (to < lo - 1e-9 || to > hi + 1e-9)
           doc.fail(JsonDocument::child(kp, to_key), "target is outside the actuator's range");
         const double v = positive(doc, seg, kp, v_key) * unit * std::abs(scale);
         const double acc = positive(doc, seg, kp, a_key) * unit * std::abs(scale);
@@ -186,7 +211,10 @@ SimState runScenario(const Scenario& sc, Recorder& recorder,
   if (!sc.objects.empty()) sim.setObjects(sc.objects);
   for (std::size_t a = 0; a < sc.trajectories.size(); ++a)
     sim.setTrajectory(static_cast<int>(a), sc.trajectories[a]);
+  for (std::size_t t = 0; t < sc.tendon_trajectories.size(); ++t)
+    sim.setTendonTrajectory(static_cast<int>(t), sc.tendon_trajectories[t]);
   SimState s = sim.initialState(sc.initial);
+  s.tendon_position = s.tendon_command = sc.initial_tendons;
   recorder.record(s);
   const auto steps = static_cast<std::int64_t>(std::llround(sc.duration / sc.options.dt));
   const std::int64_t every_percent = std::max<std::int64_t>(1, steps / 100);

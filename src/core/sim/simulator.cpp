@@ -28,7 +28,10 @@ void warn(SimState& s, const std::string& what) {
 }  // namespace
 
 Simulator::Simulator(const hand::HandModel& hand, SimOptions options)
-    : hand_(hand), options_(options), trajectories_(hand.actuators.size()) {
+    : hand_(hand),
+      options_(options),
+      trajectories_(hand.actuators.size()),
+      tendon_trajectories_(hand.tendons.size()) {
   if (!(options_.dt > 0.0) || !std::isfinite(options_.dt))
     throw std::invalid_argument("time step must be positive and finite");
   if (!options_.gravity.allFinite()) throw std::invalid_argument("gravity must be finite");
@@ -51,6 +54,9 @@ SimState Simulator::initialState(const std::vector<double>& actuator_positions) 
   s.actuator_effort.assign(na, 0.0);
   s.clutches.assign(hand_.clutches.size(), {});
   s.inner_load_torque.assign(hand_.clutches.size(), 0.0);
+  for (const auto& t : hand_.tendons) s.tendon_position.push_back(std::clamp(0.0, t.lower, t.upper));
+  s.tendon_command = s.tendon_position;
+  s.tendon_tension.assign(hand_.tendons.size(), 0.0);
   for (const auto& f : hand_.fingers) {
     s.q.emplace_back(kinematics::JointVector::Zero(f.dof()));
     s.qd.emplace_back(kinematics::JointVector::Zero(f.dof()));
@@ -65,6 +71,12 @@ void Simulator::setTrajectory(int actuator, ActuatorTrajectory trajectory) {
   if (actuator < 0 || actuator >= static_cast<int>(trajectories_.size()))
     throw std::invalid_argument("no actuator with index " + std::to_string(actuator));
   trajectories_[static_cast<std::size_t>(actuator)] = std::move(trajectory);
+}
+
+void Simulator::setTendonTrajectory(int tendon, ActuatorTrajectory trajectory) {
+  if (tendon < 0 || tendon >= static_cast<int>(tendon_trajectories_.size()))
+    throw std::invalid_argument("no tendon with index " + std::to_string(tendon));
+  tendon_trajectories_[static_cast<std::size_t>(tendon)] = std::move(trajectory);
 }
 
 void Simulator::setObjects(std::vector<WorldObject> objects) {
@@ -182,6 +194,26 @@ void Simulator::step(SimState& s) const {
     m(static_cast<Eigen::Index>(a), static_cast<Eigen::Index>(a)) +=
         rho * rho * act.servo.rotor_inertia;
   }
+  // Tendons (seed 002): the motor sits at its reference; the elastic tendon cannot push,
+  // T = k max(0, retraction - sum r_j q_j); each pulled joint feels r_j T against its return
+  // spring and damping. Pulled joints are their own passive actuators (ratio 1).
+  for (std::size_t t = 0; t < hand_.tendons.size(); ++t) {
+    const auto& tendon = hand_.tendons[t];
+    s.tendon_position[t] = std::clamp(tendon_trajectories_[t].position(t_next, s.tendon_command[t]),
+                                      tendon.lower, tendon.upper);
+    double excursion = 0.0;
+    for (const auto& tj : tendon.joints)
+      excursion += tj.pulley_radius *
+                   s.q[static_cast<std::size_t>(tj.joint.finger)][tj.joint.joint];
+    const double tension = tendon.stiffness * std::max(0.0, s.tendon_position[t] - excursion);
+    s.tendon_tension[t] = tension;
+    for (const auto& tj : tendon.joints) {
+      const auto f = static_cast<std::size_t>(tj.joint.finger);
+      const double q = s.q[f][tj.joint.joint], qd = s.qd[f][tj.joint.joint];
+      const auto a = static_cast<Eigen::Index>(hand_.driverOf(tj.joint).first);
+      force[a] += tj.pulley_radius * tension - tj.spring * (q - tj.rest) - tj.damping * qd;
+    }
+  }
   const Eigen::LDLT<Eigen::MatrixXd> mass(m);
   Eigen::VectorXd acc = mass.solve(force);
   if (!acc.allFinite()) {
@@ -190,17 +222,45 @@ void Simulator::step(SimState& s) const {
     acc.setZero();
   }
 
-  // Contacts found at the start of the step constrain the new velocities: no link point in
-  // contact may move further into its object (seed 000 sec. V). Projected Gauss-Seidel on the
-  // normal impulses in actuator space; the impulse over dt is the contact's normal force.
+  // Each actuator's range, narrowed by the limits of the joints it moves.
+  std::vector<double> lo(na), hi(na);
+  for (std::size_t a = 0; a < na; ++a) {
+    lo[a] = hand_.actuators[a].lower;
+    hi[a] = hand_.actuators[a].upper;
+    for (std::size_t f = 0; f < nf; ++f) {
+      const auto& chain = hand_.fingers[f];
+      for (int j = 0; j < chain.dof(); ++j) {
+        const auto& e = drives[f][static_cast<std::size_t>(j)];
+        if (e.actuator != static_cast<int>(a) || e.ratio == 0.0) continue;
+        const auto& row = chain.rows[static_cast<std::size_t>(chain.rowOfJoint(j))];
+        double l = (row.lower - e.offset) / e.ratio, h = (row.upper - e.offset) / e.ratio;
+        if (l > h) std::swap(l, h);
+        lo[a] = std::max(lo[a], l);
+        hi[a] = std::min(hi[a], h);
+      }
+    }
+  }
+
+  // Unilateral velocity constraints, solved together so that coupled actuators share them
+  // consistently: contacts found at the start of the step (no link point may move further
+  // into its object, seed 000 sec. V) and limits (no actuator may leave its range during the
+  // step). Projected Gauss-Seidel on the impulses in actuator space; a contact's impulse over
+  // dt is its normal force.
   std::vector<Contact> contacts = contacts_ ? contacts_->findContacts(s.q) : std::vector<Contact>();
   Eigen::VectorXd v_old(static_cast<Eigen::Index>(na));
   for (std::size_t a = 0; a < na; ++a) v_old[static_cast<Eigen::Index>(a)] = s.actuator_velocity[a];
   Eigen::VectorXd v = v_old + acc * dt;
-  if (!contacts.empty()) {
-    const auto nc = static_cast<Eigen::Index>(contacts.size());
-    Eigen::MatrixXd rows = Eigen::MatrixXd::Zero(nc, static_cast<Eigen::Index>(na));
-    Eigen::VectorXd bias(nc);
+  std::vector<std::pair<Eigen::Index, double>> limit_rows;  // (actuator, +1 lower / -1 upper)
+  for (std::size_t a = 0; a < na; ++a) {
+    const double predicted = s.actuator_position[a] + v[static_cast<Eigen::Index>(a)] * dt;
+    if (predicted > hi[a]) limit_rows.emplace_back(static_cast<Eigen::Index>(a), -1.0);
+    if (predicted < lo[a]) limit_rows.emplace_back(static_cast<Eigen::Index>(a), 1.0);
+  }
+  const auto nc = static_cast<Eigen::Index>(contacts.size());
+  const auto nr = nc + static_cast<Eigen::Index>(limit_rows.size());
+  if (nr > 0) {
+    Eigen::MatrixXd rows = Eigen::MatrixXd::Zero(nr, static_cast<Eigen::Index>(na));
+    Eigen::VectorXd bias(nr);
     for (Eigen::Index i = 0; i < nc; ++i) {
       const Contact& c = contacts[static_cast<std::size_t>(i)];
       const auto f = static_cast<std::size_t>(c.finger);
@@ -216,16 +276,22 @@ void Simulator::step(SimState& s) const {
       }
       bias[i] = options_.contact_stiffness * std::max(0.0, c.depth - options_.contact_slop) / dt;
     }
-    const Eigen::MatrixXd minv_rows = mass.solve(rows.transpose());  // na x nc
+    for (std::size_t k = 0; k < limit_rows.size(); ++k) {
+      const auto [a, sign] = limit_rows[k];
+      const Eigen::Index i = nc + static_cast<Eigen::Index>(k);
+      const auto au = static_cast<std::size_t>(a);
+      rows(i, a) = sign;
+      // sign * v >= sign * (limit - position) / dt keeps the step inside the range.
+      bias[i] = sign * ((sign > 0.0 ? lo[au] : hi[au]) - s.actuator_position[au]) / dt;
+    }
+    const Eigen::MatrixXd minv_rows = mass.solve(rows.transpose());  // na x nr
     const Eigen::MatrixXd w = rows * minv_rows;
     const double w_floor = 1e-12 * (1.0 + w.diagonal().cwiseAbs().maxCoeff());
-    // Projected Gauss-Seidel: the smallest non-negative normal impulses that leave every
-    // contact's normal velocity at or above its bias.
     auto project = [&](Eigen::VectorXd& vel) {
-      Eigen::VectorXd lambda = Eigen::VectorXd::Zero(nc);
+      Eigen::VectorXd lambda = Eigen::VectorXd::Zero(nr);
       for (int sweep = 0; sweep < 50; ++sweep) {
-        for (Eigen::Index i = 0; i < nc; ++i) {
-          if (!(w(i, i) > w_floor)) continue;  // the contact constrains no actuator
+        for (Eigen::Index i = 0; i < nr; ++i) {
+          if (!(w(i, i) > w_floor)) continue;  // the row constrains no actuator
           const double next = std::max(0.0, lambda[i] - (rows.row(i).dot(vel) - bias[i]) / w(i, i));
           vel += minv_rows.col(i) * (next - lambda[i]);
           lambda[i] = next;
@@ -233,42 +299,23 @@ void Simulator::step(SimState& s) const {
       }
       return lambda;
     };
-    // First the impact: the velocity the links bring into their contacts is removed (an
-    // impulse, not a force the clutch feels). Then the step's accelerations are constrained;
-    // that impulse over dt is the sustained normal force the link exerts.
+    // First the impact: the velocity brought into contacts and stops is removed (an impulse,
+    // not a force the clutch feels). Then the step's accelerations are constrained; that
+    // impulse over dt is the sustained normal force.
     Eigen::VectorXd v_impact = v_old;
     project(v_impact);
     v = v_impact + acc * dt;
     const Eigen::VectorXd lambda = project(v);
-    for (Eigen::Index i = 0; i < nc; ++i)
-      contacts[static_cast<std::size_t>(i)].force = lambda[i] / dt;
+    for (Eigen::Index i = 0; i < nc; ++i) contacts[static_cast<std::size_t>(i)].force = lambda[i] / dt;
     acc = (v - v_old) / dt;
   }
   s.contacts = std::move(contacts);
 
-  // Semi-implicit Euler, then the actuator range and the driven joints' limits.
+  // Semi-implicit Euler; the clamp only removes rounding beyond the limits.
   for (std::size_t a = 0; a < na; ++a) {
     const auto ai = static_cast<Eigen::Index>(a);
-    double lo = hand_.actuators[a].lower, hi = hand_.actuators[a].upper;
-    for (std::size_t f = 0; f < nf; ++f) {
-      const auto& chain = hand_.fingers[f];
-      for (int j = 0; j < chain.dof(); ++j) {
-        const auto& e = drives[f][static_cast<std::size_t>(j)];
-        if (e.actuator != static_cast<int>(a) || e.ratio == 0.0) continue;
-        const auto& row = chain.rows[static_cast<std::size_t>(chain.rowOfJoint(j))];
-        double l = (row.lower - e.offset) / e.ratio, h = (row.upper - e.offset) / e.ratio;
-        if (l > h) std::swap(l, h);
-        lo = std::max(lo, l);
-        hi = std::min(hi, h);
-      }
-    }
     double vel = v[ai];
-    double p = s.actuator_position[a] + vel * dt;
-    if (p < lo || p > hi) {
-      p = std::clamp(p, lo, hi);
-      vel = 0.0;
-      acc[ai] = (vel - s.actuator_velocity[a]) / dt;
-    }
+    double p = std::clamp(s.actuator_position[a] + vel * dt, lo[a], hi[a]);
     if (!std::isfinite(p) || !std::isfinite(vel)) {
       warn(s, hand_.actuators[a].name + ": state became non-finite; held in place");
       p = s.actuator_position[a];

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The tendon-driven fingers (seed 002's KTHand): statics of the elastic tendon against the
+// return springs, worked out by hand, with and without a blocked phalanx.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "handsim/hand/hand_loader.hpp"
+#include "handsim/io/input_error.hpp"
+#include "handsim/sim/simulator.hpp"
+
+using namespace handsim;
+using namespace handsim::sim;
+
+namespace {
+
+// Holds tendon T_index at `retraction` for 3 s without gravity; returns the index finger's
+// joint angles and the tension at the end.
+std::pair<kinematics::JointVector, double> settle(const hand::HandModel& hand, double retraction) {
+  SimOptions opt;
+  opt.gravity.setZero();
+  Simulator sim(hand, opt);
+  SimState s = sim.initialState();
+  const int t = hand.tendonIndex("T_index");
+  s.tendon_command[static_cast<std::size_t>(t)] = retraction;
+  while (s.time < 3.0) sim.step(s);
+  return {s.q[static_cast<std::size_t>(hand.fingerIndex("index"))],
+          s.tendon_tension[static_cast<std::size_t>(t)]};
+}
+
+}  // namespace
+
+// Free finger: r_j T = k_j q_j and T = K (m - sum r_j q_j) give T = K m / (1 + K sum r_j^2/k_j).
+TEST(Tendon, FreeFingerReachesTheSpringTendonEquilibrium) {
+  const hand::HandModel hand = hand::loadHand("kthand");
+  const double m = 0.01, K = 20000.0;
+  const double r[3] = {0.010, 0.008, 0.006}, k[3] = {0.06, 0.03, 0.015};
+  double sum = 0.0;
+  for (int j = 0; j < 3; ++j) sum += r[j] * r[j] / k[j];
+  const double tension = K * m / (1.0 + K * sum);
+  const auto [q, t] = settle(hand, m);
+  EXPECT_NEAR(t, tension, 1e-6 * tension);
+  for (int j = 0; j < 3; ++j) EXPECT_NEAR(q[j], r[j] * tension / k[j], 1e-7) << j;
+}
+
+// A blocked proximal phalanx (held at 0.1 rad by its limit, as an object would hold it): the
+// tendon keeps pulling the distal joints, which close further than on the free finger:
+// T = K (m - r1 q1) / (1 + K (r2^2/k2 + r3^2/k3)).
+TEST(Tendon, BlockedPhalanxLetsTheDistalOnesKeepClosing) {
+  hand::HandModel hand = hand::loadHand("kthand");
+  auto& index = hand.fingers[static_cast<std::size_t>(hand.fingerIndex("index"))];
+  index.rows[static_cast<std::size_t>(index.rowOfJoint(0))].upper = 0.1;
+  const double m = 0.01, K = 20000.0;
+  const double r[3] = {0.010, 0.008, 0.006}, k[3] = {0.06, 0.03, 0.015};
+  const double tension = K * (m - r[0] * 0.1) / (1.0 + K * (r[1] * r[1] / k[1] + r[2] * r[2] / k[2]));
+  const auto [q, t] = settle(hand, m);
+  EXPECT_NEAR(q[0], 0.1, 1e-12);
+  EXPECT_NEAR(t, tension, 1e-6 * tension);
+  EXPECT_NEAR(q[1], r[1] * tension / k[1], 1e-7);
+  EXPECT_NEAR(q[2], r[2] * tension / k[2], 1e-7);
+  const auto [free_q, free_t] = settle(hand::loadHand("kthand"), m);
+  EXPECT_GT(q[1], free_q[1]);
+  EXPECT_GT(q[2], free_q[2]);
+}
+
+// A slack tendon cannot push: released, the springs bring the finger back to rest.
+TEST(Tendon, SlackTendonCarriesNoTension) {
+  const hand::HandModel hand = hand::loadHand("kthand");
+  SimOptions opt;
+  opt.gravity.setZero();
+  Simulator sim(hand, opt);
+  std::vector<double> start(hand.actuators.size(), 0.0);
+  for (int j = 0; j < 3; ++j)
+    start[static_cast<std::size_t>(hand.driverOf({hand.fingerIndex("index"), j}).first)] = 0.5;
+  SimState s = sim.initialState(start);
+  double worst = 0.0;
+  while (s.time < 3.0) {
+    sim.step(s);
+    worst = std::max(worst, s.tendon_tension[static_cast<std::size_t>(hand.tendonIndex("T_index"))]);
+  }
+  EXPECT_EQ(worst, 0.0);
+  for (int j = 0; j < 3; ++j) EXPECT_NEAR(s.q[static_cast<std::size_t>(hand.fingerIndex("index"))][j], 0.0, 1e-6);
+}
+
+TEST(Tendon, HandFileErrors) {
+  const std::string base = R"({"format": "handsim-hand", "version": 1, "id": "t",
+  "fingers": [{"name": "F", "joints": [
+    {"name": "J1", "a_m": 0.04, "limits_deg": [0, 90], "inertial": {"mass_kg": 0.01, "rod_radius_m": 0.005}},
+    {"name": "J2", "a_m": 0.03, "limits_deg": [0, 90], "inertial": {"mass_kg": 0.01, "rod_radius_m": 0.005}}]}],
+  "actuators": [ACTUATORS],
+  "tendons": [{"name": "T", "range_m": [0, 0.03],
+    "joints": [{"joint": "F.J1", "pulley_radius_m": 0.01}, {"joint": "F.J2", "pulley_radius_m": RADIUS}]}]})";
+  auto text = [&](const std::string& actuators, const std::string& radius) {
+    std::string s = base;
+    s.replace(s.find("ACTUATORS"), 9, actuators);
+    s.replace(s.find("RADIUS"), 6, radius);
+    return s;
+  };
+  const hand::HandModel ok = hand::parseHandFile(text("", "0.008"), "t.json");
+  ASSERT_EQ(ok.tendons.size(), 1u);
+  EXPECT_EQ(ok.actuators.size(), 2u);  // passive direct actuators for the pulled joints
+  EXPECT_EQ(ok.actuators[0].servo.kp, 0.0);
+  EXPECT_THROW(hand::parseHandFile(text("", "-0.008"), "t.json"), io::InputError);
+  EXPECT_THROW(hand::parseHandFile(
+                   text(R"({"name": "M", "range": [0, 1], "drives": [{"joint": "F.J1", "ratio": 1}]})", "0.008"),
+                   "t.json"),
+               io::InputError);
+}
