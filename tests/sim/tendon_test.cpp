@@ -52,7 +52,8 @@ TEST(Tendon, BlockedPhalanxLetsTheDistalOnesKeepClosing) {
   index.rows[static_cast<std::size_t>(index.rowOfJoint(0))].upper = 0.1;
   const double m = 0.01, K = 20000.0;
   const double r[3] = {0.010, 0.008, 0.006}, k[3] = {0.06, 0.03, 0.015};
-  const double tension = K * (m - r[0] * 0.1) / (1.0 + K * (r[1] * r[1] / k[1] + r[2] * r[2] / k[2]));
+  const double tension =
+      K * (m - r[0] * 0.1) / (1.0 + K * (r[1] * r[1] / k[1] + r[2] * r[2] / k[2]));
   const auto [q, t] = settle(hand, m);
   EXPECT_NEAR(q[0], 0.1, 1e-12);
   EXPECT_NEAR(t, tension, 1e-6 * tension);
@@ -76,10 +77,12 @@ TEST(Tendon, SlackTendonCarriesNoTension) {
   double worst = 0.0;
   while (s.time < 3.0) {
     sim.step(s);
-    worst = std::max(worst, s.tendon_tension[static_cast<std::size_t>(hand.tendonIndex("T_index"))]);
+    worst =
+        std::max(worst, s.tendon_tension[static_cast<std::size_t>(hand.tendonIndex("T_index"))]);
   }
   EXPECT_EQ(worst, 0.0);
-  for (int j = 0; j < 3; ++j) EXPECT_NEAR(s.q[static_cast<std::size_t>(hand.fingerIndex("index"))][j], 0.0, 1e-6);
+  for (int j = 0; j < 3; ++j)
+    EXPECT_NEAR(s.q[static_cast<std::size_t>(hand.fingerIndex("index"))][j], 0.0, 1e-6);
 }
 
 TEST(Tendon, HandFileErrors) {
@@ -101,8 +104,10 @@ TEST(Tendon, HandFileErrors) {
   EXPECT_EQ(ok.actuators.size(), 2u);  // passive direct actuators for the pulled joints
   EXPECT_EQ(ok.actuators[0].servo.kp, 0.0);
   EXPECT_THROW(hand::parseHandFile(text("", "-0.008"), "t.json"), io::InputError);
-  EXPECT_THROW(hand::parseHandFile(
-                   text(R"({"name": "M", "range": [0, 1], "drives": [{"joint": "F.J1", "ratio": 1}]})", "0.008"),
-                   "t.json"),
-               io::InputError);
+  EXPECT_THROW(
+      hand::parseHandFile(
+          text(R"({"name": "M", "range": [0, 1], "drives": [{"joint": "F.J1", "ratio": 1}]})",
+               "0.008"),
+          "t.json"),
+      io::InputError);
 }

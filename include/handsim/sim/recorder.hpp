@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,10 @@ class Recorder {
  public:
   explicit Recorder(const hand::HandModel& hand);
 
+  /// Adds a column computed at each record (e.g. a controller's variables). Only before the
+  /// first record; throws std::logic_error afterwards.
+  void addChannel(const std::string& name, std::function<double(const SimState&)> value);
+
   void record(const SimState& state);
   void clear() { data_.clear(); }
 
@@ -49,6 +54,7 @@ class Recorder {
   const hand::HandModel& hand_;
   std::vector<std::string> columns_;
   std::vector<double> data_;  ///< row-major
+  std::vector<std::function<double(const SimState&)>> channels_;
 };
 
 }  // namespace handsim::sim

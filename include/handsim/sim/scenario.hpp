@@ -2,11 +2,13 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "handsim/hand/hand_model.hpp"
 #include "handsim/sim/actuator_trajectory.hpp"
+#include "handsim/sim/hybrid_grasp_controller.hpp"
 #include "handsim/sim/recorder.hpp"
 #include "handsim/sim/simulator.hpp"
 #include "handsim/sim/world.hpp"
@@ -25,7 +27,11 @@ struct Scenario {
   std::vector<ActuatorTrajectory> trajectories;  ///< per actuator (na), may be empty
   std::vector<double> initial_tendons;           ///< tendon retractions at the start [m] (nt)
   std::vector<ActuatorTrajectory> tendon_trajectories;  ///< per tendon (nt), may be empty
-  std::vector<WorldObject> objects;              ///< static objects the hand can touch
+  std::vector<WorldObject> objects;                     ///< static objects the hand can touch
+  /// Seed 002's hybrid force/position grasp controller (KTHand-like hands), if given; its
+  /// variables are recorded as controller.phase, controller.force, controller.force_reference
+  /// and controller.x1..x4.
+  std::optional<HybridGraspOptions> controller;
 };
 
 /// Reads a scenario file. The hand is a built-in id or a path relative to the scenario file.
@@ -34,8 +40,8 @@ Scenario loadScenario(const std::string& path);
 Scenario parseScenario(const std::string& text, const std::string& file_name);
 
 /// Runs a scenario from its initial state, recording into `recorder` (which must be built for
-/// scenario.hand). `progress` (may be empty) is called with the fraction done about every 1%.
-/// Returns the final state.
+/// scenario.hand and not yet used: controller channels are added to it). `progress` (may be empty)
+/// is called with the fraction done about every 1%. Returns the final state.
 SimState runScenario(const Scenario& scenario, Recorder& recorder,
                      const std::function<void(double)>& progress = {});
 

@@ -20,7 +20,9 @@ struct SimOptions {
   /// default) is the paper's pure velocity constraint; the depth estimate of coarse meshes can
   /// be far larger than the true penetration, so raise it only for fine meshes.
   double contact_stiffness = 0.0;
-  double contact_slop = 1e-4;  ///< penetration tolerated without push-back [m]
+  /// Penetration a contact settles at: shallower contacts may sink to it, so a resting link
+  /// keeps touching; deeper ones are not pushed back unless contact_stiffness > 0 [m].
+  double contact_slop = 1e-4;
 };
 
 /// Advances a hand by fixed steps (docs/simulation.md). The worm-geared drives are not

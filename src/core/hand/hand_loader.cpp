@@ -337,26 +337,31 @@ class HandReader {
     t.upper = range[1];
     if (t.lower > t.upper) doc_.fail(rp, "lower limit is greater than upper limit");
     t.stiffness = num(tj, ptr, "stiffness_N_per_m", t.stiffness);
-    if (!(t.stiffness > 0.0)) doc_.fail(JsonDocument::child(ptr, "stiffness_N_per_m"), "must be positive");
+    if (!(t.stiffness > 0.0))
+      doc_.fail(JsonDocument::child(ptr, "stiffness_N_per_m"), "must be positive");
     const std::string jp = JsonDocument::child(ptr, "joints");
     const json& joints = doc_.array(doc_.require(tj, ptr, "joints"), jp);
     if (joints.empty()) doc_.fail(jp, "a tendon must pull at least one joint");
     for (std::size_t i = 0; i < joints.size(); ++i) {
       const std::string p = JsonDocument::child(jp, i);
       doc_.object(joints[i], p);
-      doc_.allowOnly(joints[i], p,
-                     {"joint", "pulley_radius_m", "spring_Nm_per_rad", "rest_deg", "damping_Nms_per_rad"});
+      doc_.allowOnly(
+          joints[i], p,
+          {"joint", "pulley_radius_m", "spring_Nm_per_rad", "rest_deg", "damping_Nms_per_rad"});
       TendonJoint tj2;
-      tj2.joint = jointNamed(m, doc_.require(joints[i], p, "joint"), JsonDocument::child(p, "joint"));
-      const auto& row = m.fingers[static_cast<std::size_t>(tj2.joint.finger)]
-                            .rows[static_cast<std::size_t>(
-                                m.fingers[static_cast<std::size_t>(tj2.joint.finger)].rowOfJoint(tj2.joint.joint))];
+      tj2.joint =
+          jointNamed(m, doc_.require(joints[i], p, "joint"), JsonDocument::child(p, "joint"));
+      const auto& row =
+          m.fingers[static_cast<std::size_t>(tj2.joint.finger)].rows[static_cast<std::size_t>(
+              m.fingers[static_cast<std::size_t>(tj2.joint.finger)].rowOfJoint(tj2.joint.joint))];
       if (row.type != JointType::Revolute)
         doc_.fail(JsonDocument::child(p, "joint"), "tendons pull revolute joints only");
-      if (m.driverOf(tj2.joint).first >= 0) doc_.fail(JsonDocument::child(p, "joint"), "joint is driven by an actuator");
+      if (m.driverOf(tj2.joint).first >= 0)
+        doc_.fail(JsonDocument::child(p, "joint"), "joint is driven by an actuator");
       for (const auto& other : m.tendons)
         for (const auto& oj : other.joints)
-          if (oj.joint == tj2.joint) doc_.fail(JsonDocument::child(p, "joint"), "joint is pulled by another tendon");
+          if (oj.joint == tj2.joint)
+            doc_.fail(JsonDocument::child(p, "joint"), "joint is pulled by another tendon");
       tj2.pulley_radius = num(joints[i], p, "pulley_radius_m", tj2.pulley_radius);
       tj2.spring = num(joints[i], p, "spring_Nm_per_rad", tj2.spring);
       tj2.rest = num(joints[i], p, "rest_deg", 0.0) * kDeg;
@@ -381,13 +386,14 @@ class HandReader {
         a.lower = row.lower;
         a.upper = row.upper;
         a.drives.push_back({ref, 1.0});
-        // A tendon-pulled joint is passive: no servo, and a token rotor inertia that keeps the
-        // actuator-space inertia invertible even for a massless link.
+        // A tendon-pulled joint is passive: no servo. Its pulley and spring add a little
+        // inertia (1e-5 kg m^2); without it the lightest phalanxes against the stiff tendon
+        // ring at the 1 ms step (period-2 oscillation of the contact force).
         for (const auto& t : m.tendons)
           for (const auto& tj : t.joints)
             if (tj.joint == ref) {
               a.servo.kp = a.servo.kd = 0.0;
-              a.servo.rotor_inertia = 1e-6;
+              a.servo.rotor_inertia = 1e-5;
             }
         m.actuators.push_back(std::move(a));
       }

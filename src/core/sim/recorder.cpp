@@ -29,6 +29,12 @@ Recorder::Recorder(const hand::HandModel& hand) : hand_(hand) {
   }
 }
 
+void Recorder::addChannel(const std::string& name, std::function<double(const SimState&)> value) {
+  if (!data_.empty()) throw std::logic_error("Recorder::addChannel after the first record");
+  columns_.push_back(name);
+  channels_.push_back(std::move(value));
+}
+
 void Recorder::record(const SimState& s) {
   data_.push_back(s.time);
   for (std::size_t f = 0; f < hand_.fingers.size(); ++f) {
@@ -57,6 +63,7 @@ void Recorder::record(const SimState& s) {
     data_.insert(data_.end(), {s.tendon_position[t], s.tendon_tension[t]});
   for (std::size_t c = 0; c < hand_.clutches.size(); ++c)
     data_.insert(data_.end(), {s.clutches[c].broken ? 1.0 : 0.0, s.inner_load_torque[c]});
+  for (const auto& channel : channels_) data_.push_back(channel(s));
 }
 
 int Recorder::columnIndex(const std::string& name) const {

@@ -28,7 +28,7 @@ Scenario readScenario(const JsonDocument& doc) {
   const json& root = doc.object(doc.root(), "");
   doc.allowOnly(root, "",
                 {"format", "version", "description", "hand", "duration_s", "dt_s", "gravity_mps2",
-                 "record_every", "initial", "trajectories", "objects"});
+                 "record_every", "initial", "trajectories", "objects", "controller"});
   if (doc.string(doc.require(root, "", "format"), "/format") != "handsim-scenario")
     doc.fail("/format", "expected \"handsim-scenario\"");
   if (doc.integer(doc.require(root, "", "version"), "/version") != 1)
@@ -58,7 +58,8 @@ Scenario readScenario(const JsonDocument& doc) {
   sc.initial.assign(na, 0.0);
   for (std::size_t a = 0; a < na; ++a)
     sc.initial[a] = std::clamp(0.0, sc.hand.actuators[a].lower, sc.hand.actuators[a].upper);
-  for (const auto& t : sc.hand.tendons) sc.initial_tendons.push_back(std::clamp(0.0, t.lower, t.upper));
+  for (const auto& t : sc.hand.tendons)
+    sc.initial_tendons.push_back(std::clamp(0.0, t.lower, t.upper));
   sc.tendon_trajectories.assign(sc.hand.tendons.size(), {});
   if (const json* init = doc.optional(root, "initial")) {
     doc.object(*init, "/initial");
@@ -72,7 +73,8 @@ Scenario readScenario(const JsonDocument& doc) {
         sc.initial_tendons[static_cast<std::size_t>(t)] = v;
         continue;
       }
-      if (a < 0) doc.fail(p, "no actuator or tendon named '" + it.key() + "' in hand '" + sc.hand.id + "'");
+      if (a < 0)
+        doc.fail(p, "no actuator or tendon named '" + it.key() + "' in hand '" + sc.hand.id + "'");
       const auto& act = sc.hand.actuators[static_cast<std::size_t>(a)];
       const double v = doc.rational(it.value(), p);
       if (v < act.lower || v > act.upper) doc.fail(p, "outside the actuator's range");
@@ -90,7 +92,8 @@ Scenario readScenario(const JsonDocument& doc) {
       const json* an = doc.optional(t, "actuator");
       const json* jn = doc.optional(t, "joint");
       const json* tn = doc.optional(t, "tendon");
-      if (!!an + !!jn + !!tn != 1) doc.fail(tp, "give exactly one of 'actuator', 'joint' or 'tendon'");
+      if (!!an + !!jn + !!tn != 1)
+        doc.fail(tp, "give exactly one of 'actuator', 'joint' or 'tendon'");
       int a = -1;
       ActuatorTrajectory* traj_ptr = nullptr;
       double from = 0.0, lo = 0.0, hi = 0.0;
@@ -164,6 +167,36 @@ Scenario readScenario(const JsonDocument& doc) {
       }
     }
   }
+  if (const json* ctl = doc.optional(root, "controller")) {
+    const std::string cp = "/controller";
+    doc.object(*ctl, cp);
+    doc.allowOnly(*ctl, cp,
+                  {"type", "desired_force_N", "gains", "closing_speed_mps", "contact_threshold_N",
+                   "ramp_s", "hold_s", "retract_speed_mps"});
+    const std::string type = doc.string(doc.require(*ctl, cp, "type"), cp + "/type");
+    if (type != "kthand_hybrid") doc.fail(cp + "/type", "expected \"kthand_hybrid\"");
+    HybridGraspOptions o;
+    auto read = [&](const char* key, double& value) {
+      if (const json* v = doc.optional(*ctl, key))
+        value = doc.rational(*v, JsonDocument::child(cp, key));
+    };
+    read("desired_force_N", o.desired_force);
+    read("closing_speed_mps", o.closing_speed);
+    read("contact_threshold_N", o.contact_threshold);
+    read("ramp_s", o.ramp_time);
+    read("hold_s", o.hold_time);
+    read("retract_speed_mps", o.retract_speed);
+    if (const json* g = doc.optional(*ctl, "gains")) {
+      const auto v = doc.numbers(*g, cp + "/gains", 4);
+      o.gains = Eigen::Vector4d(v[0], v[1], v[2], v[3]);
+    }
+    try {
+      HybridGraspController check(sc.hand, o);
+    } catch (const std::invalid_argument& e) {
+      doc.fail(cp, e.what());
+    }
+    sc.controller = o;
+  }
   if (const json* objs = doc.optional(root, "objects")) {
     doc.array(*objs, "/objects");
     for (std::size_t i = 0; i < objs->size(); ++i) {
@@ -215,10 +248,24 @@ SimState runScenario(const Scenario& sc, Recorder& recorder,
     sim.setTendonTrajectory(static_cast<int>(t), sc.tendon_trajectories[t]);
   SimState s = sim.initialState(sc.initial);
   s.tendon_position = s.tendon_command = sc.initial_tendons;
+  std::optional<HybridGraspController> controller;
+  if (sc.controller) {
+    controller.emplace(sc.hand, *sc.controller);
+    const HybridGraspController* c = &*controller;
+    recorder.addChannel("controller.phase",
+                        [c](const SimState&) { return static_cast<double>(c->phase()); });
+    recorder.addChannel("controller.force", [c](const SimState&) { return c->totalForce(); });
+    recorder.addChannel("controller.force_reference",
+                        [c](const SimState&) { return c->reference()[1]; });
+    for (int i = 0; i < 4; ++i)
+      recorder.addChannel("controller.x" + std::to_string(i + 1),
+                          [c, i](const SimState&) { return c->x()[i]; });
+  }
   recorder.record(s);
   const auto steps = static_cast<std::int64_t>(std::llround(sc.duration / sc.options.dt));
   const std::int64_t every_percent = std::max<std::int64_t>(1, steps / 100);
   for (std::int64_t i = 1; i <= steps; ++i) {
+    if (controller) controller->update(s, sc.options.dt);
     sim.step(s);
     if (i % sc.record_every == 0 || i == steps) recorder.record(s);
     if (progress && i % every_percent == 0)

@@ -54,7 +54,8 @@ SimState Simulator::initialState(const std::vector<double>& actuator_positions) 
   s.actuator_effort.assign(na, 0.0);
   s.clutches.assign(hand_.clutches.size(), {});
   s.inner_load_torque.assign(hand_.clutches.size(), 0.0);
-  for (const auto& t : hand_.tendons) s.tendon_position.push_back(std::clamp(0.0, t.lower, t.upper));
+  for (const auto& t : hand_.tendons)
+    s.tendon_position.push_back(std::clamp(0.0, t.lower, t.upper));
   s.tendon_command = s.tendon_position;
   s.tendon_tension.assign(hand_.tendons.size(), 0.0);
   for (const auto& f : hand_.fingers) {
@@ -203,8 +204,8 @@ void Simulator::step(SimState& s) const {
                                       tendon.lower, tendon.upper);
     double excursion = 0.0;
     for (const auto& tj : tendon.joints)
-      excursion += tj.pulley_radius *
-                   s.q[static_cast<std::size_t>(tj.joint.finger)][tj.joint.joint];
+      excursion +=
+          tj.pulley_radius * s.q[static_cast<std::size_t>(tj.joint.finger)][tj.joint.joint];
     const double tension = tendon.stiffness * std::max(0.0, s.tendon_position[t] - excursion);
     s.tendon_tension[t] = tension;
     for (const auto& tj : tendon.joints) {
@@ -274,7 +275,12 @@ void Simulator::step(SimState& s) const {
         const auto& e = drives[f][static_cast<std::size_t>(j)];
         rows(i, static_cast<Eigen::Index>(e.actuator)) += g[j] * e.ratio;
       }
-      bias[i] = options_.contact_stiffness * std::max(0.0, c.depth - options_.contact_slop) / dt;
+      // A fresh contact may still sink to `contact_slop` (a fifth of the way per step), so a
+      // resting link stays in touch instead of flickering in and out of contact; deeper ones
+      // are pushed back by `contact_stiffness`.
+      bias[i] = (options_.contact_stiffness * std::max(0.0, c.depth - options_.contact_slop) -
+                 0.2 * std::max(0.0, options_.contact_slop - c.depth)) /
+                dt;
     }
     for (std::size_t k = 0; k < limit_rows.size(); ++k) {
       const auto [a, sign] = limit_rows[k];
@@ -306,7 +312,8 @@ void Simulator::step(SimState& s) const {
     project(v_impact);
     v = v_impact + acc * dt;
     const Eigen::VectorXd lambda = project(v);
-    for (Eigen::Index i = 0; i < nc; ++i) contacts[static_cast<std::size_t>(i)].force = lambda[i] / dt;
+    for (Eigen::Index i = 0; i < nc; ++i)
+      contacts[static_cast<std::size_t>(i)].force = lambda[i] / dt;
     acc = (v - v_old) / dt;
   }
   s.contacts = std::move(contacts);
