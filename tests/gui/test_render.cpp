@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Runs the real `handsim` executable under Xvfb (Mesa llvmpipe) with the automation flags and
+// checks what its screenshot shows.
+#include <QFile>
+#include <QImage>
+#include <QProcess>
+#include <QtTest>
+
+namespace {
+
+struct Census {
+  int total = 0;
+  int background = 0;
+  int cube = 0;    ///< the cube's red-orange (diffuse 0.8 0.3 0.2), lit or shaded
+  int metal = 0;   ///< the hand's grey links and palm, brighter than the background
+  int broken = 0;  ///< the orange of an inner link whose clutch broke away
+};
+
+Census census(const QImage& image) {
+  Census c;
+  const QRgb bg = image.pixel(2, 2);
+  for (int y = 0; y < image.height(); ++y)
+    for (int x = 0; x < image.width(); ++x) {
+      const QRgb p = image.pixel(x, y);
+      ++c.total;
+      const int r = qRed(p), g = qGreen(p), b = qBlue(p);
+      if (std::abs(r - qRed(bg)) + std::abs(g - qGreen(bg)) + std::abs(b - qBlue(bg)) < 12) {
+        ++c.background;
+        continue;
+      }
+      if (r > 90 && r > 2 * g && r > 2 * b) ++c.cube;
+      if (r > 150 && g > 70 && g < r - 40 && b < g - 40) ++c.broken;
+      if (std::abs(r - g) < 18 && std::abs(g - b) < 24 && r > 70) ++c.metal;
+    }
+  return c;
+}
+
+QImage runApp(const QStringList& args, const QString& png) {
+  QFile::remove(png);
+  QProcess app;
+  app.setProcessChannelMode(QProcess::ForwardedChannels);
+  app.start(QStringLiteral(HANDSIM_APP_PATH),
+            args + QStringList{QStringLiteral("--screenshot"), png});
+  if (!app.waitForFinished(120000)) {
+    app.kill();
+    return {};
+  }
+  if (app.exitStatus() != QProcess::NormalExit || app.exitCode() != 0) return {};
+  return QImage(png);
+}
+
+}  // namespace
+
+class RenderTest : public QObject {
+  Q_OBJECT
+ private Q_SLOTS:
+  void defaultSceneShowsHandAndCube() {
+    const QString png = QStringLiteral(HANDSIM_TEST_OUTPUT_DIR "/default_scene.png");
+    const QImage image = runApp({QStringLiteral("--quit-after"), QStringLiteral("2")}, png);
+    QVERIFY2(!image.isNull(), "handsim did not write a screenshot");
+    QVERIFY(image.width() > 200 && image.height() > 200);
+    const Census c = census(image);
+    qInfo("pixels %d, background %d, cube %d, hand %d", c.total, c.background, c.cube, c.metal);
+    QVERIFY2(c.background < c.total * 95 / 100, "the image is (nearly) blank");
+    QVERIFY2(c.cube > c.total / 500, "the cube is not visible");
+    QVERIFY2(c.metal > c.total / 200, "the hand is not visible");
+  }
+
+  void closingScenarioShowsClosedFingers() {
+    const QString png = QStringLiteral(HANDSIM_TEST_OUTPUT_DIR "/closed.png");
+    const QString scenario =
+        QStringLiteral(HANDSIM_SOURCE_DIR "/assets/scenarios/barrett_close_free.json");
+    const QImage open = runApp({QStringLiteral("--scene"), scenario, QStringLiteral("--quit-after"),
+                                QStringLiteral("0.5")},
+                               QStringLiteral(HANDSIM_TEST_OUTPUT_DIR "/closing_start.png"));
+    const QImage closed = runApp({QStringLiteral("--scene"), scenario, QStringLiteral("--play"),
+                                  QStringLiteral("--quit-after"), QStringLiteral("5")},
+                                 png);
+    QVERIFY(!open.isNull() && !closed.isNull());
+    // Closed fingers stand up over the palm: fewer, differently placed hand pixels.
+    int differing = 0;
+    for (int y = 0; y < open.height() && y < closed.height(); ++y)
+      for (int x = 0; x < open.width() && x < closed.width(); ++x)
+        if (open.pixel(x, y) != closed.pixel(x, y)) ++differing;
+    qInfo("pixels differing between start and end: %d", differing);
+    QVERIFY2(differing > open.width() * open.height() / 100, "the fingers did not move");
+  }
+};
+
+QTEST_GUILESS_MAIN(RenderTest)
+#include "test_render.moc"
