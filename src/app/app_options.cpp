@@ -27,6 +27,8 @@ AppOptions parseAppOptions(const QStringList& arguments) {
       o.play = true;
     } else if (a == QLatin1String("--screenshot")) {
       if (!value(o.screenshot)) return o;
+    } else if (a == QLatin1String("--window-screenshot")) {
+      if (!value(o.window_screenshot)) return o;
     } else if (a == QLatin1String("--quit-after")) {
       if (!value(v)) return o;
       bool ok = false;

@@ -8,13 +8,14 @@ namespace handsim::app {
 
 /// Command-line flags of the application (automation for docs and tests).
 struct AppOptions {
-  QString scene;             ///< --scene FILE: scene or scenario JSON instead of the default scene
-  QString hand;              ///< --hand ID|FILE: start with this hand (no objects)
-  QStringList objects;       ///< --object FILE (repeatable): import these objects
-  bool play = false;         ///< --play: start the simulation
-  QString screenshot;        ///< --screenshot OUT.png: save the viewport just before quitting
-  double quit_after = -1.0;  ///< --quit-after SECONDS of wall-clock time; < 0: stay open
-  QString error;             ///< non-empty when the arguments are invalid
+  QString scene;              ///< --scene FILE: scene or scenario JSON instead of the default scene
+  QString hand;               ///< --hand ID|FILE: start with this hand (no objects)
+  QStringList objects;        ///< --object FILE (repeatable): import these objects
+  bool play = false;          ///< --play: start the simulation
+  QString screenshot;         ///< --screenshot OUT.png: save the viewport just before quitting
+  QString window_screenshot;  ///< --window-screenshot OUT.png: the whole window, with panels
+  double quit_after = -1.0;   ///< --quit-after SECONDS of wall-clock time; < 0: stay open
+  QString error;              ///< non-empty when the arguments are invalid
 };
 
 /// Parses the arguments after the program name.

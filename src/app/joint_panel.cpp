@@ -114,9 +114,12 @@ void JointPanel::sendValue(int a, double displayed) {
 
 void JointPanel::refresh() {
   const sim::SimState& s = controller_->state();
+  const auto& trajectories = controller_->simulatorTrajectories();
   for (std::size_t a = 0; a < rows_.size() && a < s.actuator_command.size(); ++a) {
     const Row& row = rows_[a];
-    const double shown = s.actuator_command[a] * row.scale;
+    // An actuator on a trajectory follows its reference, not the slider's set point.
+    const bool follows = a < trajectories.size() && !trajectories[a].empty();
+    const double shown = (follows ? s.actuator_reference[a] : s.actuator_command[a]) * row.scale;
     const QSignalBlocker b1(row.slider);
     const QSignalBlocker b2(row.spin);
     row.slider->setValue(static_cast<int>(std::lround(shown / row.slider_step)));

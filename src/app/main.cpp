@@ -14,7 +14,7 @@ namespace {
 
 const char* kUsage =
     "usage: handsim [--scene FILE] [--hand ID|FILE] [--object FILE]... [--play]\n"
-    "               [--screenshot OUT.png] [--quit-after SECONDS]\n"
+    "               [--screenshot OUT.png] [--window-screenshot OUT.png] [--quit-after SECONDS]\n"
     "Without arguments handsim opens the BarrettHand and a cube (docs/gui.md).\n";
 
 }  // namespace
@@ -49,7 +49,8 @@ int main(int argc, char** argv) {
 
   handsim::app::SimulationController controller;
   handsim::app::MainWindow window(&controller);
-  const bool automated = options.quit_after >= 0.0 || !options.screenshot.isEmpty();
+  const bool automated = options.quit_after >= 0.0 || !options.screenshot.isEmpty() ||
+                         !options.window_screenshot.isEmpty();
   window.setDialogsEnabled(!automated);
   int status = 0;
   if (!options.scene.isEmpty()) {
@@ -75,6 +76,9 @@ int main(int argc, char** argv) {
     const double seconds = options.quit_after >= 0.0 ? options.quit_after : 1.0;
     QTimer::singleShot(static_cast<int>(seconds * 1000.0), &window, [&] {
       if (!options.screenshot.isEmpty() && !window.saveScreenshot(options.screenshot)) status = 1;
+      if (!options.window_screenshot.isEmpty() &&
+          !window.saveWindowImage(options.window_screenshot))
+        status = 1;
       QApplication::exit(status);
     });
   }

@@ -15,10 +15,15 @@
 #include <QTimer>
 #include <cstdio>
 
+#include "cartesian_panel.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "joint_panel.hpp"
+#include "object_panel.hpp"
 #include "osg_viewport.hpp"
+#include "plot_dock.hpp"
+#include "scene_file.hpp"
 #include "simulation_controller.hpp"
+#include "trajectory_panel.hpp"
 
 namespace handsim::app {
 namespace {
@@ -72,11 +77,45 @@ MainWindow::MainWindow(SimulationController* controller, QWidget* parent)
 }
 
 void MainWindow::buildDocks() {
+  auto dock = [this](QWidget* widget, const QString& title, const QString& name,
+                     Qt::DockWidgetArea area) {
+    auto* d = new QDockWidget(title, this);
+    d->setObjectName(name);
+    d->setWidget(widget);
+    addDockWidget(area, d);
+    return d;
+  };
   joint_panel_ = new JointPanel(controller_);
-  auto* joints = new QDockWidget(tr("Joints"), this);
-  joints->setObjectName(QStringLiteral("JointDock"));
-  joints->setWidget(joint_panel_);
-  addDockWidget(Qt::RightDockWidgetArea, joints);
+  cartesian_panel_ = new CartesianPanel(controller_);
+  trajectory_panel_ = new TrajectoryPanel(controller_);
+  object_panel_ = new ObjectPanel(controller_);
+  plot_dock_ = new PlotDock(controller_);
+  QDockWidget* joints =
+      dock(joint_panel_, tr("Joints"), QStringLiteral("JointDock"), Qt::RightDockWidgetArea);
+  QDockWidget* cartesian = dock(cartesian_panel_, tr("Cartesian"), QStringLiteral("CartesianDock"),
+                                Qt::RightDockWidgetArea);
+  QDockWidget* objects =
+      dock(object_panel_, tr("Objects"), QStringLiteral("ObjectDock"), Qt::RightDockWidgetArea);
+  tabifyDockWidget(joints, cartesian);
+  tabifyDockWidget(cartesian, objects);
+  joints->raise();
+  dock(trajectory_panel_, tr("Trajectory"), QStringLiteral("TrajectoryDock"),
+       Qt::LeftDockWidgetArea);
+  dock(plot_dock_, tr("Plot"), QStringLiteral("PlotDock"), Qt::BottomDockWidgetArea);
+  connect(object_panel_, &ObjectPanel::importRequested, this, [this] {
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Import object"), QString(), objectFileFilter());
+    if (!path.isEmpty()) importObject(path);
+  });
+}
+
+void MainWindow::addPlot() {
+  auto* plot = new PlotDock(controller_);
+  auto* d = new QDockWidget(tr("Plot %1").arg(++extra_plots_ + 1), this);
+  d->setObjectName(QStringLiteral("PlotDock%1").arg(extra_plots_));
+  d->setAttribute(Qt::WA_DeleteOnClose);
+  d->setWidget(plot);
+  addDockWidget(Qt::BottomDockWidgetArea, d);
 }
 
 void MainWindow::buildActions() {
@@ -94,6 +133,13 @@ void MainWindow::buildActions() {
     if (!path.isEmpty()) openFile(path);
   });
   open->setShortcut(QKeySequence::Open);
+  QAction* save = file->addAction(tr("&Save Scene..."), this, [this] {
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save scene"), QStringLiteral("scene.json"), tr("Scenes (*.json)"));
+    if (!path.isEmpty()) saveScene(path);
+  });
+  save->setShortcut(QKeySequence::Save);
+  save->setToolTip(tr("Save the hand, objects and poses, and trajectories as JSON"));
   QMenu* scenarios = file->addMenu(tr("Shipped &Scenarios"));
   const QDir scenario_dir(QString::fromStdString(hand::assetDirectory()) +
                           QStringLiteral("/scenarios"));
@@ -258,7 +304,10 @@ bool MainWindow::importObject(const QString& path) {
 
 bool MainWindow::openFile(const QString& path) {
   try {
-    controller_->loadScenario(path.toStdString());
+    if (isSceneFile(path.toStdString()))
+      loadScene(*controller_, path.toStdString());
+    else
+      controller_->loadScenario(path.toStdString());
   } catch (const std::exception& e) {
     showError(tr("Cannot open %1").arg(QFileInfo(path).fileName()), QString::fromUtf8(e.what()));
     return false;
@@ -274,6 +323,17 @@ bool MainWindow::saveScene(const QString&) {
 
 bool MainWindow::saveScreenshot(const QString& path) {
   const QImage image = viewport_->grabFramebuffer();
+  QSaveFile file(path);
+  if (image.isNull() || !file.open(QIODevice::WriteOnly) || !image.save(&file, "PNG") ||
+      !file.commit()) {
+    showError(tr("Cannot save image"), tr("Cannot write %1: %2").arg(path, file.errorString()));
+    return false;
+  }
+  return true;
+}
+
+bool MainWindow::saveWindowImage(const QString& path) {
+  const QPixmap image = grab();
   QSaveFile file(path);
   if (image.isNull() || !file.open(QIODevice::WriteOnly) || !image.save(&file, "PNG") ||
       !file.commit()) {

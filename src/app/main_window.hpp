@@ -45,6 +45,8 @@ class MainWindow : public QMainWindow {
   bool saveScene(const QString& path);
   /// Renders the viewport and writes it as PNG atomically. Returns true on success.
   bool saveScreenshot(const QString& path);
+  /// Renders the whole window (panels included) and writes it as PNG atomically.
+  bool saveWindowImage(const QString& path);
   /// Dialogs are replaced by stderr messages (automation and tests).
   void setDialogsEnabled(bool enabled) { dialogs_ = enabled; }
   /// The last error shown (or that would have been shown), for tests.
@@ -61,6 +63,7 @@ class MainWindow : public QMainWindow {
   void addRecentFile(const QString& path);
   void rebuildRecentMenu();
   void showShortcuts();
+  void addPlot();
 
   SimulationController* controller_;
   OsgViewport* viewport_ = nullptr;
@@ -78,6 +81,7 @@ class MainWindow : public QMainWindow {
   QLabel* status_warnings_ = nullptr;
   QAction* play_action_ = nullptr;
   int warning_count_ = 0;
+  int extra_plots_ = 0;
   bool dialogs_ = true;
   QString last_error_;
 };

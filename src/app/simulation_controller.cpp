@@ -9,6 +9,10 @@
 #include "handsim/geometry/mesh_loader.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/hand/transmission.hpp"
+#include "handsim/kinematics/closed_form_ik.hpp"
+#include "handsim/kinematics/forward_kinematics.hpp"
+#include "handsim/kinematics/numerical_ik.hpp"
+#include "handsim/kinematics/unreachable_target.hpp"
 #include "handsim/sim/scenario.hpp"
 #include "handsim/sim/trapezoidal_profile.hpp"
 
@@ -87,7 +91,8 @@ void SimulationController::removeObject(int index) {
 void SimulationController::setObjectPose(int index, const Eigen::Isometry3d& pose) {
   if (index < 0 || index >= static_cast<int>(objects_.size())) return;
   objects_[static_cast<std::size_t>(index)].pose = pose;
-  Q_EMIT objectsChanged();
+  // Only a transform changes: redraw without rebuilding the object's geometry.
+  Q_EMIT snapshotChanged();
 }
 
 void SimulationController::clearObjects() {
@@ -146,6 +151,80 @@ std::vector<double> SimulationController::actuatorsForJoints(
   return hand::clampActuators(engine_->hand, a);
 }
 
+Eigen::Vector3d SimulationController::fingertip(int finger) const {
+  const kinematics::Chain& chain = engine_->hand.fingers.at(static_cast<std::size_t>(finger));
+  return chain.base *
+         kinematics::fingertipPosition(chain, state().q[static_cast<std::size_t>(finger)]);
+}
+
+QString SimulationController::moveFingertip(int finger, const Eigen::Vector3d& target) {
+  const hand::HandModel& hand = engine_->hand;
+  if (finger < 0 || finger >= static_cast<int>(hand.fingers.size())) return tr("no such finger");
+  if (!target.allFinite()) return tr("the target is not a finite point");
+  const auto f = static_cast<std::size_t>(finger);
+  const kinematics::Chain& chain = hand.fingers[f];
+  const Eigen::Vector3d local = chain.base.inverse() * target;
+  const kinematics::JointVector q0 = live_.q[f];
+  kinematics::JointVector q;
+  try {
+    q = kinematics::isBarrettFinger(chain)
+            ? kinematics::barrettFingerIk(chain, local, q0)
+            : kinematics::inverseKinematicsNumerical(chain, local, q0, 1e-5);
+  } catch (const kinematics::UnreachableTarget& e) {
+    return tr("Unreachable: the fingertip misses the target by %1 mm (%2)")
+        .arg(e.miss() * 1000.0, 0, 'f', 1)
+        .arg(QString::fromUtf8(e.what()));
+  }
+  // Through the transmission: coupled joints (one motor, two joints) generally cannot take
+  // the joint-space solution exactly, so refine in the space of this finger's actuators.
+  std::vector<kinematics::JointVector> all_q = live_.q;
+  all_q[f] = q;
+  std::vector<double> a = actuatorsForJoints(all_q);
+  std::vector<int> mine;
+  for (const auto& row : hand::effectiveDrives(hand, live_.clutches)[f])
+    if (row.actuator >= 0 && row.ratio != 0.0 &&
+        std::find(mine.begin(), mine.end(), row.actuator) == mine.end())
+      mine.push_back(row.actuator);
+  auto tip = [&](const std::vector<double>& act) {
+    const auto jq = hand::jointPositions(hand, act, live_.clutches);
+    return Eigen::Vector3d(kinematics::fingertipPosition(chain, jq[f]));
+  };
+  Eigen::Vector3d err = local - tip(a);
+  double lambda = 1e-3;
+  for (int it = 0; it < 100 && err.norm() > 1e-7 && !mine.empty(); ++it) {
+    Eigen::MatrixXd J(3, static_cast<Eigen::Index>(mine.size()));
+    for (std::size_t k = 0; k < mine.size(); ++k) {
+      const auto ai = static_cast<std::size_t>(mine[k]);
+      const double h = std::max(1e-6, 1e-6 * (hand.actuators[ai].upper - hand.actuators[ai].lower));
+      std::vector<double> b = a;
+      b[ai] += h;
+      J.col(static_cast<Eigen::Index>(k)) = (tip(b) - tip(a)) / h;
+    }
+    const Eigen::MatrixXd JJt = J * J.transpose() + lambda * lambda * Eigen::Matrix3d::Identity();
+    const Eigen::VectorXd step = J.transpose() * JJt.ldlt().solve(err);
+    std::vector<double> b = a;
+    for (std::size_t k = 0; k < mine.size(); ++k)
+      b[static_cast<std::size_t>(mine[k])] += step(static_cast<Eigen::Index>(k));
+    b = hand::clampActuators(hand, b);
+    const Eigen::Vector3d e2 = local - tip(b);
+    if (e2.norm() < err.norm()) {
+      a = b;
+      err = e2;
+      lambda *= 0.5;
+    } else {
+      lambda *= 4.0;
+    }
+  }
+  constexpr double kAccept = 5e-4;  // [m] what a person can place with the spin boxes
+  if (err.norm() > kAccept) {
+    return tr("Unreachable through the transmission: the coupled joints leave the fingertip "
+              "%1 mm from the target; the hand stays where it was")
+        .arg(err.norm() * 1000.0, 0, 'f', 1);
+  }
+  setActuatorCommands(a);
+  return {};
+}
+
 bool SimulationController::applyPose(const std::string& name) {
   const hand::NamedPose* pose = engine_->hand.pose(name);
   if (!pose) return false;
@@ -191,6 +270,10 @@ void SimulationController::applyTrajectories() {
   }
   for (std::size_t a = 0; a < na; ++a)
     engine_->simulator.setTrajectory(static_cast<int>(a), trajectories[a]);
+}
+
+const std::vector<sim::ActuatorTrajectory>& SimulationController::simulatorTrajectories() const {
+  return engine_->simulator.trajectories();
 }
 
 void SimulationController::setInitialPositions(std::vector<double> positions) {

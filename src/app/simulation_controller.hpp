@@ -69,6 +69,14 @@ class SimulationController : public QObject {
   /// Actuator positions that best realise joint values (least squares per actuator through
   /// the current transmission), clamped into their ranges.
   std::vector<double> actuatorsForJoints(const std::vector<kinematics::JointVector>& q) const;
+  /// Fingertip position of `finger` in the palm frame [m] in the shown state.
+  Eigen::Vector3d fingertip(int finger) const;
+  /// Inverse kinematics to a fingertip target in the palm frame [m]: closed form for
+  /// BarrettHand-type fingers, damped least squares otherwise, then through the transmission
+  /// (coupled joints: a least-squares fit in actuator space). Returns an empty string and moves
+  /// the hand, or the reason the target is unreachable (with the miss distance) and leaves
+  /// the hand where it was.
+  QString moveFingertip(int finger, const Eigen::Vector3d& target);
   /// Applies a named pose of the hand; false when there is no such pose.
   bool applyPose(const std::string& name);
   /// All actuators to 0 (clamped), clutches engaged.
@@ -77,6 +85,8 @@ class SimulationController : public QObject {
   // --- trajectories and playback --------------------------------------------------------
   void setTrajectories(std::vector<TrajectorySegment> segments);
   const std::vector<TrajectorySegment>& trajectories() const { return segments_; }
+  /// The simulator's per-actuator references built from trajectories() (empty: slider set point).
+  const std::vector<sim::ActuatorTrajectory>& simulatorTrajectories() const;
   /// Initial actuator positions of a run (empty: zero).
   void setInitialPositions(std::vector<double> positions);
   const std::vector<double>& initialPositions() const { return initial_; }

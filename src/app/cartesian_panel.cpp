@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cartesian_panel.hpp"
+
+#include <QFormLayout>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+#include "simulation_controller.hpp"
+
+namespace handsim::app {
+
+CartesianPanel::CartesianPanel(SimulationController* controller, QWidget* parent)
+    : QWidget(parent), controller_(controller) {
+  auto* layout = new QVBoxLayout(this);
+  auto* form = new QFormLayout;
+  finger_ = new QComboBox;
+  form->addRow(tr("Finger"), finger_);
+  const char* names[3] = {"x", "y", "z"};
+  for (int i = 0; i < 3; ++i) {
+    xyz_[i] = new QDoubleSpinBox;
+    xyz_[i]->setRange(-500.0, 500.0);
+    xyz_[i]->setDecimals(1);
+    xyz_[i]->setSingleStep(1.0);
+    xyz_[i]->setSuffix(QStringLiteral(" mm"));
+    xyz_[i]->setKeyboardTracking(false);
+    xyz_[i]->setToolTip(tr("Fingertip target in the palm frame; the hand follows as you edit"));
+    form->addRow(QString::fromLatin1(names[i]), xyz_[i]);
+    connect(xyz_[i], &QDoubleSpinBox::valueChanged, this, [this] {
+      if (!updating_) solve();
+    });
+  }
+  layout->addLayout(form);
+  auto* current = new QPushButton(tr("From current fingertip"));
+  layout->addWidget(current);
+  message_ = new QLabel;
+  message_->setWordWrap(true);
+  message_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  layout->addWidget(message_);
+  layout->addStretch(1);
+  connect(current, &QPushButton::clicked, this, &CartesianPanel::fromCurrent);
+  connect(finger_, &QComboBox::currentIndexChanged, this, &CartesianPanel::fromCurrent);
+  connect(controller_, &SimulationController::handChanged, this, &CartesianPanel::rebuild);
+  rebuild();
+}
+
+void CartesianPanel::rebuild() {
+  const QSignalBlocker block(finger_);
+  finger_->clear();
+  for (const auto& f : controller_->hand().fingers)
+    finger_->addItem(QString::fromStdString(f.name));
+  fromCurrent();
+}
+
+void CartesianPanel::fromCurrent() {
+  if (finger_->currentIndex() < 0) return;
+  const Eigen::Vector3d p = controller_->fingertip(finger_->currentIndex());
+  updating_ = true;
+  for (int i = 0; i < 3; ++i) xyz_[i]->setValue(p(i) * 1000.0);
+  updating_ = false;
+  message_->clear();
+}
+
+void CartesianPanel::setTarget(double x, double y, double z) {
+  updating_ = true;
+  xyz_[0]->setValue(x * 1000.0);
+  xyz_[1]->setValue(y * 1000.0);
+  xyz_[2]->setValue(z * 1000.0);
+  updating_ = false;
+  solve();
+}
+
+void CartesianPanel::solve() {
+  const Eigen::Vector3d target(xyz_[0]->value() / 1000.0, xyz_[1]->value() / 1000.0,
+                               xyz_[2]->value() / 1000.0);
+  const QString why = controller_->moveFingertip(finger_->currentIndex(), target);
+  if (why.isEmpty()) {
+    message_->setStyleSheet(QString());
+    message_->setText(tr("Reached."));
+  } else {
+    message_->setStyleSheet(QStringLiteral("color: #c33;"));
+    message_->setText(why);
+  }
+}
+
+}  // namespace handsim::app
