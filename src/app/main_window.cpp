@@ -317,8 +317,15 @@ bool MainWindow::openFile(const QString& path) {
   return true;
 }
 
-bool MainWindow::saveScene(const QString&) {
-  return false;
+bool MainWindow::saveScene(const QString& path) {
+  try {
+    handsim::app::saveScene(*controller_, path.toStdString());
+  } catch (const std::exception& e) {
+    showError(tr("Cannot save scene"), QString::fromUtf8(e.what()));
+    return false;
+  }
+  addRecentFile(path);
+  return true;
 }
 
 bool MainWindow::saveScreenshot(const QString& path) {

@@ -1,19 +1,25 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Widget tests of the application (QtTest), run under Xvfb because the window holds an
 // OpenGL viewport.
+#include <QDomDocument>
 #include <QDoubleSpinBox>
 #include <QFile>
+#include <QImage>
 #include <QSlider>
 #include <QSurfaceFormat>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
 
+#include "cartesian_panel.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "joint_panel.hpp"
 #include "main_window.hpp"
 #include "osg_viewport.hpp"
+#include "plot_dock.hpp"
+#include "scene_file.hpp"
 #include "simulation_controller.hpp"
+#include "trajectory_panel.hpp"
 
 using handsim::app::MainWindow;
 using handsim::app::SimulationController;
@@ -104,6 +110,138 @@ class WidgetTest : public QObject {
     QCOMPARE(controller_->recorder().rowCount(), std::size_t{501});
     controller_->pause();
     QVERIFY(window_->viewport()->frameCount() >= 0);
+  }
+
+  void cartesianTargetIsReachedThroughTheCoupling() {
+    // A tip position the coupled finger can reach: where M3 = 9000 counts puts it.
+    const int f3 = controller_->hand().fingerIndex("F3");
+    controller_->setActuatorCommand(controller_->hand().actuatorIndex("M3"), 9000.0);
+    const Eigen::Vector3d target = controller_->fingertip(f3);
+    controller_->resetToZero();
+    auto* panel = window_->cartesianPanel();
+    panel->fingerBox()->setCurrentIndex(f3);
+    panel->setTarget(target.x(), target.y(), target.z());
+    QCOMPARE(panel->message(), QStringLiteral("Reached."));
+    QVERIFY((controller_->fingertip(f3) - target).norm() < 5e-4);
+  }
+
+  void unreachableTargetExplainsAndKeepsTheHand() {
+    const int f1 = controller_->hand().fingerIndex("F1");
+    controller_->setActuatorCommand(controller_->hand().actuatorIndex("M1"), 5000.0);
+    const auto before = controller_->state().q;
+    auto* panel = window_->cartesianPanel();
+    panel->fingerBox()->setCurrentIndex(f1);
+    panel->setTarget(0.5, 0.5, 0.5);
+    QVERIFY2(panel->message().contains(QStringLiteral("Unreachable")),
+             qPrintable(panel->message()));
+    QVERIFY2(panel->message().contains(QStringLiteral("mm")), qPrintable(panel->message()));
+    for (std::size_t f = 0; f < before.size(); ++f) QVERIFY(controller_->state().q[f] == before[f]);
+    // A point the joints reach but the 3:1 coupling does not (inner link folded, outer straight).
+    panel->setTarget(0.0, -0.03, 0.2);
+    QVERIFY2(panel->message().contains(QStringLiteral("Unreachable")),
+             qPrintable(panel->message()));
+    for (std::size_t f = 0; f < before.size(); ++f) QVERIFY(controller_->state().q[f] == before[f]);
+  }
+
+  void plotExportFilesExistAndParse() {
+    controller_->loadScenario(HANDSIM_SOURCE_DIR "/assets/scenarios/barrett_close_free.json");
+    controller_->play();
+    for (int i = 0; i < 20; ++i) controller_->advance(0.05);
+    controller_->pause();
+    auto* plot = window_->plotDock();
+    plot->setSignals({"F3.J2.angle", "F3.J2.torque", "M3.position", "F3.clutch"});
+    QCOMPARE(plot->chart()->series().size(), 4);
+    QTemporaryDir dir;
+    for (const char* ext : {"png", "svg", "pdf", "csv"})
+      plot->exportTo(dir.filePath(QStringLiteral("plot.") + QLatin1String(ext)));
+    QVERIFY(!QImage(dir.filePath(QStringLiteral("plot.png"))).isNull());
+    QFile svg(dir.filePath(QStringLiteral("plot.svg")));
+    QVERIFY(svg.open(QIODevice::ReadOnly));
+    QDomDocument doc;
+    QVERIFY(doc.setContent(svg.readAll()));
+    QFile pdf(dir.filePath(QStringLiteral("plot.pdf")));
+    QVERIFY(pdf.open(QIODevice::ReadOnly));
+    QVERIFY(pdf.readAll().startsWith("%PDF-"));
+    QFile csv(dir.filePath(QStringLiteral("plot.csv")));
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = csv.readAll().trimmed().split('\n');
+    QCOMPARE(lines.front(), QByteArray("time,F3.J2.angle,F3.J2.torque,M3.position,F3.clutch"));
+    QCOMPARE(static_cast<std::size_t>(lines.size()), controller_->recorder().rowCount() + 1);
+  }
+
+  void sceneRoundTripsAndBadSceneKeepsTheCurrentOne() {
+    QTemporaryDir dir;
+    Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
+    pose.translation() = Eigen::Vector3d(0.01, 0.02, 0.15);
+    pose.linear() = Eigen::AngleAxisd(0.3, Eigen::Vector3d::UnitZ()).toRotationMatrix();
+    controller_->setObjectPose(0, pose);
+    controller_->setActuatorCommand(controller_->hand().actuatorIndex("M2"), 4000.0);
+    controller_->setTrajectories({{2, 9000.0, 5000.0, 20000.0, 0.1}});
+    const QString path = dir.filePath(QStringLiteral("scene.json"));
+    QVERIFY2(window_->saveScene(path), qPrintable(window_->lastError()));
+    window_->loadDefaultScene();
+    QVERIFY(controller_->trajectories().empty());
+    QVERIFY(window_->openFile(path));
+    QCOMPARE(controller_->objects().size(), std::size_t{1});
+    QVERIFY(controller_->objects()[0].pose.isApprox(pose, 1e-12));
+    QCOMPARE(controller_->trajectories().size(), std::size_t{1});
+    QCOMPARE(controller_->trajectories()[0].to, 9000.0);
+    QCOMPARE(controller_->state().actuator_command[1], 4000.0);
+
+    // A scene naming a missing object: the dialog's message names it; nothing changes.
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QByteArray text = f.readAll();
+    f.close();
+    text.replace("cube.wrl", "no_such_object.wrl");
+    const QString bad = dir.filePath(QStringLiteral("bad.json"));
+    QFile g(bad);
+    QVERIFY(g.open(QIODevice::WriteOnly));
+    g.write(text);
+    g.close();
+    controller_->loadHand("anthro20");
+    QVERIFY(!window_->openFile(bad));
+    QVERIFY2(window_->lastError().contains(QStringLiteral("no_such_object.wrl")),
+             qPrintable(window_->lastError()));
+    QCOMPARE(QString::fromStdString(controller_->hand().id), QStringLiteral("anthro20"));
+  }
+
+  void trajectoryFileRoundTrip() {
+    QTemporaryDir dir;
+    controller_->setTrajectories(
+        {{0, 12000.0, 8000.0, 16000.0, 0.0}, {3, 500.0, 1000.0, 4000.0, 0.2}});
+    const QString path = dir.filePath(QStringLiteral("t.json"));
+    window_->trajectoryPanel()->saveFile(path);
+    controller_->setTrajectories({});
+    window_->trajectoryPanel()->loadFile(path);
+    QCOMPARE(controller_->trajectories().size(), std::size_t{2});
+    QCOMPARE(controller_->trajectories()[1].actuator, 3);
+    QCOMPARE(window_->trajectoryPanel()->table()->rowCount(), 2);
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("{\"format\": \"handsim-trajectories\", \"segments\": [{\"actuator\": \"M9\"}]}");
+    f.close();
+    try {
+      window_->trajectoryPanel()->loadFile(path);
+      QFAIL("no exception");
+    } catch (const std::runtime_error& e) {
+      QVERIFY2(QString::fromUtf8(e.what()).contains(
+                   QStringLiteral("/segments/0: unknown actuator 'M9'")),
+               e.what());
+    }
+    QCOMPARE(controller_->trajectories().size(), std::size_t{2});
+  }
+
+  void scrubberReplaysHistory() {
+    controller_->loadScenario(HANDSIM_SOURCE_DIR "/assets/scenarios/barrett_close_free.json");
+    controller_->play();
+    for (int i = 0; i < 40; ++i) controller_->advance(0.05);
+    controller_->pause();
+    const double end = controller_->state().time;
+    window_->trajectoryPanel()->scrubber()->setValue(50);
+    QVERIFY(controller_->scrubbing());
+    QVERIFY(std::abs(controller_->state().time - 0.5) < 1e-9);
+    QVERIFY(std::abs(controller_->liveState().time - end) < 1e-9);
   }
 
  private:
