@@ -214,7 +214,7 @@ void MainWindow::buildActions() {
   }
   QAction* fullscreen = view_menu_->addAction(
       tr("F&ull Screen"), this, [this] { setWindowState(windowState() ^ Qt::WindowFullScreen); });
-  fullscreen->setShortcut(QKeySequence::FullScreen);
+  fullscreen->setShortcut(QKeySequence(Qt::Key_F11));
   view_menu_->addSeparator();
   for (QDockWidget* dock : findChildren<QDockWidget*>())
     view_menu_->addAction(dock->toggleViewAction());
