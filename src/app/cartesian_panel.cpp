@@ -2,7 +2,10 @@
 #include "cartesian_panel.hpp"
 
 #include <QFormLayout>
+#include <QGridLayout>
+#include <QGroupBox>
 #include <QPushButton>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include "simulation_controller.hpp"
@@ -36,6 +39,42 @@ CartesianPanel::CartesianPanel(SimulationController* controller, QWidget* parent
   message_->setWordWrap(true);
   message_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   layout->addWidget(message_);
+
+  // Palm jog: steps in the palm's own frame; objects stay where they are in the world.
+  auto* jog = new QGroupBox(tr("Palm jog (palm frame: 5 mm, 5 deg)"));
+  auto* grid = new QGridLayout(jog);
+  const char* axes[3] = {"x", "y", "z"};
+  for (int axis = 0; axis < 3; ++axis) {
+    for (int kind = 0; kind < 2; ++kind) {
+      for (int sign = -1; sign <= 1; sign += 2) {
+        auto* b = new QToolButton;
+        b->setText(QStringLiteral("%1%2%3")
+                       .arg(kind == 0 ? QString() : QStringLiteral("R"))
+                       .arg(QString::fromLatin1(axes[axis]))
+                       .arg(sign < 0 ? QStringLiteral("−") : QStringLiteral("+")));
+        b->setAutoRepeat(true);
+        b->setToolTip(
+            kind == 0 ? tr("Move the palm along its %1 axis").arg(QString::fromLatin1(axes[axis]))
+                      : tr("Turn the palm about its %1 axis").arg(QString::fromLatin1(axes[axis])));
+        grid->addWidget(b, axis, kind * 2 + (sign > 0 ? 1 : 0));
+        connect(b, &QToolButton::clicked, this, [this, axis, kind, sign] {
+          Eigen::Isometry3d delta = Eigen::Isometry3d::Identity();
+          const Eigen::Vector3d unit = Eigen::Vector3d::Unit(axis);
+          if (kind == 0)
+            delta.translation() = 0.005 * sign * unit;
+          else
+            delta.linear() = Eigen::AngleAxisd(sign * 5.0 * 3.14159265358979323846 / 180.0, unit)
+                                 .toRotationMatrix();
+          controller_->jogPalm(delta);
+        });
+      }
+    }
+  }
+  auto* home = new QPushButton(tr("Palm home"));
+  grid->addWidget(home, 3, 0, 1, 4);
+  connect(home, &QPushButton::clicked, this,
+          [this] { controller_->setPalmPose(Eigen::Isometry3d::Identity()); });
+  layout->addWidget(jog);
   layout->addStretch(1);
   connect(current, &QPushButton::clicked, this, &CartesianPanel::fromCurrent);
   connect(finger_, &QComboBox::currentIndexChanged, this, &CartesianPanel::fromCurrent);

@@ -102,6 +102,7 @@ void MainWindow::buildDocks() {
   dock(trajectory_panel_, tr("Trajectory"), QStringLiteral("TrajectoryDock"),
        Qt::LeftDockWidgetArea);
   dock(plot_dock_, tr("Plot"), QStringLiteral("PlotDock"), Qt::BottomDockWidgetArea);
+  connect(viewport_, &OsgViewport::objectDragged, object_panel_, &ObjectPanel::refreshPose);
   connect(object_panel_, &ObjectPanel::importRequested, this, [this] {
     const QString path =
         QFileDialog::getOpenFileName(this, tr("Import object"), QString(), objectFileFilter());

@@ -45,6 +45,12 @@ ObjectPanel::ObjectPanel(SimulationController* controller, QWidget* parent)
           [this] { controller_->removeObject(list_->currentRow()); });
   connect(list_, &QListWidget::currentRowChanged, this, &ObjectPanel::showSelected);
   connect(controller_, &SimulationController::objectsChanged, this, &ObjectPanel::rebuild);
+  // Poses also change by palm jog and viewport drags; never overwrite a field being edited.
+  connect(controller_, &SimulationController::snapshotChanged, this, [this] {
+    for (QDoubleSpinBox* f : pose_)
+      if (f->hasFocus()) return;
+    showSelected();
+  });
   rebuild();
 }
 

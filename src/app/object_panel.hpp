@@ -18,6 +18,8 @@ class ObjectPanel : public QWidget {
   QListWidget* list() const { return list_; }
   /// Pose field: 0-2 x, y, z [mm]; 3-5 roll, pitch, yaw [deg].
   QDoubleSpinBox* poseField(int i) const { return pose_[i]; }
+  /// Shows the selected object's current pose (after it moved elsewhere, e.g. a drag).
+  void refreshPose() { showSelected(); }
 
  Q_SIGNALS:
   /// The user asked to import an object (the window shows the file dialog).

@@ -9,6 +9,8 @@
 #include <cmath>
 #include <osg/Light>
 #include <osg/LightSource>
+#include <osgUtil/IntersectionVisitor>
+#include <osgUtil/LineSegmentIntersector>
 
 #include "simulation_controller.hpp"
 
@@ -119,7 +121,8 @@ void OsgViewport::setView(View view) {
 
 void OsgViewport::syncFromSnapshot() {
   if (!dirty_) return;
-  scene_.update(controller_->hand(), controller_->state(), controller_->objects());
+  scene_.update(controller_->hand(), controller_->state(), controller_->objects(),
+                controller_->palmPose());
   dirty_ = false;
 }
 
@@ -171,7 +174,50 @@ int OsgViewport::osgButton(Qt::MouseButton b, Qt::KeyboardModifiers m) {
   return 0;
 }
 
+osg::Matrixd OsgViewport::worldToWindow() const {
+  const osg::Camera* camera = viewer_->getCamera();
+  return camera->getViewMatrix() * camera->getProjectionMatrix() *
+         camera->getViewport()->computeWindowMatrix();
+}
+
+bool OsgViewport::startObjectDrag(const QPointF& logical) {
+  syncFromSnapshot();
+  const qreal dpr = devicePixelRatioF();
+  const double x = logical.x() * dpr;
+  const double y = height() * dpr - logical.y() * dpr;
+  osg::ref_ptr<osgUtil::LineSegmentIntersector> picker =
+      new osgUtil::LineSegmentIntersector(osgUtil::Intersector::WINDOW, x, y);
+  osgUtil::IntersectionVisitor visitor(picker.get());
+  viewer_->getCamera()->accept(visitor);
+  for (const auto& hit : picker->getIntersections()) {
+    const int index = scene_.objectIndexOf(hit.nodePath);
+    if (index < 0) continue;
+    dragged_ = index;
+    drag_point_ = hit.getWorldIntersectPoint();
+    drag_depth_ = (drag_point_ * worldToWindow()).z();
+    return true;
+  }
+  return false;
+}
+
+void OsgViewport::dragObject(const QPointF& logical) {
+  if (dragged_ < 0 || dragged_ >= static_cast<int>(controller_->objects().size())) return;
+  const qreal dpr = devicePixelRatioF();
+  const osg::Vec3d window(logical.x() * dpr, height() * dpr - logical.y() * dpr, drag_depth_);
+  const osg::Vec3d now = window * osg::Matrixd::inverse(worldToWindow());
+  const osg::Vec3d moved = now - drag_point_;
+  drag_point_ = now;
+  // The grabbed point follows the mouse in the plane parallel to the screen through it.
+  const Eigen::Vector3d delta_world(moved.x(), moved.y(), moved.z());
+  Eigen::Isometry3d pose = controller_->objects()[static_cast<std::size_t>(dragged_)].pose;
+  pose.translation() += controller_->palmPose().linear().transpose() * delta_world;
+  controller_->setObjectPose(dragged_, pose);
+}
+
 void OsgViewport::mousePressEvent(QMouseEvent* e) {
+  if (e->button() == Qt::LeftButton && (e->modifiers() & Qt::ControlModifier) &&
+      startObjectDrag(e->position()))
+    return;
   const qreal dpr = devicePixelRatioF();
   window_->getEventQueue()->mouseButtonPress(
       static_cast<float>(e->position().x() * dpr), static_cast<float>(e->position().y() * dpr),
@@ -180,6 +226,11 @@ void OsgViewport::mousePressEvent(QMouseEvent* e) {
 }
 
 void OsgViewport::mouseReleaseEvent(QMouseEvent* e) {
+  if (dragged_ >= 0) {
+    dragged_ = -1;
+    Q_EMIT objectDragged();
+    return;
+  }
   const qreal dpr = devicePixelRatioF();
   window_->getEventQueue()->mouseButtonRelease(
       static_cast<float>(e->position().x() * dpr), static_cast<float>(e->position().y() * dpr),
@@ -188,6 +239,10 @@ void OsgViewport::mouseReleaseEvent(QMouseEvent* e) {
 }
 
 void OsgViewport::mouseMoveEvent(QMouseEvent* e) {
+  if (dragged_ >= 0) {
+    dragObject(e->position());
+    return;
+  }
   const qreal dpr = devicePixelRatioF();
   window_->getEventQueue()->mouseMotion(static_cast<float>(e->position().x() * dpr),
                                         static_cast<float>(e->position().y() * dpr));

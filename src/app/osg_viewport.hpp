@@ -17,7 +17,7 @@ class SimulationController;
 /// The 3-D view: an OpenSceneGraph viewer embedded in a QOpenGLWidget (GraphicsWindowEmbedded,
 /// single-threaded, drawn from paintGL; DESIGN.md section 1). It only syncs the scene graph
 /// from the controller's snapshot; mouse: left orbit, middle (or shift-left) pan, right/wheel
-/// zoom.
+/// zoom, Ctrl + left drag moves an object in the screen plane.
 class OsgViewport : public QOpenGLWidget {
   Q_OBJECT
  public:
@@ -38,6 +38,8 @@ class OsgViewport : public QOpenGLWidget {
  Q_SIGNALS:
   /// Files dropped onto the viewport (objects to import).
   void filesDropped(const QStringList& paths);
+  /// An object drag (Ctrl + left button) ended.
+  void objectDragged();
   /// A frame was drawn.
   void frameDrawn();
 
@@ -58,6 +60,10 @@ class OsgViewport : public QOpenGLWidget {
   void syncFromSnapshot();
   void resizeViewer();
   static int osgButton(Qt::MouseButton b, Qt::KeyboardModifiers m);
+  /// Window matrix (world -> device pixels, y up, depth in [0, 1]).
+  osg::Matrixd worldToWindow() const;
+  bool startObjectDrag(const QPointF& logical);
+  void dragObject(const QPointF& logical);
 
   SimulationController* controller_;
   SceneGraph scene_;
@@ -65,6 +71,9 @@ class OsgViewport : public QOpenGLWidget {
   osg::ref_ptr<osgViewer::GraphicsWindowEmbedded> window_;
   osg::ref_ptr<osgGA::TrackballManipulator> manipulator_;
   bool dirty_ = true;
+  int dragged_ = -1;         ///< object moved by Ctrl + left drag, or -1
+  osg::Vec3d drag_point_;    ///< grabbed point in the world
+  double drag_depth_ = 0.0;  ///< its window depth
   long long frames_ = 0;
   double frame_rate_ = 0.0;
   long long frames_at_window_ = 0;

@@ -136,6 +136,9 @@ void loadScene(SimulationController& controller, const std::string& path) {
       w.pose = poseFromJson(o.at("pose"));
       objects.push_back(std::move(w));
     }
+    where = "/palm_pose";
+    const Eigen::Isometry3d palm = doc.contains("palm_pose") ? poseFromJson(doc.at("palm_pose"))
+                                                             : Eigen::Isometry3d::Identity();
     where = "/duration_s";
     const double duration = doc.value("duration_s", 0.0);
     if (!(duration >= 0.0)) throw std::runtime_error("must be >= 0");
@@ -147,6 +150,7 @@ void loadScene(SimulationController& controller, const std::string& path) {
     controller.setTrajectories(segments);
     controller.resetRun();
     controller.clearObjects();
+    controller.setPalmPose(palm);
     for (sim::WorldObject& w : objects) controller.addObject(std::move(w));
     if (!commands.empty()) controller.setActuatorCommands(commands);
   } catch (const io::InputError&) {

@@ -196,6 +196,7 @@ osg::ref_ptr<osg::Geode> stickLink(const kinematics::DhRow& row) {
 
 SceneGraph::SceneGraph()
     : root_(new osg::Group),
+      palm_(new osg::MatrixTransform),
       hand_group_(new osg::Group),
       object_group_(new osg::Group),
       contact_group_(new osg::Group),
@@ -204,9 +205,11 @@ SceneGraph::SceneGraph()
       broken_material_(makeMaterial(osg::Vec4(0.95f, 0.55f, 0.1f, 1.0f))),
       palm_material_(makeMaterial(osg::Vec4(0.35f, 0.37f, 0.42f, 1.0f))) {
   root_->addChild(grid_);
-  root_->addChild(hand_group_);
-  root_->addChild(object_group_);
-  root_->addChild(contact_group_);
+  root_->addChild(palm_);
+  // Objects and contacts are given in the palm frame, as the simulator holds them.
+  palm_->addChild(hand_group_);
+  palm_->addChild(object_group_);
+  palm_->addChild(contact_group_);
   hand_group_->getOrCreateStateSet()->setAttributeAndModes(link_material_);
   root_->getOrCreateStateSet()->setMode(GL_NORMALIZE, osg::StateAttribute::ON);
 }
@@ -300,8 +303,17 @@ void SceneGraph::setObjects(const std::vector<sim::WorldObject>& objects) {
   setOptions(options_);
 }
 
+int SceneGraph::objectIndexOf(const osg::NodePath& path) const {
+  for (const osg::Node* node : path)
+    for (std::size_t i = 0; i < objects_.size(); ++i)
+      if (objects_[i].get() == node) return static_cast<int>(i);
+  return -1;
+}
+
 void SceneGraph::update(const hand::HandModel& hand, const sim::SimState& state,
-                        const std::vector<sim::WorldObject>& objects) {
+                        const std::vector<sim::WorldObject>& objects,
+                        const Eigen::Isometry3d& palm_pose) {
+  palm_->setMatrix(toOsg(palm_pose));
   for (std::size_t f = 0; f < links_.size() && f < hand.fingers.size() && f < state.q.size(); ++f) {
     const kinematics::Chain& chain = hand.fingers[f];
     const kinematics::ChainFrames frames = kinematics::forwardKinematics(chain, state.q[f]);
@@ -365,10 +377,7 @@ void SceneGraph::applyTransparency() {
 }
 
 osg::BoundingSphere SceneGraph::contentBound() const {
-  osg::BoundingSphere bs;
-  bs.expandBy(hand_group_->getBound());
-  bs.expandBy(object_group_->getBound());
-  return bs;
+  return palm_->getBound();
 }
 
 void SceneGraph::setOptions(const DisplayOptions& options) {

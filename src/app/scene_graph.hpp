@@ -37,7 +37,11 @@ class SceneGraph {
   void setObjects(const std::vector<sim::WorldObject>& objects);
   /// Poses links and objects from a snapshot; colours inner links by clutch state.
   void update(const hand::HandModel& hand, const sim::SimState& state,
-              const std::vector<sim::WorldObject>& objects);
+              const std::vector<sim::WorldObject>& objects, const Eigen::Isometry3d& palm_pose);
+  /// Index of the object whose geometry contains `node` on its path, or -1.
+  int objectIndexOf(const osg::NodePath& path) const;
+  /// The node under which objects hang (for picking).
+  osg::Node* objectNode() const { return object_group_.get(); }
   void setOptions(const DisplayOptions& options);
   /// Bounding sphere of the hand and the objects (not the grid), for framing the camera.
   osg::BoundingSphere contentBound() const;
@@ -49,6 +53,7 @@ class SceneGraph {
 
   DisplayOptions options_;
   osg::ref_ptr<osg::Group> root_;
+  osg::ref_ptr<osg::MatrixTransform> palm_;  ///< palm frame in the world
   osg::ref_ptr<osg::Group> hand_group_;
   osg::ref_ptr<osg::Group> object_group_;
   osg::ref_ptr<osg::Group> contact_group_;

@@ -95,6 +95,19 @@ void SimulationController::setObjectPose(int index, const Eigen::Isometry3d& pos
   Q_EMIT snapshotChanged();
 }
 
+void SimulationController::jogPalm(const Eigen::Isometry3d& delta) {
+  setPalmPose(palm_pose_ * delta);
+}
+
+void SimulationController::setPalmPose(const Eigen::Isometry3d& pose) {
+  if (!pose.matrix().allFinite()) return;
+  // world = palm * object_in_palm must not change for any object.
+  const Eigen::Isometry3d change = pose.inverse() * palm_pose_;
+  for (sim::WorldObject& o : objects_) o.pose = change * o.pose;
+  palm_pose_ = pose;
+  Q_EMIT snapshotChanged();
+}
+
 void SimulationController::clearObjects() {
   objects_.clear();
   Q_EMIT objectsChanged();

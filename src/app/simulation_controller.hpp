@@ -60,6 +60,14 @@ class SimulationController : public QObject {
   void setObjectPose(int index, const Eigen::Isometry3d& pose);
   void clearObjects();
 
+  /// Palm frame -> world (the grid is the world's z = 0 plane). Objects stay put in the world
+  /// when the palm moves, so their palm-frame poses change with it.
+  const Eigen::Isometry3d& palmPose() const { return palm_pose_; }
+  /// Moves the palm by `delta`, expressed in the current palm frame.
+  void jogPalm(const Eigen::Isometry3d& delta);
+  /// Sets the palm pose in the world, keeping objects where they are in the world.
+  void setPalmPose(const Eigen::Isometry3d& pose);
+
   // --- direct control ------------------------------------------------------------------
   /// Set point of an actuator [its unit], clamped into its range. While paused the hand moves
   /// there at once; while running the servo drives it there.
@@ -148,6 +156,7 @@ class SimulationController : public QObject {
   sim::SimState live_;
   std::vector<sim::SimState> history_;
   std::vector<sim::WorldObject> objects_;
+  Eigen::Isometry3d palm_pose_ = Eigen::Isometry3d::Identity();
   std::vector<TrajectorySegment> segments_;
   std::vector<double> initial_;
   double duration_ = 0.0;

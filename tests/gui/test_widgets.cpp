@@ -244,6 +244,19 @@ class WidgetTest : public QObject {
     QVERIFY(std::abs(controller_->liveState().time - end) < 1e-9);
   }
 
+  void palmJogKeepsObjectsInTheWorld() {
+    const Eigen::Isometry3d world_before = controller_->palmPose() * controller_->objects()[0].pose;
+    Eigen::Isometry3d delta = Eigen::Isometry3d::Identity();
+    delta.translation() = Eigen::Vector3d(0.005, 0.0, 0.0);
+    delta.linear() = Eigen::AngleAxisd(0.2, Eigen::Vector3d::UnitZ()).toRotationMatrix();
+    controller_->jogPalm(delta);
+    controller_->jogPalm(delta);
+    const Eigen::Isometry3d world_after = controller_->palmPose() * controller_->objects()[0].pose;
+    QVERIFY(world_after.isApprox(world_before, 1e-12));
+    QVERIFY(!controller_->objects()[0].pose.isApprox(world_before, 1e-6));
+    QVERIFY(controller_->palmPose().isApprox(delta * delta, 1e-12));
+  }
+
  private:
   SimulationController* controller_ = nullptr;
   MainWindow* window_ = nullptr;
