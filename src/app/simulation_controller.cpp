@@ -194,7 +194,8 @@ QString SimulationController::moveFingertip(int finger, const Eigen::Vector3d& t
   all_q[f] = q;
   std::vector<double> a = actuatorsForJoints(all_q);
   std::vector<int> mine;
-  for (const auto& row : hand::effectiveDrives(hand, live_.clutches)[f])
+  const auto drives = hand::effectiveDrives(hand, live_.clutches);
+  for (const auto& row : drives[f])
     if (row.actuator >= 0 && row.ratio != 0.0 &&
         std::find(mine.begin(), mine.end(), row.actuator) == mine.end())
       mine.push_back(row.actuator);
