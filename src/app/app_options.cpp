@@ -29,6 +29,14 @@ AppOptions parseAppOptions(const QStringList& arguments) {
       if (!value(o.screenshot)) return o;
     } else if (a == QLatin1String("--window-screenshot")) {
       if (!value(o.window_screenshot)) return o;
+    } else if (a == QLatin1String("--samples")) {
+      if (!value(v)) return o;
+      bool ok = false;
+      o.samples = v.toInt(&ok);
+      if (!ok || o.samples < 0 || o.samples > 16) {
+        o.error = QStringLiteral("--samples needs a whole number from 0 to 16, not '%1'").arg(v);
+        return o;
+      }
     } else if (a == QLatin1String("--quit-after")) {
       if (!value(v)) return o;
       bool ok = false;

@@ -14,6 +14,8 @@ struct AppOptions {
   bool play = false;          ///< --play: start the simulation
   QString screenshot;         ///< --screenshot OUT.png: save the viewport just before quitting
   QString window_screenshot;  ///< --window-screenshot OUT.png: the whole window, with panels
+  int samples = 4;            ///< --samples N: multisampling of the viewport (0 = off; llvmpipe is
+                              ///< about 3x faster without it, docs/performance-gui.md)
   double quit_after = -1.0;   ///< --quit-after SECONDS of wall-clock time; < 0: stay open
   QString error;              ///< non-empty when the arguments are invalid
 };

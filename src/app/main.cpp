@@ -15,18 +15,34 @@ namespace {
 const char* kUsage =
     "usage: handsim [--scene FILE] [--hand ID|FILE] [--object FILE]... [--play]\n"
     "               [--screenshot OUT.png] [--window-screenshot OUT.png] [--quit-after SECONDS]\n"
+    "               [--samples N]\n"
     "Without arguments handsim opens the BarrettHand and a cube (docs/gui.md).\n";
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  // The surface format must be set before the application object exists, so the arguments
+  // are read from argv first (Qt's own, such as -platform, are not handsim's: pass them
+  // through QT_QPA_PLATFORM instead).
+  QStringList raw;
+  for (int i = 1; i < argc; ++i) raw << QString::fromLocal8Bit(argv[i]);
+  if (raw.contains(QStringLiteral("--help")) || raw.contains(QStringLiteral("-h"))) {
+    std::fputs(kUsage, stdout);
+    return 0;
+  }
+  // Argument errors are reported before a display is needed.
+  const handsim::app::AppOptions options = handsim::app::parseAppOptions(raw);
+  if (!options.error.isEmpty()) {
+    std::fprintf(stderr, "handsim: %s\n%s", qPrintable(options.error), kUsage);
+    return 2;
+  }
   // OSG 3.6 draws with the fixed-function pipeline: ask for a compatibility context.
   QSurfaceFormat format;
   format.setRenderableType(QSurfaceFormat::OpenGL);
   format.setProfile(QSurfaceFormat::CompatibilityProfile);
   format.setVersion(2, 1);
   format.setDepthBufferSize(24);
-  format.setSamples(4);
+  format.setSamples(options.samples);
   QSurfaceFormat::setDefaultFormat(format);
   QApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
 
@@ -35,17 +51,6 @@ int main(int argc, char** argv) {
   QApplication::setOrganizationName(QStringLiteral("handsim"));
   QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
 
-  QStringList args = QApplication::arguments();
-  args.removeFirst();
-  if (args.contains(QStringLiteral("--help")) || args.contains(QStringLiteral("-h"))) {
-    std::fputs(kUsage, stdout);
-    return 0;
-  }
-  const handsim::app::AppOptions options = handsim::app::parseAppOptions(args);
-  if (!options.error.isEmpty()) {
-    std::fprintf(stderr, "handsim: %s\n%s", qPrintable(options.error), kUsage);
-    return 2;
-  }
 
   handsim::app::SimulationController controller;
   handsim::app::MainWindow window(&controller);

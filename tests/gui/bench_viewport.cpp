@@ -14,6 +14,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "joint_panel.hpp"
@@ -56,7 +58,10 @@ int main(int argc, char** argv) {
   format.setProfile(QSurfaceFormat::CompatibilityProfile);
   format.setVersion(2, 1);
   format.setDepthBufferSize(24);
-  format.setSamples(4);
+  // Same format as the application unless told otherwise: bench_viewport [samples] [no-object]
+  const int samples = argc > 1 ? std::atoi(argv[1]) : 4;
+  const bool with_object = !(argc > 2 && std::string(argv[2]) == "no-object");
+  format.setSamples(samples);
   QSurfaceFormat::setDefaultFormat(format);
   QApplication app(argc, argv);
   QApplication::setOrganizationName(QStringLiteral("handsim-bench"));
@@ -66,7 +71,7 @@ int main(int argc, char** argv) {
   window.loadDefaultScene();
   QTemporaryDir dir;
   const QString sphere = writeSphere(dir.filePath(QStringLiteral("sphere100k.obj")), 224, 224);
-  if (!window.importObject(sphere)) return 1;
+  if (with_object && !window.importObject(sphere)) return 1;
   window.resize(1280, 800);
   window.show();
   handsim::app::OsgViewport* vp = window.viewport();
@@ -114,7 +119,7 @@ int main(int argc, char** argv) {
     latencies.push_back(static_cast<double>(t.nsecsElapsed()) * 1e-6);
     QObject::disconnect(c);
   }
-  std::printf("viewport %dx%d (device pixels), object triangles %zu\n",
+  std::printf("samples %d, viewport %dx%d (device pixels), object triangles %zu\n", samples,
               static_cast<int>(vp->width() * vp->devicePixelRatioF()),
               static_cast<int>(vp->height() * vp->devicePixelRatioF()), triangles);
   std::printf("frame rate while simulating: %.1f fps\n", fps);
