@@ -22,9 +22,10 @@ namespace {
 constexpr int kFramePeriodMs = 16;
 // At most this much simulated time per frame, so a slow machine falls behind real time
 // instead of freezing the window (the status bar shows the real-time factor).
-constexpr double kMaxSimSecondsPerFrame = 0.1;
+// A step costs microseconds, so even software-rendered 4 fps keeps real time.
+constexpr double kMaxSimSecondsPerFrame = 0.25;
 // Longest wall-clock gap the accumulator accepts (e.g. after a modal dialog).
-constexpr double kMaxRealGap = 0.1;
+constexpr double kMaxRealGap = 0.25;
 }  // namespace
 
 /// The hand model and the objects that refer to it (Simulator and Recorder keep references
