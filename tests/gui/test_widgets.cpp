@@ -5,6 +5,8 @@
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QImage>
+#include <QMimeData>
+#include <QSettings>
 #include <QSlider>
 #include <QSurfaceFormat>
 #include <QTemporaryDir>
@@ -255,6 +257,36 @@ class WidgetTest : public QObject {
     QVERIFY(world_after.isApprox(world_before, 1e-12));
     QVERIFY(!controller_->objects()[0].pose.isApprox(world_before, 1e-6));
     QVERIFY(controller_->palmPose().isApprox(delta * delta, 1e-12));
+  }
+
+  void namedPoseSetsEveryJoint() {
+    controller_->loadHand("anthro20");
+    const handsim::hand::NamedPose* pose = controller_->hand().pose("cup grasp");
+    QVERIFY(pose != nullptr);
+    auto* box = window_->jointPanel()->poseBox();
+    box->setCurrentIndex(box->findText(QStringLiteral("cup grasp")));
+    QVERIFY(controller_->applyPose(box->currentText().toStdString()));
+    for (std::size_t f = 0; f < pose->q.size(); ++f)
+      for (std::size_t j = 0; j < pose->q[f].size(); ++j)
+        QVERIFY(std::abs(controller_->state().q[f](static_cast<Eigen::Index>(j)) - pose->q[f][j]) <
+                1e-9);
+  }
+
+  void dropImportsAndRemembersRecentFiles() {
+    const QString cube = QStringLiteral(HANDSIM_SOURCE_DIR "/assets/objects/sphere.wrl");
+    auto* mime = new QMimeData;
+    mime->setUrls({QUrl::fromLocalFile(cube)});
+    QDragEnterEvent enter(QPoint(50, 50), Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(window_->viewport(), &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent drop(QPointF(50, 50), Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(window_->viewport(), &drop);
+    delete mime;
+    QCOMPARE(controller_->objects().size(), std::size_t{2});
+    QCOMPARE(controller_->objects()[1].name, std::string("sphere"));
+    const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
+    QVERIFY(!recent.isEmpty());
+    QCOMPARE(recent.front(), cube);
   }
 
  private:
