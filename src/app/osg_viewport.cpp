@@ -45,7 +45,9 @@ OsgViewport::OsgViewport(SimulationController* controller, QWidget* parent)
   fill->setSpecular(osg::Vec4(0.1f, 0.1f, 0.1f, 1.0f));
   osg::ref_ptr<osg::LightSource> fill_source = new osg::LightSource;
   fill_source->setLight(fill);
-  fill_source->setReferenceFrame(osg::LightSource::ABSOLUTE_RF);
+  // RELATIVE_RF under the untransformed root: the direction is in world coordinates, so this
+  // light stays above the scene while the headlight follows the camera.
+  fill_source->setReferenceFrame(osg::LightSource::RELATIVE_RF);
   scene_.root()->addChild(fill_source);
   scene_.root()->getOrCreateStateSet()->setMode(GL_LIGHT1, osg::StateAttribute::ON);
 
