@@ -51,7 +51,6 @@ int main(int argc, char** argv) {
   QApplication::setOrganizationName(QStringLiteral("handsim"));
   QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
 
-
   handsim::app::SimulationController controller;
   handsim::app::MainWindow window(&controller);
   const bool automated = options.quit_after >= 0.0 || !options.screenshot.isEmpty() ||

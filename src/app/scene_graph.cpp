@@ -303,6 +303,15 @@ void SceneGraph::setObjects(const std::vector<sim::WorldObject>& objects) {
   setOptions(options_);
 }
 
+bool SceneGraph::showsBrokenClutch(int finger, int row) const {
+  if (finger < 0 || row < 0 || static_cast<std::size_t>(finger) >= links_.size() ||
+      static_cast<std::size_t>(row) >= links_[static_cast<std::size_t>(finger)].size())
+    return false;
+  const osg::StateSet* ss =
+      links_[static_cast<std::size_t>(finger)][static_cast<std::size_t>(row)]->getStateSet();
+  return ss && ss->getAttribute(osg::StateAttribute::MATERIAL) == broken_material_.get();
+}
+
 int SceneGraph::objectIndexOf(const osg::NodePath& path) const {
   for (const osg::Node* node : path)
     for (std::size_t i = 0; i < objects_.size(); ++i)
@@ -341,7 +350,9 @@ void SceneGraph::update(const hand::HandModel& hand, const sim::SimState& state,
 
 void SceneGraph::rebuildContacts(const sim::SimState& state) {
   contact_group_->removeChildren(0, contact_group_->getNumChildren());
+  drawn_contacts_ = 0;
   if (!options_.contacts || state.contacts.empty()) return;
+  drawn_contacts_ = static_cast<int>(state.contacts.size());
   osg::ref_ptr<osg::Geode> geode = new osg::Geode;
   for (const sim::Contact& c : state.contacts) {
     // 1 cm for a touch, 1 cm more per 5 N, so a breakaway-sized 18 N force is clearly longer.

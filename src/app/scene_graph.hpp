@@ -40,6 +40,10 @@ class SceneGraph {
               const std::vector<sim::WorldObject>& objects, const Eigen::Isometry3d& palm_pose);
   /// Index of the object whose geometry contains `node` on its path, or -1.
   int objectIndexOf(const osg::NodePath& path) const;
+  /// Number of contact arrows drawn by the last update.
+  int drawnContactCount() const { return drawn_contacts_; }
+  /// True when the last update coloured link `row` of `finger` as a broken-away clutch.
+  bool showsBrokenClutch(int finger, int row) const;
   /// The node under which objects hang (for picking).
   osg::Node* objectNode() const { return object_group_.get(); }
   void setOptions(const DisplayOptions& options);
@@ -52,6 +56,7 @@ class SceneGraph {
   void applyTransparency();
 
   DisplayOptions options_;
+  int drawn_contacts_ = 0;
   osg::ref_ptr<osg::Group> root_;
   osg::ref_ptr<osg::MatrixTransform> palm_;  ///< palm frame in the world
   osg::ref_ptr<osg::Group> hand_group_;

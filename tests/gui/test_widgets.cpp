@@ -20,6 +20,7 @@
 #include "osg_viewport.hpp"
 #include "plot_dock.hpp"
 #include "scene_file.hpp"
+#include "scene_graph.hpp"
 #include "simulation_controller.hpp"
 #include "trajectory_panel.hpp"
 
@@ -287,6 +288,38 @@ class WidgetTest : public QObject {
     const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
     QVERIFY(!recent.isEmpty());
     QCOMPARE(recent.front(), cube);
+  }
+
+  void sceneShowsContactsAndBrokenClutches() {
+    // The contact stage is not in the simulator yet: feed the scene a state by hand.
+    handsim::app::SceneGraph scene;
+    const auto& hand = controller_->hand();
+    scene.setHand(hand);
+    handsim::sim::SimState state = controller_->state();
+    handsim::sim::Contact c;
+    c.finger = 2;
+    c.row = 1;
+    c.object = 0;
+    c.point = Eigen::Vector3d(0.0, 0.02, 0.13);
+    c.normal = Eigen::Vector3d::UnitY();
+    c.force = 12.0;
+    state.contacts.push_back(c);
+    const int clutch = hand.clutchOfActuator(hand.actuatorIndex("M3"));
+    QVERIFY(clutch >= 0);
+    state.clutches[static_cast<std::size_t>(clutch)].broken = true;
+    scene.update(hand, state, controller_->objects(), Eigen::Isometry3d::Identity());
+    QCOMPARE(scene.drawnContactCount(), 1);
+    const auto inner = hand.clutches[static_cast<std::size_t>(clutch)].inner;
+    const int row = hand.fingers[static_cast<std::size_t>(inner.finger)].rowOfJoint(inner.joint);
+    QVERIFY(scene.showsBrokenClutch(inner.finger, row));
+    QVERIFY(!scene.showsBrokenClutch(0, row));
+    state.clutches[static_cast<std::size_t>(clutch)].broken = false;
+    handsim::app::DisplayOptions options;
+    options.contacts = false;
+    scene.setOptions(options);
+    scene.update(hand, state, controller_->objects(), Eigen::Isometry3d::Identity());
+    QCOMPARE(scene.drawnContactCount(), 0);
+    QVERIFY(!scene.showsBrokenClutch(inner.finger, row));
   }
 
  private:
