@@ -11,6 +11,6 @@ run() { xvfb-run -a -s "-screen 0 1600x1000x24" "$app" "$@"; }
 export XDG_CONFIG_HOME="$(mktemp -d)"
 trap 'rm -rf "$XDG_CONFIG_HOME"' EXIT
 run --quit-after 2 --window-screenshot "$root/docs/images/handsim-default.png"
-run --scene "$root/assets/scenarios/barrett_close_free.json" --play --quit-after 6 \
-    --window-screenshot "$root/docs/images/handsim-closing.png"
-echo "wrote docs/images/handsim-default.png and docs/images/handsim-closing.png"
+run --scene "$root/assets/scenarios/barrett_breakaway_cube.json" --play --quit-after 6 \
+    --window-screenshot "$root/docs/images/handsim-breakaway.png"
+echo "wrote docs/images/handsim-default.png and docs/images/handsim-breakaway.png"

@@ -16,7 +16,7 @@ packages=(
   libeigen3-dev nlohmann-json3-dev zlib1g-dev libassimp-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   liborocos-kdl-dev libfcl-dev
-  clang  # only for the optional libFuzzer targets (HANDSIM_BUILD_FUZZERS, docs/vrml.md)
+  libqhull-dev
   # The desktop application (src/app, src/plot): Qt6 Widgets/OpenGL/Charts/Svg, OpenSceneGraph
   qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-svg-dev libopenscenegraph-dev
   libgl-dev libglu1-mesa-dev fonts-dejavu-core

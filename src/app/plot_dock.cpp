@@ -96,8 +96,17 @@ void PlotDock::rebuildList() {
   const hand::HandModel& hand = controller_->hand();
   std::vector<std::string> initial;
   if (!hand.clutches.empty()) {
-    const std::string inner = hand.jointName(hand.clutches.front().inner);
-    const std::string outer = hand.jointName(hand.clutches.front().outer);
+    // The clutch whose motor has a trajectory is the experiment's subject (e.g. finger 3).
+    const auto& trajectories = controller_->simulatorTrajectories();
+    const hand::ClutchModel* chosen = &hand.clutches.front();
+    for (const hand::ClutchModel& c : hand.clutches)
+      if (c.actuator >= 0 && static_cast<std::size_t>(c.actuator) < trajectories.size() &&
+          !trajectories[static_cast<std::size_t>(c.actuator)].empty()) {
+        chosen = &c;
+        break;
+      }
+    const std::string inner = hand.jointName(chosen->inner);
+    const std::string outer = hand.jointName(chosen->outer);
     initial = {inner + ".angle", outer + ".angle"};
   } else if (!hand.fingers.empty() && hand.fingers.front().dof() > 0) {
     initial = {hand.jointName({0, 0}) + ".angle"};

@@ -58,6 +58,7 @@ void SimulationController::loadHand(const std::string& id_or_path) {
   hand::HandModel model = hand::loadHand(id_or_path);  // throws before anything changes
   setRunning(false);
   engine_ = std::make_unique<Engine>(std::move(model), sim::SimOptions{});
+  objects_dirty_ = true;
   hand_source_ = id_or_path;
   segments_.clear();
   initial_.clear();
@@ -79,21 +80,41 @@ int SimulationController::importObject(const std::string& path, const Eigen::Iso
 
 int SimulationController::addObject(sim::WorldObject object) {
   objects_.push_back(std::move(object));
-  Q_EMIT objectsChanged();
+  objectsEdited(true);
   return static_cast<int>(objects_.size()) - 1;
 }
 
 void SimulationController::removeObject(int index) {
   if (index < 0 || index >= static_cast<int>(objects_.size())) return;
   objects_.erase(objects_.begin() + index);
-  Q_EMIT objectsChanged();
+  objectsEdited(true);
 }
 
 void SimulationController::setObjectPose(int index, const Eigen::Isometry3d& pose) {
   if (index < 0 || index >= static_cast<int>(objects_.size())) return;
   objects_[static_cast<std::size_t>(index)].pose = pose;
-  // Only a transform changes: redraw without rebuilding the object's geometry.
-  Q_EMIT snapshotChanged();
+  objectsEdited(false);
+}
+
+void SimulationController::objectsEdited(bool geometry) {
+  // A drag edits poses many times per frame; the contact model takes them once, before the
+  // next step.
+  objects_dirty_ = true;
+  if (geometry)
+    Q_EMIT objectsChanged();
+  else
+    Q_EMIT snapshotChanged();  // only transforms: redraw without rebuilding geometry
+}
+
+void SimulationController::syncObjectsToSimulator() {
+  if (!objects_dirty_) return;
+  objects_dirty_ = false;
+  try {
+    engine_->simulator.setObjects(objects_);
+  } catch (const std::exception& e) {
+    // A hand whose link meshes cannot be read still runs, without contacts.
+    Q_EMIT warning(tr("contacts disabled: %1").arg(QString::fromUtf8(e.what())));
+  }
 }
 
 void SimulationController::jogPalm(const Eigen::Isometry3d& delta) {
@@ -106,12 +127,12 @@ void SimulationController::setPalmPose(const Eigen::Isometry3d& pose) {
   const Eigen::Isometry3d change = pose.inverse() * palm_pose_;
   for (sim::WorldObject& o : objects_) o.pose = change * o.pose;
   palm_pose_ = pose;
-  Q_EMIT snapshotChanged();
+  objectsEdited(false);
 }
 
 void SimulationController::clearObjects() {
   objects_.clear();
-  Q_EMIT objectsChanged();
+  objectsEdited(true);
 }
 
 void SimulationController::teleport(const std::vector<double>& positions) {
@@ -307,6 +328,9 @@ void SimulationController::loadScenario(const std::string& path) {
   const sim::Scenario scenario = sim::loadScenario(path);  // throws; nothing changed yet
   setRunning(false);
   engine_ = std::make_unique<Engine>(scenario.hand, scenario.options);
+  objects_ = scenario.objects;
+  palm_pose_ = Eigen::Isometry3d::Identity();
+  objects_dirty_ = true;
   hand_source_ = scenario.hand.source_file.empty() ? scenario.hand.id : scenario.hand.source_file;
   initial_ = scenario.initial;
   duration_ = scenario.duration;
@@ -327,6 +351,7 @@ void SimulationController::loadScenario(const std::string& path) {
     }
   resetRun();
   Q_EMIT handChanged();
+  Q_EMIT objectsChanged();
   Q_EMIT trajectoriesChanged();
   Q_EMIT snapshotChanged();
 }
@@ -374,6 +399,7 @@ void SimulationController::resetRun() {
 }
 
 void SimulationController::stepOnce() {
+  syncObjectsToSimulator();
   engine_->simulator.step(live_);
   engine_->recorder.record(live_);
   if (live_.step % kHistoryStride == 0) history_.push_back(live_);

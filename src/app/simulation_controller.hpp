@@ -149,6 +149,10 @@ class SimulationController : public QObject {
   void onTick();
   void teleport(const std::vector<double>& positions);
   void setRunning(bool running);
+  /// Object list or poses changed: emits the signal the views need and has the simulator's
+  /// contact model take the new objects before the next step.
+  void objectsEdited(bool geometry);
+  void syncObjectsToSimulator();
 
   struct Engine;
   std::unique_ptr<Engine> engine_;
@@ -157,6 +161,7 @@ class SimulationController : public QObject {
   std::vector<sim::SimState> history_;
   std::vector<sim::WorldObject> objects_;
   Eigen::Isometry3d palm_pose_ = Eigen::Isometry3d::Identity();
+  bool objects_dirty_ = true;
   std::vector<TrajectorySegment> segments_;
   std::vector<double> initial_;
   double duration_ = 0.0;

@@ -74,8 +74,7 @@ void BM_IkBarrettClosedForm(benchmark::State& state) {
   }
 }
 
-void BM_IkBarrettDls(benchmark::State& state) {
-  const auto& c = barrett().fingers[0];
+void numericalIk(benchmark::State& state, const kinematics::Chain& c) {
   const Targets t = makeTargets(c, 256);
   std::size_t i = 0;
   for (auto _ : state) {
@@ -83,6 +82,8 @@ void BM_IkBarrettDls(benchmark::State& state) {
     i = (i + 1) % t.points.size();
   }
 }
+
+void BM_IkBarrettDls(benchmark::State& state) { numericalIk(state, barrett().fingers[0]); }
 
 void BM_IkBarrettKdlLma(benchmark::State& state) {
   const auto& c = barrett().fingers[0];
@@ -118,20 +119,13 @@ void BM_IkPlanarClosedForm(benchmark::State& state) {
   }
   std::size_t i = 0;
   for (auto _ : state) {
-    benchmark::DoNotOptimize(kinematics::planarFingerIk(c, goals[i].x(), goals[i].y(), goals[i].z(), qs[i]));
+    benchmark::DoNotOptimize(
+        kinematics::planarFingerIk(c, goals[i].x(), goals[i].y(), goals[i].z(), qs[i]));
     i = (i + 1) % goals.size();
   }
 }
 
-void BM_IkAnthroIndexDls(benchmark::State& state) {
-  const auto& c = anthro().fingers[1];
-  const Targets t = makeTargets(c, 256);
-  std::size_t i = 0;
-  for (auto _ : state) {
-    benchmark::DoNotOptimize(kinematics::solveNumericalIk(c, t.points[i], t.near[i]));
-    i = (i + 1) % t.points.size();
-  }
-}
+void BM_IkAnthroIndexDls(benchmark::State& state) { numericalIk(state, anthro().fingers[1]); }
 
 void simulatorStep(benchmark::State& state, const hand::HandModel& h) {
   sim::Simulator sim(h);
@@ -150,8 +144,12 @@ void simulatorStep(benchmark::State& state, const hand::HandModel& h) {
   }
 }
 
-void BM_SimStepBarrett(benchmark::State& state) { simulatorStep(state, barrett()); }
-void BM_SimStepAnthro20(benchmark::State& state) { simulatorStep(state, anthro()); }
+void BM_SimStepBarrett(benchmark::State& state) {
+  simulatorStep(state, barrett());
+}
+void BM_SimStepAnthro20(benchmark::State& state) {
+  simulatorStep(state, anthro());
+}
 
 bool checkSolvers() {
   const auto& c = barrett().fingers[0];
@@ -164,7 +162,8 @@ bool checkSolvers() {
     const auto q2 = kinematics::solveNumericalIk(c, t.points[i], t.near[i]).q;
     KDL::JntArray out(kc.getNrOfJoints());
     const Eigen::Vector3d& p = t.points[i];
-    lma.CartToJnt(bench::toKdl(Eigen::VectorXd(t.near[i])), KDL::Frame(KDL::Vector(p.x(), p.y(), p.z())), out);
+    lma.CartToJnt(bench::toKdl(Eigen::VectorXd(t.near[i])),
+                  KDL::Frame(KDL::Vector(p.x(), p.y(), p.z())), out);
     KDL::Frame tip;
     fk.JntToCart(out, tip);
     const double e1 = (kinematics::fingertipPosition(c, q1) - p).norm();

@@ -12,6 +12,7 @@
 #include <sstream>
 #include <string>
 
+#include "../support/cli_run.hpp"
 #include "handsim/dynamics/newton_euler.hpp"
 #include "handsim/hand/hand_loader.hpp"
 
@@ -20,32 +21,11 @@ using nlohmann::json;
 namespace {
 constexpr double kDeg = 3.14159265358979323846 / 180.0;
 
-struct Result {
-  int code;
-  std::string out;
-  std::string err;
-};
+using Result = handsim::test::CliRun;
+using handsim::test::runCli;
 
 Result cli(const std::string& arguments) {
-  // ctest runs test cases in parallel processes: keep each one's stderr file apart.
-  static int calls = 0;
-  const std::string err_path = ::testing::TempDir() + "/handsim_cli_stderr_" +
-                               std::to_string(getpid()) + "_" + std::to_string(calls++) + ".txt";
-  const std::string cmd = std::string(HANDSIM_CLI_PATH) + " " + arguments + " 2>" + err_path;
-  FILE* p = popen(cmd.c_str(), "r");
-  Result r{-1, "", ""};
-  if (!p) return r;
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream e(err_path);
-  std::stringstream ss;
-  ss << e.rdbuf();
-  r.err = ss.str();
-  std::remove(err_path.c_str());
-  return r;
+  return runCli(arguments);
 }
 
 std::string asset(const std::string& rel) {
@@ -182,8 +162,34 @@ TEST(Cli, SimulateWritesCsvAndReportsBadScenarios) {
   EXPECT_NE(b.err.find("no actuator named 'M9'"), std::string::npos) << b.err;
 }
 
+// Two 5 cm cubes, B shifted by (40, 10, 0) mm: they overlap in x in [15, 25] mm,
+// y in [-15, 25] mm, all of z; the intersection curve's bounding box is centred at
+// (20, 5, 0) mm. B 65 mm away and turned 45 deg does not touch A.
+TEST(Cli, CollideTwoCubes) {
+  const std::string cube = asset("objects/cube.wrl");
+  Result r = cli("collide " + cube + " " + cube + " --pose-b 0.04,0.01,0,0,0,0");
+  ASSERT_EQ(r.code, 0) << r.err;
+  json j = json::parse(r.out);
+  EXPECT_TRUE(j["colliding"]);
+  EXPECT_GT(j["triangle_pairs"].get<int>(), 0);
+  ASSERT_EQ(j["contacts"].size(), 1u);
+  EXPECT_NEAR(j["contacts"][0]["point"][0].get<double>(), 0.020, 1e-12);
+  EXPECT_NEAR(j["contacts"][0]["point"][1].get<double>(), 0.005, 1e-12);
+  EXPECT_NEAR(j["contacts"][0]["point"][2].get<double>(), 0.0, 1e-12);
+  // The normal points out of B, i.e. towards -x and -y here.
+  EXPECT_LT(j["contacts"][0]["normal"][0].get<double>(), 0.0);
+  r = cli("collide " + cube + " " + cube + " --pose-b 0.065,0,0,0,0,45 --deg --k 26");
+  ASSERT_EQ(r.code, 0) << r.err;
+  j = json::parse(r.out);
+  // Turned 45 deg about z, B reaches 25 sqrt(2) = 35.4 mm towards A: 65 - 35.4 > 25 mm.
+  EXPECT_FALSE(j["colliding"]);
+  EXPECT_EQ(cli("collide " + cube + " --k 18").code, 2);
+  EXPECT_EQ(cli("collide " + cube + " " + cube + " --k 20").code, 2);
+}
+
 TEST(Cli, EveryCommandHasHelp) {
-  for (const char* c : {"hands", "fk", "ik", "dynamics", "simulate"}) {
+  for (const char* c :
+       {"hands", "fk", "ik", "dynamics", "simulate", "collide", "mesh", "grasp", "sweep"}) {
     const Result r = cli(std::string(c) + " --help");
     EXPECT_EQ(r.code, 0) << c;
     EXPECT_NE(r.out.find("usage: handsim-cli"), std::string::npos) << c;

@@ -11,6 +11,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include "../support/cli_run.hpp"
 
 namespace {
 
@@ -20,16 +21,8 @@ struct CliResult {
 };
 
 CliResult run(const std::string& args) {
-  const std::string cmd = std::string(HANDSIM_CLI_PATH) + " " + args + " 2>&1";
-  CliResult r;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (!pipe) return r;
-  std::array<char, 4096> buf{};
-  std::size_t n = 0;
-  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) r.out.append(buf.data(), n);
-  const int status = pclose(pipe);
-  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  const auto r = handsim::test::runCli(args);
+  return {r.code, r.out + r.err};
 }
 
 const std::string kCube = std::string(HANDSIM_SOURCE_DIR) + "/assets/objects/cube.wrl";

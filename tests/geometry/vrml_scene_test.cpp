@@ -141,6 +141,20 @@ TEST(VrmlScene, NestedProtoPassesIsThrough) {
   EXPECT_NEAR(surfaceArea(m.shapes[1].mesh), 22.0, 1e-12);
 }
 
+TEST(VrmlScene, ProtoExpansionDepthIsBounded) {
+  // P1 wraps P0, P2 wraps P1, ...: 40 levels of expansion against the default limit of 32.
+  std::string text = "PROTO P0 [ ] { Shape { geometry Box { } } }\n";
+  for (int i = 1; i <= 40; ++i)
+    text += "PROTO P" + std::to_string(i) + " [ ] { P" + std::to_string(i - 1) + " { } }\n";
+  EXPECT_EQ(parse(text + "P30 { }").shapes.size(), 1u);
+  try {
+    parse(text + "P40 { }");
+    FAIL() << "expected the PROTO depth limit";
+  } catch (const io::InputError& e) {
+    EXPECT_NE(e.problem().find("PROTO expansion deeper than 32"), std::string::npos) << e.what();
+  }
+}
+
 TEST(VrmlScene, ProtoOnlyFirstBodyNodeIsRendered) {
   const auto m = parse(R"(
     PROTO P [ ] { Shape { geometry Box { } } Shape { geometry Sphere { } } }
@@ -249,6 +263,18 @@ TEST_F(VrmlInline, MissingFileAndNetworkUrlAreWarnings) {
   EXPECT_TRUE(hasWarning(m, path("main.wrl") + ":3:3: Inline file not found"))
       << ::testing::PrintToString(m.warnings);
   EXPECT_TRUE(hasWarning(m, "not a local file"));
+}
+
+TEST_F(VrmlInline, DepthIsBounded) {
+  // f0 -> f1 -> ... -> f11, each with one box: the default limit of 8 nested files keeps the
+  // first 9 boxes (f0 plus 8 levels) and warns about the rest.
+  for (int i = 0; i < 12; ++i)
+    write("f" + std::to_string(i) + ".wrl",
+          "Shape { geometry Box { } }\nInline { url \"f" + std::to_string(i + 1) + ".wrl\" }");
+  const auto m = loadVrml(path("f0.wrl"));
+  EXPECT_EQ(m.shapes.size(), 9u);
+  EXPECT_TRUE(hasWarning(m, "Inline nesting deeper than 8"))
+      << ::testing::PrintToString(m.warnings);
 }
 
 TEST_F(VrmlInline, ErrorsInInlinedFileNameThatFile) {

@@ -12,10 +12,10 @@ namespace handsim::geometry {
 /// An indexed triangle mesh in metres. Triangles are counter-clockwise seen from outside, so
 /// (v1 - v0) x (v2 - v0) points outward.
 struct TriangleMesh {
-  std::vector<Eigen::Vector3d> vertices;      ///< [m]
-  std::vector<std::array<int, 3>> triangles;  ///< vertex indices
-  std::vector<Eigen::Vector3d> normals;       ///< unit outward normal per triangle (see
-                                              ///< updateNormals); zero for a degenerate one
+  std::vector<Eigen::Vector3d> vertices;       ///< [m]
+  std::vector<std::array<int, 3>> triangles;   ///< vertex indices
+  std::vector<Eigen::Vector3d> normals;        ///< unit outward normal per triangle (see
+                                               ///< updateNormals); zero for a degenerate one
 
   std::size_t triangleCount() const { return triangles.size(); }
   /// Recomputes `normals` from the vertices.

@@ -18,16 +18,16 @@ struct ClutchState {
 enum class ClutchEvent { None, BrokeAway, Reengaged };
 
 /// Advances the clutch state machine (seed 000 sec. II.D):
-/// - engaged -> broken when the finger is closing (the inner joint's angle increases with the
-///   actuator's motion) and `inner_load_torque` exceeds tau_break; the break position is
-///   recorded;
+/// - engaged -> broken when the finger is closing (the motor drives the inner joint forwards)
+///   and `inner_load_torque` exceeds tau_break; the break position is recorded;
 /// - broken -> engaged when the finger is opening and the actuator has come back to (or
 ///   through) the break position.
 /// `inner_load_torque` is the torque the contacts exert about the inner joint against the
-/// closing direction [N m] (see innerLoadTorque). `actuator_velocity` is in actuator units/s.
+/// closing direction [N m] (see innerLoadTorque). `actuator_drive` says which way the motor is
+/// driving the finger: its sign is that of the motor's velocity, or of its drive force when a
+/// blocked finger cannot move (any unit; only the sign is used).
 ClutchEvent updateClutch(const HandModel& hand, const ClutchModel& clutch, ClutchState& state,
-                         double actuator_position, double actuator_velocity,
-                         double inner_load_torque);
+                         double actuator_position, double actuator_drive, double inner_load_torque);
 
 /// Seed 000 eq. 9: torque about the axis of movable joint `joint` of a chain from a force
 /// `force` [N] applied at `point` [m] plus a pure moment `moment` [N m], all in the finger

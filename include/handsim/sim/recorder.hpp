@@ -13,8 +13,8 @@ namespace handsim::sim {
 ///   time [s];
 ///   per movable joint `<finger>.<joint>.angle|velocity|acceleration|torque`
 ///     [rad, rad/s, rad/s^2, N m] (m, m/s, m/s^2, N for prismatic joints);
-///   per joint `<finger>.<joint>.contact_force`: magnitude of the external forces on the link
-///     that joint moves [N];
+///   per joint `<finger>.<joint>.contact_force`: magnitude of the sum of the contact and other
+///     external forces on the link that joint moves [N];
 ///   per actuator `<actuator>.position|reference` [its unit: counts, rad or m] and
 ///     `<actuator>.effort` [N m at its primary joint];
 ///   per clutch `<finger>.clutch` (0 engaged, 1 broken away) and `<finger>.inner_load_torque`

@@ -9,6 +9,7 @@
 #include "handsim/sim/actuator_trajectory.hpp"
 #include "handsim/sim/recorder.hpp"
 #include "handsim/sim/simulator.hpp"
+#include "handsim/sim/world.hpp"
 
 namespace handsim::sim {
 
@@ -22,6 +23,7 @@ struct Scenario {
   int record_every = 1;                          ///< record one state every N steps
   std::vector<double> initial;                   ///< actuator positions [actuator units] (na)
   std::vector<ActuatorTrajectory> trajectories;  ///< per actuator (na), may be empty
+  std::vector<WorldObject> objects;              ///< static objects the hand can touch
 };
 
 /// Reads a scenario file. The hand is a built-in id or a path relative to the scenario file.

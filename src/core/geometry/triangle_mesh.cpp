@@ -29,10 +29,9 @@ void TriangleMesh::updateNormals() {
 void TriangleMesh::append(const TriangleMesh& other) {
   const int base = static_cast<int>(vertices.size());
   vertices.insert(vertices.end(), other.vertices.begin(), other.vertices.end());
-  for (const auto& t : other.triangles)
-    triangles.push_back({t[0] + base, t[1] + base, t[2] + base});
-  if (other.normals.size() == other.triangles.size() &&
-      normals.size() + other.normals.size() == triangles.size()) {
+  for (const auto& t : other.triangles) triangles.push_back({t[0] + base, t[1] + base, t[2] + base});
+  if (other.normals.size() == other.triangles.size() && normals.size() + other.normals.size() ==
+                                                            triangles.size()) {
     normals.insert(normals.end(), other.normals.begin(), other.normals.end());
   } else {
     updateNormals();

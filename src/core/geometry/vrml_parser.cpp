@@ -285,7 +285,7 @@ class Parser {
 
   ParsedFile run(std::string_view text) {
     ParsedFile out;
-    readHeader(text, out);
+    readHeader(text);
     scopes_.emplace_back();
     while (tok_.peek().kind != Tok::kEnd) parseStatement(&out.roots, "file");
     out.warnings = std::move(warnings_);
@@ -299,10 +299,9 @@ class Parser {
     const Proto* defining = nullptr;  ///< the PROTO whose body this is (for IS checks)
   };
 
-  void readHeader(std::string_view text, ParsedFile& out) {
+  void readHeader(std::string_view text) {
     std::string_view first = text.substr(0, text.find_first_of("\r\n"));
     if (first.rfind("#VRML V2.0", 0) == 0) {
-      out.had_header = true;
       tok_.skipLine();
       return;
     }
@@ -312,7 +311,6 @@ class Parser {
                             "'); only VRML97 ('#VRML V2.0 utf8') is supported, convert it first");
     if (first.rfind("#X3D", 0) == 0) {
       warn({1, 1}, "X3D classic encoding read as VRML97; X3D-only nodes are skipped");
-      out.had_header = true;
       tok_.skipLine();
       return;
     }
@@ -436,7 +434,6 @@ class Parser {
     v.pos = t.pos;
     if (t.kind == Tok::kLBracket) {
       const Pos open = tok_.next().pos;
-      v.bracketed = true;
       for (;;) {
         const Token& e = tok_.peek();
         if (e.kind == Tok::kRBracket) {

@@ -32,7 +32,6 @@ struct Value {
   enum class Kind { kEmpty, kNumbers, kStrings, kBools, kNodes, kIs };
   Kind kind = Kind::kEmpty;
   Pos pos;
-  bool bracketed = false;
   std::vector<double> numbers;
   std::vector<std::string> strings;
   std::vector<bool> bools;
@@ -77,7 +76,6 @@ struct ParseLimits {
 struct ParsedFile {
   std::vector<NodePtr> roots;
   std::vector<std::string> warnings;  ///< already prefixed with file:line:column
-  bool had_header = false;
 };
 
 /// Parses VRML97 text (already decompressed). Throws handsim::io::InputError with the

@@ -637,6 +637,7 @@ class Evaluator {
 
   const VrmlOptions& opt_;
   LoadedModel& out_;
+  // Parsed files stay alive for the whole load: PROTO environments point into them.
   std::vector<std::shared_ptr<vrml::ParsedFile>> files_;
   std::vector<std::unique_ptr<Env>> envs_;
   std::vector<std::string> inline_stack_;

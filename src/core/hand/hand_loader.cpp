@@ -36,9 +36,9 @@ class HandReader {
 
   HandModel read() {
     const json& root = doc_.object(doc_.root(), "");
-    allowOnly(root, "",
-              {"format", "version", "id", "name", "description", "sources", "palm", "fingers",
-               "actuators", "clutches", "poses"});
+    doc_.allowOnly(root, "",
+                   {"format", "version", "id", "name", "description", "sources", "palm", "fingers",
+                    "actuators", "clutches", "poses"});
     const std::string format = doc_.string(doc_.require(root, "", "format"), "/format");
     if (format != "handsim-hand")
       doc_.fail("/format", "expected \"handsim-hand\", got \"" + format + "\"");
@@ -52,7 +52,7 @@ class HandReader {
     m.description = str(root, "", "description", "");
     if (const json* palm = doc_.optional(root, "palm")) {
       doc_.object(*palm, "/palm");
-      allowOnly(*palm, "/palm", {"mesh"});
+      doc_.allowOnly(*palm, "/palm", {"mesh"});
       if (const json* mesh = doc_.optional(*palm, "mesh"))
         m.palm_mesh = resolve(doc_.string(*mesh, "/palm/mesh"));
     }
@@ -82,19 +82,6 @@ class HandReader {
   }
 
  private:
-  void allowOnly(const json& obj, const std::string& ptr, std::initializer_list<const char*> keys) {
-    for (auto it = obj.begin(); it != obj.end(); ++it) {
-      const std::string& k = it.key();
-      if (k.rfind("_", 0) == 0 || k == "comment") continue;  // annotations
-      if (std::none_of(keys.begin(), keys.end(), [&](const char* a) { return k == a; })) {
-        std::string list;
-        for (const char* a : keys) list += std::string(list.empty() ? "" : ", ") + a;
-        doc_.fail(JsonDocument::child(ptr, k),
-                  "unknown field '" + k + "' (expected one of: " + list + ")");
-      }
-    }
-  }
-
   std::string str(const json& obj, const std::string& ptr, const char* key,
                   const std::string& fallback) {
     const json* v = doc_.optional(obj, key);
@@ -112,39 +99,9 @@ class HandReader {
     return p.is_absolute() ? rel : (dir_ / p).lexically_normal().string();
   }
 
-  Eigen::Isometry3d readTransform(const json& obj, const std::string& ptr) {
-    doc_.object(obj, ptr);
-    allowOnly(obj, ptr, {"translation_m", "rpy_deg", "rotation"});
-    Eigen::Isometry3d t = Eigen::Isometry3d::Identity();
-    if (const json* tr = doc_.optional(obj, "translation_m"))
-      t.translation() = doc_.vector3(*tr, JsonDocument::child(ptr, "translation_m"));
-    const json* rpy = doc_.optional(obj, "rpy_deg");
-    const json* rot = doc_.optional(obj, "rotation");
-    if (rpy && rot) doc_.fail(ptr, "give either 'rpy_deg' or 'rotation', not both");
-    if (rpy) {
-      const Eigen::Vector3d a = doc_.vector3(*rpy, JsonDocument::child(ptr, "rpy_deg")) * kDeg;
-      // Fixed-axis roll (x), then pitch (y), then yaw (z): R = Rz Ry Rx.
-      t.linear() = (Eigen::AngleAxisd(a.z(), Eigen::Vector3d::UnitZ()) *
-                    Eigen::AngleAxisd(a.y(), Eigen::Vector3d::UnitY()) *
-                    Eigen::AngleAxisd(a.x(), Eigen::Vector3d::UnitX()))
-                       .toRotationMatrix();
-    }
-    if (rot) {
-      const std::string rp = JsonDocument::child(ptr, "rotation");
-      const auto v = doc_.numbers(*rot, rp, 9);
-      Eigen::Matrix3d r;
-      r << v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8];
-      if ((r.transpose() * r - Eigen::Matrix3d::Identity()).cwiseAbs().maxCoeff() > 1e-9 ||
-          r.determinant() < 0.0)
-        doc_.fail(rp, "rotation (row-major 3x3) is not a proper rotation matrix");
-      t.linear() = r;
-    }
-    return t;
-  }
-
   void readFinger(const json& fj, const std::string& ptr, HandModel& m) {
     doc_.object(fj, ptr);
-    allowOnly(fj, ptr, {"name", "base", "joints"});
+    doc_.allowOnly(fj, ptr, {"name", "base", "joints"});
     kinematics::Chain chain;
     chain.name = doc_.string(doc_.require(fj, ptr, "name"), JsonDocument::child(ptr, "name"));
     if (chain.name.empty() || chain.name.find('.') != std::string::npos)
@@ -152,7 +109,7 @@ class HandReader {
     if (m.fingerIndex(chain.name) >= 0)
       doc_.fail(JsonDocument::child(ptr, "name"), "duplicate finger name '" + chain.name + "'");
     if (const json* base = doc_.optional(fj, "base"))
-      chain.base = readTransform(*base, JsonDocument::child(ptr, "base"));
+      chain.base = doc_.pose(*base, JsonDocument::child(ptr, "base"));
     const std::string jptr = JsonDocument::child(ptr, "joints");
     const json& joints = doc_.array(doc_.require(fj, ptr, "joints"), jptr);
     if (joints.empty() || joints.size() > static_cast<std::size_t>(kinematics::kMaxChainRows))
@@ -162,9 +119,9 @@ class HandReader {
     for (std::size_t r = 0; r < joints.size(); ++r) {
       const std::string rp = JsonDocument::child(jptr, r);
       const json& jj = doc_.object(joints[r], rp);
-      allowOnly(jj, rp,
-                {"name", "type", "a_m", "alpha_deg", "d_m", "theta_deg", "limits_deg", "limits_m",
-                 "inertial", "mesh"});
+      doc_.allowOnly(jj, rp,
+                     {"name", "type", "a_m", "alpha_deg", "d_m", "theta_deg", "limits_deg",
+                      "limits_m", "inertial", "mesh"});
       const std::string name =
           doc_.string(doc_.require(jj, rp, "name"), JsonDocument::child(rp, "name"));
       if (name.empty() || name.find('.') != std::string::npos)
@@ -226,7 +183,7 @@ class HandReader {
     if (!in) return li;
     const std::string ip = JsonDocument::child(rp, "inertial");
     doc_.object(*in, ip);
-    allowOnly(
+    doc_.allowOnly(
         *in, ip,
         {"mass_kg", "com_m", "inertia_kgm2", "inertia_about", "off_diagonal", "rod_radius_m"});
     const std::string mp = JsonDocument::child(ip, "mass_kg");
@@ -311,7 +268,7 @@ class HandReader {
 
   void readActuator(const json& aj, const std::string& ptr, HandModel& m) {
     doc_.object(aj, ptr);
-    allowOnly(aj, ptr, {"name", "unit", "range", "drives", "servo"});
+    doc_.allowOnly(aj, ptr, {"name", "unit", "range", "drives", "servo"});
     Actuator a;
     a.name = doc_.string(doc_.require(aj, ptr, "name"), JsonDocument::child(ptr, "name"));
     if (m.actuatorIndex(a.name) >= 0)
@@ -330,7 +287,7 @@ class HandReader {
     for (std::size_t d = 0; d < drives.size(); ++d) {
       const std::string p = JsonDocument::child(dp, d);
       doc_.object(drives[d], p);
-      allowOnly(drives[d], p, {"joint", "ratio", "ratio_deg"});
+      doc_.allowOnly(drives[d], p, {"joint", "ratio", "ratio_deg"});
       JointDrive drive;
       drive.joint =
           jointNamed(m, doc_.require(drives[d], p, "joint"), JsonDocument::child(p, "joint"));
@@ -349,8 +306,8 @@ class HandReader {
     if (const json* servo = doc_.optional(aj, "servo")) {
       const std::string sp = JsonDocument::child(ptr, "servo");
       doc_.object(*servo, sp);
-      allowOnly(*servo, sp,
-                {"kp_Nm_per_rad", "kd_Nms_per_rad", "torque_limit_Nm", "rotor_inertia_kgm2"});
+      doc_.allowOnly(*servo, sp,
+                     {"kp_Nm_per_rad", "kd_Nms_per_rad", "torque_limit_Nm", "rotor_inertia_kgm2"});
       a.servo.kp = num(*servo, sp, "kp_Nm_per_rad", a.servo.kp);
       a.servo.kd = num(*servo, sp, "kd_Nms_per_rad", a.servo.kd);
       a.servo.torque_limit = num(*servo, sp, "torque_limit_Nm", a.servo.torque_limit);
@@ -382,7 +339,7 @@ class HandReader {
 
   void readClutch(const json& cj, const std::string& ptr, HandModel& m) {
     doc_.object(cj, ptr);
-    allowOnly(cj, ptr, {"actuator", "inner", "outer", "tau_break_Nm"});
+    doc_.allowOnly(cj, ptr, {"actuator", "inner", "outer", "tau_break_Nm"});
     ClutchModel c;
     const std::string ap = JsonDocument::child(ptr, "actuator");
     const std::string an = doc_.string(doc_.require(cj, ptr, "actuator"), ap);
@@ -404,7 +361,7 @@ class HandReader {
 
   void readPose(const json& pj, const std::string& ptr, HandModel& m) {
     doc_.object(pj, ptr);
-    allowOnly(pj, ptr, {"name", "joints_deg", "joints"});
+    doc_.allowOnly(pj, ptr, {"name", "joints_deg", "joints"});
     NamedPose pose;
     pose.name = doc_.string(doc_.require(pj, ptr, "name"), JsonDocument::child(ptr, "name"));
     if (m.pose(pose.name)) doc_.fail(JsonDocument::child(ptr, "name"), "duplicate pose name");

@@ -114,13 +114,13 @@ std::vector<std::string> jointLimitViolations(const HandModel& hand,
 }
 
 ClutchEvent updateClutch(const HandModel& hand, const ClutchModel& clutch, ClutchState& state,
-                         double actuator_position, double actuator_velocity,
+                         double actuator_position, double actuator_drive,
                          double inner_load_torque) {
   // The inner joint's ratio sign tells which actuator direction closes the finger.
   const auto [act, drive] = hand.driverOf(clutch.inner);
   const double ri =
       hand.actuators[static_cast<std::size_t>(act)].drives[static_cast<std::size_t>(drive)].ratio;
-  const double closing_rate = ri * actuator_velocity;
+  const double closing_rate = ri * actuator_drive;
   if (!state.broken) {
     if (closing_rate > 0.0 && inner_load_torque > clutch.tau_break) {
       state.broken = true;

@@ -282,4 +282,50 @@ const JsonDocument::json& JsonDocument::object(const json& v, const std::string&
   return v;
 }
 
+void JsonDocument::allowOnly(const json& obj, const std::string& pointer,
+                             std::initializer_list<const char*> keys) const {
+  for (auto it = obj.begin(); it != obj.end(); ++it) {
+    const std::string& k = it.key();
+    if (k.rfind("_", 0) == 0 || k == "comment") continue;
+    bool known = false;
+    std::string list;
+    for (const char* a : keys) {
+      known = known || k == a;
+      list += std::string(list.empty() ? "" : ", ") + a;
+    }
+    if (!known)
+      fail(child(pointer, k), "unknown field '" + k + "' (expected one of: " + list + ")");
+  }
+}
+
+Eigen::Isometry3d JsonDocument::pose(const json& value, const std::string& pointer) const {
+  constexpr double kDeg = 3.14159265358979323846 / 180.0;
+  const json& obj = object(value, pointer);
+  allowOnly(obj, pointer, {"translation_m", "rpy_deg", "rotation"});
+  Eigen::Isometry3d t = Eigen::Isometry3d::Identity();
+  if (const json* tr = optional(obj, "translation_m"))
+    t.translation() = vector3(*tr, child(pointer, "translation_m"));
+  const json* rpy = optional(obj, "rpy_deg");
+  const json* rot = optional(obj, "rotation");
+  if (rpy && rot) fail(pointer, "give either 'rpy_deg' or 'rotation', not both");
+  if (rpy) {
+    const Eigen::Vector3d a = vector3(*rpy, child(pointer, "rpy_deg")) * kDeg;
+    t.linear() = (Eigen::AngleAxisd(a.z(), Eigen::Vector3d::UnitZ()) *
+                  Eigen::AngleAxisd(a.y(), Eigen::Vector3d::UnitY()) *
+                  Eigen::AngleAxisd(a.x(), Eigen::Vector3d::UnitX()))
+                     .toRotationMatrix();
+  }
+  if (rot) {
+    const std::string rp = child(pointer, "rotation");
+    const auto v = numbers(*rot, rp, 9);
+    Eigen::Matrix3d r;
+    r << v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8];
+    if ((r.transpose() * r - Eigen::Matrix3d::Identity()).cwiseAbs().maxCoeff() > 1e-9 ||
+        r.determinant() < 0.0)
+      fail(rp, "rotation (row-major 3x3) is not a proper rotation matrix");
+    t.linear() = r;
+  }
+  return t;
+}
+
 }  // namespace handsim::io

@@ -3,7 +3,8 @@
 // every value, so loaders can report "file:line:column: /json/pointer: problem".
 #pragma once
 
-#include <Eigen/Core>
+#include <Eigen/Geometry>
+#include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <unordered_map>
@@ -44,6 +45,14 @@ class JsonDocument {
   Eigen::Vector3d vector3(const json& value, const std::string& pointer) const;
   const json& array(const json& value, const std::string& pointer) const;
   const json& object(const json& value, const std::string& pointer) const;
+
+  /// Fails on keys other than `keys` (keys starting with '_' and "comment" are annotations).
+  void allowOnly(const json& object, const std::string& pointer,
+                 std::initializer_list<const char*> keys) const;
+  /// A rigid transform {"translation_m": [x,y,z], "rpy_deg": [r,p,y]} or with "rotation" (a
+  /// row-major 3x3 rotation matrix instead of rpy_deg). Roll, pitch, yaw are fixed-axis
+  /// rotations about x, y, z: R = Rz(yaw) Ry(pitch) Rx(roll).
+  Eigen::Isometry3d pose(const json& value, const std::string& pointer) const;
 
   static std::string child(const std::string& pointer, const std::string& key);
   static std::string child(const std::string& pointer, std::size_t index);

@@ -35,6 +35,8 @@ void Recorder::record(const SimState& s) {
       Eigen::Vector3d sum = Eigen::Vector3d::Zero();
       for (const auto& l : s.loads)
         if (l.finger == static_cast<int>(f) && l.row == row) sum += l.force;
+      for (const auto& c : s.contacts)
+        if (c.finger == static_cast<int>(f) && c.row == row) sum += c.force * c.normal;
       data_.insert(data_.end(), {s.q[f][j], s.qd[f][j], s.qdd[f][j], s.tau[f][j], sum.norm()});
     }
   }

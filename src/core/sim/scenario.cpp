@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "../io/json_document.hpp"
+#include "handsim/geometry/mesh_loader.hpp"
 #include "handsim/hand/hand_loader.hpp"
 
 namespace handsim::sim {
@@ -16,23 +17,6 @@ using io::JsonDocument;
 using json = nlohmann::json;
 constexpr double kDeg = 3.14159265358979323846 / 180.0;
 
-void allowOnly(const JsonDocument& doc, const json& obj, const std::string& ptr,
-               std::initializer_list<const char*> keys) {
-  for (auto it = obj.begin(); it != obj.end(); ++it) {
-    const std::string& k = it.key();
-    if (k.rfind("_", 0) == 0 || k == "comment") continue;
-    bool known = false;
-    std::string list;
-    for (const char* a : keys) {
-      known = known || k == a;
-      list += std::string(list.empty() ? "" : ", ") + a;
-    }
-    if (!known)
-      doc.fail(JsonDocument::child(ptr, k),
-               "unknown field '" + k + "' (expected one of: " + list + ")");
-  }
-}
-
 double positive(const JsonDocument& doc, const json& obj, const std::string& ptr, const char* key) {
   const std::string p = JsonDocument::child(ptr, key);
   const double v = doc.rational(doc.require(obj, ptr, key), p);
@@ -42,9 +26,9 @@ double positive(const JsonDocument& doc, const json& obj, const std::string& ptr
 
 Scenario readScenario(const JsonDocument& doc) {
   const json& root = doc.object(doc.root(), "");
-  allowOnly(doc, root, "",
-            {"format", "version", "description", "hand", "duration_s", "dt_s", "gravity_mps2",
-             "record_every", "initial", "trajectories"});
+  doc.allowOnly(root, "",
+                {"format", "version", "description", "hand", "duration_s", "dt_s", "gravity_mps2",
+                 "record_every", "initial", "trajectories", "objects"});
   if (doc.string(doc.require(root, "", "format"), "/format") != "handsim-scenario")
     doc.fail("/format", "expected \"handsim-scenario\"");
   if (doc.integer(doc.require(root, "", "version"), "/version") != 1)
@@ -93,7 +77,7 @@ Scenario readScenario(const JsonDocument& doc) {
     for (std::size_t i = 0; i < trajs->size(); ++i) {
       const std::string tp = JsonDocument::child("/trajectories", i);
       const json& t = doc.object((*trajs)[i], tp);
-      allowOnly(doc, t, tp, {"actuator", "joint", "segments"});
+      doc.allowOnly(t, tp, {"actuator", "joint", "segments"});
       const json* an = doc.optional(t, "actuator");
       const json* jn = doc.optional(t, "joint");
       if (!!an == !!jn) doc.fail(tp, "give exactly one of 'actuator' or 'joint'");
@@ -133,7 +117,7 @@ Scenario readScenario(const JsonDocument& doc) {
         const char* to_key = degrees ? "to_deg" : "to";
         const char* v_key = degrees ? "max_velocity_deg" : "max_velocity";
         const char* a_key = degrees ? "max_acceleration_deg" : "max_acceleration";
-        allowOnly(doc, seg, kp, {to_key, v_key, a_key, "start_s"});
+        doc.allowOnly(seg, kp, {to_key, v_key, a_key, "start_s"});
         const double to =
             doc.rational(doc.require(seg, kp, to_key), JsonDocument::child(kp, to_key)) * unit *
             scale;
@@ -155,6 +139,34 @@ Scenario readScenario(const JsonDocument& doc) {
       }
     }
   }
+  if (const json* objs = doc.optional(root, "objects")) {
+    doc.array(*objs, "/objects");
+    for (std::size_t i = 0; i < objs->size(); ++i) {
+      const std::string op = JsonDocument::child("/objects", i);
+      const json& o = doc.object((*objs)[i], op);
+      doc.allowOnly(o, op, {"name", "mesh", "pose", "scale"});
+      WorldObject obj;
+      const std::string mp = JsonDocument::child(op, "mesh");
+      const std::string mesh = doc.string(doc.require(o, op, "mesh"), mp);
+      // Relative to the scenario file, else to the shipped assets.
+      std::filesystem::path path = dir / mesh;
+      if (!std::filesystem::is_regular_file(path, ec))
+        path = std::filesystem::path(hand::assetDirectory()) / mesh;
+      geometry::MeshLoadOptions options;
+      if (doc.optional(o, "scale")) options.scale = positive(doc, o, op, "scale");
+      try {
+        obj.model = geometry::loadMesh(path.string(), options);
+      } catch (const io::InputError& e) {
+        doc.fail(mp, e.what());
+      }
+      obj.source = path.string();
+      obj.name = o.contains("name") ? doc.string(o["name"], JsonDocument::child(op, "name"))
+                                    : std::filesystem::path(mesh).stem().string();
+      if (const json* pose = doc.optional(o, "pose"))
+        obj.pose = doc.pose(*pose, JsonDocument::child(op, "pose"));
+      sc.objects.push_back(std::move(obj));
+    }
+  }
   return sc;
 }
 
@@ -171,6 +183,7 @@ Scenario loadScenario(const std::string& path) {
 SimState runScenario(const Scenario& sc, Recorder& recorder,
                      const std::function<void(double)>& progress) {
   Simulator sim(sc.hand, sc.options);
+  if (!sc.objects.empty()) sim.setObjects(sc.objects);
   for (std::size_t a = 0; a < sc.trajectories.size(); ++a)
     sim.setTrajectory(static_cast<int>(a), sc.trajectories[a]);
   SimState s = sim.initialState(sc.initial);

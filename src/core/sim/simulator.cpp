@@ -67,6 +67,11 @@ void Simulator::setTrajectory(int actuator, ActuatorTrajectory trajectory) {
   trajectories_[static_cast<std::size_t>(actuator)] = std::move(trajectory);
 }
 
+void Simulator::setObjects(std::vector<WorldObject> objects) {
+  if (!contacts_) contacts_ = std::make_shared<ContactModel>(hand_);
+  contacts_->setObjects(std::move(objects));
+}
+
 void Simulator::syncJoints(SimState& s) const {
   const auto drives = hand::effectiveDrives(hand_, s.clutches);
   for (std::size_t f = 0; f < drives.size(); ++f) {
@@ -99,15 +104,26 @@ void Simulator::step(SimState& s) const {
     const auto& cm = hand_.clutches[c];
     const auto inner_row =
         hand_.fingers[static_cast<std::size_t>(cm.inner.finger)].rowOfJoint(cm.inner.joint);
+    const auto fi = static_cast<std::size_t>(cm.inner.finger);
+    const Eigen::Isometry3d to_base = hand_.fingers[fi].base.inverse();
     double load = 0.0;
     for (const auto& l : s.loads)
       if (l.finger == cm.inner.finger && l.row == inner_row)
-        load += hand::innerLoadTorque(hand_, cm, frames[static_cast<std::size_t>(l.finger)],
-                                      l.point, l.force);
+        load += hand::innerLoadTorque(hand_, cm, frames[fi], l.point, l.force);
+    // Contact forces of the previous step (seed 000 eq. 9 with the constraint's force).
+    for (const auto& ct : s.contacts)
+      if (ct.finger == cm.inner.finger && ct.row == inner_row && ct.force > 0.0)
+        load += hand::innerLoadTorque(hand_, cm, frames[fi], to_base * ct.point,
+                                      to_base.linear() * (ct.force * ct.normal));
     s.inner_load_torque[c] = load;
     const auto a = static_cast<std::size_t>(cm.actuator);
-    const auto ev = hand::updateClutch(hand_, cm, s.clutches[c], s.actuator_position[a],
-                                       s.actuator_velocity[a], load);
+    // A finger stopped by an object does not move, but its motor still drives it closed: judge
+    // the direction by the velocity, or by the servo's push when the finger stands still.
+    const double rho = hand_.actuators[a].drives.front().ratio;
+    const double drive = std::abs(s.actuator_velocity[a]) > 1e-9 ? s.actuator_velocity[a]
+                                                                 : rho * s.actuator_effort[a];
+    const auto ev =
+        hand::updateClutch(hand_, cm, s.clutches[c], s.actuator_position[a], drive, load);
     if (ev == hand::ClutchEvent::BrokeAway) {
       warn(s, "clutch of " + hand_.actuators[a].name + " broke away at " +
                   std::to_string(s.actuator_position[a]) + " " + hand_.actuators[a].unit);
@@ -166,12 +182,69 @@ void Simulator::step(SimState& s) const {
     m(static_cast<Eigen::Index>(a), static_cast<Eigen::Index>(a)) +=
         rho * rho * act.servo.rotor_inertia;
   }
-  Eigen::VectorXd acc = m.ldlt().solve(force);
+  const Eigen::LDLT<Eigen::MatrixXd> mass(m);
+  Eigen::VectorXd acc = mass.solve(force);
   if (!acc.allFinite()) {
     warn(s,
          "actuator-space inertia is singular or the state is not finite; accelerations set to 0");
     acc.setZero();
   }
+
+  // Contacts found at the start of the step constrain the new velocities: no link point in
+  // contact may move further into its object (seed 000 sec. V). Projected Gauss-Seidel on the
+  // normal impulses in actuator space; the impulse over dt is the contact's normal force.
+  std::vector<Contact> contacts = contacts_ ? contacts_->findContacts(s.q) : std::vector<Contact>();
+  Eigen::VectorXd v_old(static_cast<Eigen::Index>(na));
+  for (std::size_t a = 0; a < na; ++a) v_old[static_cast<Eigen::Index>(a)] = s.actuator_velocity[a];
+  Eigen::VectorXd v = v_old + acc * dt;
+  if (!contacts.empty()) {
+    const auto nc = static_cast<Eigen::Index>(contacts.size());
+    Eigen::MatrixXd rows = Eigen::MatrixXd::Zero(nc, static_cast<Eigen::Index>(na));
+    Eigen::VectorXd bias(nc);
+    for (Eigen::Index i = 0; i < nc; ++i) {
+      const Contact& c = contacts[static_cast<std::size_t>(i)];
+      const auto f = static_cast<std::size_t>(c.finger);
+      const auto& chain = hand_.fingers[f];
+      const Eigen::Vector3d p = chain.base.inverse() * c.point;
+      const Eigen::Vector3d n = chain.base.linear().transpose() * c.normal;
+      const Eigen::Vector3d local = frames[f].at(c.row + 1).inverse() * p;
+      const auto jac = kinematics::geometricJacobian(chain, frames[f], c.row + 1, local);
+      const kinematics::JointVector g = jac.topRows<3>().transpose() * n;
+      for (int j = 0; j < chain.dof(); ++j) {
+        const auto& e = drives[f][static_cast<std::size_t>(j)];
+        rows(i, static_cast<Eigen::Index>(e.actuator)) += g[j] * e.ratio;
+      }
+      bias[i] = options_.contact_stiffness * std::max(0.0, c.depth - options_.contact_slop) / dt;
+    }
+    const Eigen::MatrixXd minv_rows = mass.solve(rows.transpose());  // na x nc
+    const Eigen::MatrixXd w = rows * minv_rows;
+    const double w_floor = 1e-12 * (1.0 + w.diagonal().cwiseAbs().maxCoeff());
+    // Projected Gauss-Seidel: the smallest non-negative normal impulses that leave every
+    // contact's normal velocity at or above its bias.
+    auto project = [&](Eigen::VectorXd& vel) {
+      Eigen::VectorXd lambda = Eigen::VectorXd::Zero(nc);
+      for (int sweep = 0; sweep < 50; ++sweep) {
+        for (Eigen::Index i = 0; i < nc; ++i) {
+          if (!(w(i, i) > w_floor)) continue;  // the contact constrains no actuator
+          const double next = std::max(0.0, lambda[i] - (rows.row(i).dot(vel) - bias[i]) / w(i, i));
+          vel += minv_rows.col(i) * (next - lambda[i]);
+          lambda[i] = next;
+        }
+      }
+      return lambda;
+    };
+    // First the impact: the velocity the links bring into their contacts is removed (an
+    // impulse, not a force the clutch feels). Then the step's accelerations are constrained;
+    // that impulse over dt is the sustained normal force the link exerts.
+    Eigen::VectorXd v_impact = v_old;
+    project(v_impact);
+    v = v_impact + acc * dt;
+    const Eigen::VectorXd lambda = project(v);
+    for (Eigen::Index i = 0; i < nc; ++i)
+      contacts[static_cast<std::size_t>(i)].force = lambda[i] / dt;
+    acc = (v - v_old) / dt;
+  }
+  s.contacts = std::move(contacts);
 
   // Semi-implicit Euler, then the actuator range and the driven joints' limits.
   for (std::size_t a = 0; a < na; ++a) {
@@ -189,25 +262,36 @@ void Simulator::step(SimState& s) const {
         hi = std::min(hi, h);
       }
     }
-    double v = s.actuator_velocity[a] + acc[ai] * dt;
-    double p = s.actuator_position[a] + v * dt;
+    double vel = v[ai];
+    double p = s.actuator_position[a] + vel * dt;
     if (p < lo || p > hi) {
       p = std::clamp(p, lo, hi);
-      v = 0.0;
-      acc[ai] = (v - s.actuator_velocity[a]) / dt;
+      vel = 0.0;
+      acc[ai] = (vel - s.actuator_velocity[a]) / dt;
     }
-    if (!std::isfinite(p) || !std::isfinite(v)) {
+    if (!std::isfinite(p) || !std::isfinite(vel)) {
       warn(s, hand_.actuators[a].name + ": state became non-finite; held in place");
       p = s.actuator_position[a];
-      v = 0.0;
+      vel = 0.0;
       acc[ai] = 0.0;
     }
     s.actuator_position[a] = p;
-    s.actuator_velocity[a] = v;
+    s.actuator_velocity[a] = vel;
     s.actuator_acceleration[a] = acc[ai];
   }
 
-  // Joint accelerations and the torques the drive applied (inverse dynamics of the step).
+  // Joint accelerations and the torques the drive applied (inverse dynamics of the step), the
+  // contact forces counted as external forces on their links.
+  for (const Contact& c : s.contacts) {
+    if (c.force <= 0.0) continue;
+    const auto f = static_cast<std::size_t>(c.finger);
+    const auto& chain = hand_.fingers[f];
+    const Eigen::Vector3d p = chain.base.inverse() * c.point;
+    const Eigen::Vector3d local = frames[f].at(c.row + 1).inverse() * p;
+    ext[f] +=
+        kinematics::geometricJacobian(chain, frames[f], c.row + 1, local).topRows<3>().transpose() *
+        (chain.base.linear().transpose() * (c.force * c.normal));
+  }
   for (std::size_t f = 0; f < nf; ++f) {
     const auto& chain = hand_.fingers[f];
     for (int j = 0; j < chain.dof(); ++j) {

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Contact patches: intersection segments chained into connected pieces, each reduced to a point
+// contact (seed 000, section IV: normal = area-weighted sum of the patch triangles' normals,
+// point = centre of the patch's bounding box).
+#pragma once
+
+#include <Eigen/Geometry>
+#include <vector>
+
+#include "handsim/collision/tree_collision.hpp"
+#include "handsim/geometry/triangle_mesh.hpp"
+
+namespace handsim::collision {
+
+/// How segments are chained.
+struct ContactPatchOptions {
+  /// Two contacts belong to one patch when one of their end points (or coplanar-overlap polygon
+  /// vertices) lies within this distance of one of the other's [m].
+  double join_tolerance_m = 1e-7;
+};
+
+/// One connected patch of the intersection between a link (mesh A) and an object (mesh B),
+/// reduced to a point contact. Everything is expressed in the link's frame (A).
+struct ContactPatch {
+  /// Centre of the bounding box of the patch's intersection points [m].
+  Eigen::Vector3d point = Eigen::Vector3d::Zero();
+  /// Unit contact normal: area-weighted sum of the outward normals of the object's triangles in
+  /// the patch, so it points out of the object and is the direction in which the object pushes
+  /// the link. Falls back to minus the link triangles' sum when the object's cancels; zero when
+  /// both cancel.
+  Eigen::Vector3d normal = Eigen::Vector3d::Zero();
+  /// Penetration estimate [m]: largest distance, along -normal from the patch's tangent plane
+  /// through `point`, of a vertex of the patch's link triangles; 0 when none lies below it.
+  double depth_m = 0.0;
+  /// Sum of the areas of the object's triangles in the patch (the normal's weight) [m^2].
+  double object_area_m2 = 0.0;
+  /// Bounding box of the patch's intersection points [m].
+  geometry::Aabb bounds;
+  /// Indices into the contacts passed to `buildContactPatches`.
+  std::vector<int> contacts;
+  /// Distinct link (A) and object (B) triangle indices in the patch, ascending.
+  std::vector<int> link_triangles;
+  std::vector<int> object_triangles;
+};
+
+/// Chains the triangle-pair contacts of `allContacts(link_tree, object_tree, object_in_link)`
+/// into patches and reduces each to a point contact. `link` and `object` are the meshes the
+/// trees were built from; `object_in_link` maps object coordinates into link coordinates.
+/// Patches come out ordered by their smallest contact index.
+std::vector<ContactPatch> buildContactPatches(const geometry::TriangleMesh& link,
+                                              const geometry::TriangleMesh& object,
+                                              const Eigen::Isometry3d& object_in_link,
+                                              const std::vector<TrianglePairContact>& contacts,
+                                              const ContactPatchOptions& options = {});
+
+}  // namespace handsim::collision

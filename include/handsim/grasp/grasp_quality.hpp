@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <Eigen/Core>
+#include <string>
+#include <vector>
+
+#include "handsim/grasp/grasp_contact.hpp"
+
+namespace handsim::grasp {
+
+/// Parameters of the grasp wrench space (docs/grasp.md).
+struct GraspQualityOptions {
+  int cone_edges = 8;          ///< edges of each linearised friction cone, >= 3
+  double torque_radius = 1.0;  ///< lambda [m]: torques are divided by it (e.g. object radius)
+  Eigen::Vector3d torque_reference = Eigen::Vector3d::Zero();  ///< torques about this [m]
+};
+
+/// Result of evaluateGrasp. The wrench space is the convex hull of the union of all
+/// primitive wrenches (Ferrari & Canny's L1 grasp wrench space, GraspIt!'s "epsilon").
+struct GraspQuality {
+  bool force_closure = false;  ///< the origin lies strictly inside the wrench space
+  /// Radius of the largest origin-centred ball inside the wrench space [N per unit total
+  /// normal force]; 0 unless force_closure.
+  double epsilon = 0.0;
+  double volume = 0.0;  ///< 6-D volume of the wrench space [-]; 0 when it is degenerate
+  int hull_facets = 0;  ///< facets of the triangulated hull; 0 when it is degenerate
+  /// Unit outward normal u of the hull facet nearest to (force closure) or farthest beyond
+  /// (otherwise) the origin: the wrench direction the grasp resists least, with
+  /// max over primitive wrenches of u . w = epsilon. Without force closure it certifies it: no
+  /// primitive wrench has a component along u above 1e-10 times the largest wrench norm.
+  /// Zero when the hull is degenerate.
+  Eigen::Matrix<double, 6, 1> weakest_direction = Eigen::Matrix<double, 6, 1>::Zero();
+  std::string note;  ///< why the result is degenerate (empty otherwise)
+};
+
+/// Grasp quality of `contacts` (docs/grasp.md; Ferrari & Canny 1992). Deterministic: the
+/// hull is computed by qhull without joggling. Degenerate input (no contacts, wrenches that
+/// span fewer than 6 dimensions, qhull precision failures) gives force_closure = false,
+/// epsilon = 0, volume = 0 and a note instead of an exception.
+/// Throws std::invalid_argument for invalid options or contacts (see primitiveWrenches).
+GraspQuality evaluateGrasp(const std::vector<GraspContact>& contacts,
+                           const GraspQualityOptions& options = {});
+
+}  // namespace handsim::grasp

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <set>
+
+#include "cli_util.hpp"
+#include "command.hpp"
+#include "handsim/grasp/grasp_sweep.hpp"
+#include "handsim/io/atomic_file.hpp"
+
+namespace handsim::cli {
+namespace {
+
+const char* kHelp =
+    "usage: handsim-cli sweep SPEC.json --out RESULTS.csv [--threads N] [--shard i/N] [--quiet]\n\n"
+    "Evaluates many initial hand poses around an object (docs/grasp-sweep.md): for each,\n"
+    "whether the hand starts in collision, and the force closure, epsilon and volume of the\n"
+    "grasp it closes to. Prints a summary like seed 002's Table I.\n"
+    "  --out FILE   results, one row per pose (rewritten atomically as the sweep goes);\n"
+    "               poses already in FILE are skipped, so an interrupted sweep resumes\n"
+    "  --threads N  worker threads (default: all cores)\n"
+    "  --shard i/N  evaluate only poses with index % N == i (0 <= i < N), for cluster job\n"
+    "               arrays; the shards' CSV files concatenate (keep one header)\n"
+    "  --quiet      no progress on stderr\n";
+
+int run(const std::vector<std::string>& argv) {
+  const Args args(argv, {"--out", "--threads", "--shard"}, {"--quiet"});
+  if (args.help()) {
+    std::cout << kHelp;
+    return kOk;
+  }
+  if (args.positional().size() != 1) throw UsageError("give exactly one sweep file");
+  const std::string out = args.required("--out");
+  unsigned threads = 0;
+  if (const auto t = args.value("--threads")) {
+    const double v = parseNumber(*t, "--threads");
+    if (v < 1 || v > 256 || v != static_cast<int>(v)) throw UsageError("--threads: 1 to 256");
+    threads = static_cast<unsigned>(v);
+  }
+  int shard = 0, shards = 1;
+  if (const auto s = args.value("--shard")) {
+    const auto slash = s->find('/');
+    if (slash == std::string::npos) throw UsageError("--shard: write i/N, e.g. 0/4");
+    const double i = parseNumber(s->substr(0, slash), "--shard");
+    const double n = parseNumber(s->substr(slash + 1), "--shard");
+    if (n < 1 || i < 0 || i >= n || i != static_cast<int>(i) || n != static_cast<int>(n))
+      throw UsageError("--shard: need whole numbers with 0 <= i < N");
+    shard = static_cast<int>(i);
+    shards = static_cast<int>(n);
+  }
+  const grasp::SweepSpec spec = grasp::loadSweepSpec(args.positional()[0]);
+
+  std::vector<grasp::SweepResult> results;
+  std::error_code ec;
+  if (std::filesystem::exists(out, ec)) results = grasp::parseSweepCsv(io::readFile(out), out);
+  std::set<int> have;
+  for (const auto& r : results) have.insert(r.index);
+  std::vector<int> todo;
+  for (int i = 0; i < static_cast<int>(spec.palm_poses.size()); ++i)
+    if (i % shards == shard && !have.count(i)) todo.push_back(i);
+
+  const bool quiet = args.has("--quiet");
+  if (!quiet)
+    std::fprintf(stderr, "sweep: %zu poses to evaluate (%zu already in %s)\n", todo.size(),
+                 have.size(), out.c_str());
+  std::size_t finished = 0;
+  const std::size_t save_every = std::max<std::size_t>(1, todo.size() / 20);
+  auto save = [&]() {
+    std::sort(results.begin(), results.end(),
+              [](const auto& a, const auto& b) { return a.index < b.index; });
+    io::writeFileAtomically(out, grasp::sweepCsv(results));
+  };
+  grasp::runSweep(spec, todo, threads, [&](const grasp::SweepResult& r) {
+    results.push_back(r);
+    ++finished;
+    if (!quiet && (finished * 100 / todo.size()) != ((finished - 1) * 100 / todo.size()))
+      std::fprintf(stderr, "\rsweep: %zu/%zu", finished, todo.size());
+    if (finished % save_every == 0) save();
+  });
+  save();
+  if (!quiet) std::fprintf(stderr, "\rsweep: done %zu/%zu\n", finished, todo.size());
+
+  const grasp::SweepSummary s = grasp::summarize(results);
+  printJson({{"sweep", spec.source_file},
+             {"results", out},
+             {"configurations", s.configurations},
+             {"collision_free", s.collision_free},
+             {"force_closure", s.force_closure},
+             {"epsilon_mean", s.epsilon_mean},
+             {"epsilon_std", s.epsilon_std},
+             {"shard", std::to_string(shard) + "/" + std::to_string(shards)}});
+  return kOk;
+}
+
+const CommandRegistration reg({"sweep", "evaluate grasps from many initial hand poses", run});
+
+}  // namespace
+}  // namespace handsim::cli
