@@ -32,6 +32,16 @@ CartesianPanel::CartesianPanel(SimulationController* controller, QWidget* parent
       if (!updating_) solve();
     });
   }
+  phi_ = new QDoubleSpinBox;
+  phi_->setRange(-360.0, 360.0);
+  phi_->setDecimals(1);
+  phi_->setSuffix(QStringLiteral(" deg"));
+  phi_->setKeyboardTracking(false);
+  phi_->setToolTip(tr("Angle of the last link in the finger's plane (planar three-link fingers)"));
+  form->addRow(tr("phi"), phi_);
+  connect(phi_, &QDoubleSpinBox::valueChanged, this, [this] {
+    if (!updating_) solve();
+  });
   layout->addLayout(form);
   auto* current = new QPushButton(tr("From current fingertip"));
   layout->addWidget(current);
@@ -93,8 +103,11 @@ void CartesianPanel::rebuild() {
 void CartesianPanel::fromCurrent() {
   if (finger_->currentIndex() < 0) return;
   const Eigen::Vector3d p = controller_->fingertip(finger_->currentIndex());
+  const std::optional<double> phi = controller_->fingertipPhi(finger_->currentIndex());
   updating_ = true;
   for (int i = 0; i < 3; ++i) xyz_[i]->setValue(p(i) * 1000.0);
+  phi_->setEnabled(phi.has_value());
+  phi_->setValue(phi ? *phi * 180.0 / 3.14159265358979323846 : 0.0);
   updating_ = false;
   message_->clear();
 }
@@ -111,7 +124,9 @@ void CartesianPanel::setTarget(double x, double y, double z) {
 void CartesianPanel::solve() {
   const Eigen::Vector3d target(xyz_[0]->value() / 1000.0, xyz_[1]->value() / 1000.0,
                                xyz_[2]->value() / 1000.0);
-  const QString why = controller_->moveFingertip(finger_->currentIndex(), target);
+  std::optional<double> phi;
+  if (phi_->isEnabled()) phi = phi_->value() * 3.14159265358979323846 / 180.0;
+  const QString why = controller_->moveFingertip(finger_->currentIndex(), target, phi);
   if (why.isEmpty()) {
     message_->setStyleSheet(QString());
     message_->setText(tr("Reached."));

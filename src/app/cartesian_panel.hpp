@@ -20,6 +20,8 @@ class CartesianPanel : public QWidget {
 
   QComboBox* fingerBox() const { return finger_; }
   QDoubleSpinBox* coordinate(int axis) const { return xyz_[axis]; }
+  /// Tip angle field (degrees), enabled for planar three-link fingers.
+  QDoubleSpinBox* phiBox() const { return phi_; }
   /// Last solver message (empty after a success).
   QString message() const { return message_->text(); }
   /// Sets the target fields (metres) and solves.
@@ -33,6 +35,7 @@ class CartesianPanel : public QWidget {
   SimulationController* controller_;
   QComboBox* finger_ = nullptr;
   QDoubleSpinBox* xyz_[3] = {nullptr, nullptr, nullptr};
+  QDoubleSpinBox* phi_ = nullptr;
   QLabel* message_ = nullptr;
   bool updating_ = false;
 };

@@ -192,7 +192,18 @@ Eigen::Vector3d SimulationController::fingertip(int finger) const {
          kinematics::fingertipPosition(chain, state().q[static_cast<std::size_t>(finger)]);
 }
 
-QString SimulationController::moveFingertip(int finger, const Eigen::Vector3d& target) {
+std::optional<double> SimulationController::fingertipPhi(int finger) const {
+  const kinematics::Chain& chain = engine_->hand.fingers.at(static_cast<std::size_t>(finger));
+  if (!kinematics::isPlanarThreeLinkFinger(chain)) return {};
+  const auto frames =
+      kinematics::forwardKinematics(chain, state().q[static_cast<std::size_t>(finger)]);
+  const int plane = static_cast<int>(chain.rows.size()) - 3;
+  const Eigen::Matrix3d R = frames.at(plane).linear().transpose() * frames.tip().linear();
+  return std::atan2(R(1, 0), R(0, 0));
+}
+
+QString SimulationController::moveFingertip(int finger, const Eigen::Vector3d& target,
+                                            std::optional<double> phi) {
   const hand::HandModel& hand = engine_->hand;
   if (finger < 0 || finger >= static_cast<int>(hand.fingers.size())) return tr("no such finger");
   if (!target.allFinite()) return tr("the target is not a finite point");
@@ -202,9 +213,22 @@ QString SimulationController::moveFingertip(int finger, const Eigen::Vector3d& t
   const kinematics::JointVector q0 = live_.q[f];
   kinematics::JointVector q;
   try {
-    q = kinematics::isBarrettFinger(chain)
-            ? kinematics::barrettFingerIk(chain, local, q0)
-            : kinematics::inverseKinematicsNumerical(chain, local, q0, 1e-5);
+    if (phi && kinematics::isPlanarThreeLinkFinger(chain)) {
+      // The planar solver works in the frame of the first planar joint, which the joints
+      // before it (kept as they are) place.
+      const auto frames = kinematics::forwardKinematics(chain, q0);
+      const Eigen::Vector3d in_plane =
+          frames.at(static_cast<int>(chain.rows.size()) - 3).inverse() * local;
+      if (std::abs(in_plane.z()) > 1e-4)
+        return tr("Unreachable: the target is %1 mm off the finger's plane; the hand stays "
+                  "where it was")
+            .arg(std::abs(in_plane.z()) * 1000.0, 0, 'f', 1);
+      q = kinematics::planarFingerIk(chain, in_plane.x(), in_plane.y(), *phi, q0);
+    } else {
+      q = kinematics::isBarrettFinger(chain)
+              ? kinematics::barrettFingerIk(chain, local, q0)
+              : kinematics::inverseKinematicsNumerical(chain, local, q0, 1e-5);
+    }
   } catch (const kinematics::UnreachableTarget& e) {
     return tr("Unreachable: the fingertip misses the target by %1 mm (%2)")
         .arg(e.miss() * 1000.0, 0, 'f', 1)

@@ -6,6 +6,7 @@
 #include <QString>
 #include <QTimer>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -84,7 +85,11 @@ class SimulationController : public QObject {
   /// (coupled joints: a least-squares fit in actuator space). Returns an empty string and moves
   /// the hand, or the reason the target is unreachable (with the miss distance) and leaves
   /// the hand where it was.
-  QString moveFingertip(int finger, const Eigen::Vector3d& target);
+  /// `phi` [rad], for planar three-link fingers only, is the angle of the last link in the
+  /// finger's plane (kinematics/closed_form_ik.hpp); the target must then lie in that plane.
+  QString moveFingertip(int finger, const Eigen::Vector3d& target, std::optional<double> phi = {});
+  /// For a planar three-link finger, its current tip angle phi [rad]; nothing otherwise.
+  std::optional<double> fingertipPhi(int finger) const;
   /// Applies a named pose of the hand; false when there is no such pose.
   bool applyPose(const std::string& name);
   /// All actuators to 0 (clamped), clutches engaged.

@@ -322,6 +322,35 @@ class WidgetTest : public QObject {
     QVERIFY(!scene.showsBrokenClutch(inner.finger, row));
   }
 
+  void planarFingerTakesTipOrientation() {
+    controller_->loadHand("dexterous3");
+    auto* panel = window_->cartesianPanel();
+    panel->fingerBox()->setCurrentIndex(0);
+    QVERIFY(panel->phiBox()->isEnabled());
+    // A reachable pose: where some joint values put the tip, then back to zero and solve.
+    const auto& chain = controller_->hand().fingers[0];
+    // The joints before the planar ones place the plane and keep their values while solving.
+    auto pose = [&](double planar_fraction) {
+      std::vector<double> a = controller_->liveState().actuator_command;
+      for (int j = 0; j < chain.dof(); ++j) {
+        const auto& row = chain.rows[static_cast<std::size_t>(chain.rowOfJoint(j))];
+        const int act = controller_->hand().driverOf({0, j}).first;
+        const double fraction = j >= chain.dof() - 3 ? planar_fraction : 0.4;
+        a[static_cast<std::size_t>(act)] = row.lower + fraction * (row.upper - row.lower);
+      }
+      controller_->setActuatorCommands(a);
+    };
+    pose(0.4);
+    const Eigen::Vector3d target = controller_->fingertip(0);
+    const double phi = *controller_->fingertipPhi(0);
+    pose(0.1);
+    panel->phiBox()->setValue(phi * 180.0 / 3.14159265358979323846);
+    panel->setTarget(target.x(), target.y(), target.z());
+    QCOMPARE(panel->message(), QStringLiteral("Reached."));
+    QVERIFY((controller_->fingertip(0) - target).norm() < 5e-4);
+    QVERIFY(std::abs(*controller_->fingertipPhi(0) - phi) < 2e-3);
+  }
+
  private:
   SimulationController* controller_ = nullptr;
   MainWindow* window_ = nullptr;
