@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Widget tests of the application (QtTest), run under Xvfb because the window holds an
 // OpenGL viewport.
+#include <QDockWidget>
 #include <QDomDocument>
 #include <QDoubleSpinBox>
 #include <QFile>
@@ -349,6 +350,30 @@ class WidgetTest : public QObject {
     QCOMPARE(panel->message(), QStringLiteral("Reached."));
     QVERIFY((controller_->fingertip(0) - target).norm() < 5e-4);
     QVERIFY(std::abs(*controller_->fingertipPhi(0) - phi) < 2e-3);
+  }
+
+  void viewportSurvivesDockingAndFullScreen() {
+    auto cubePixels = [this] {
+      const QImage image = window_->viewport()->grabFramebuffer();
+      int n = 0;
+      for (int y = 0; y < image.height(); y += 2)
+        for (int x = 0; x < image.width(); x += 2) {
+          const QRgb p = image.pixel(x, y);
+          if (qRed(p) > 90 && qRed(p) > 2 * qGreen(p) && qRed(p) > 2 * qBlue(p)) ++n;
+        }
+      return n;
+    };
+    QVERIFY(cubePixels() > 20);
+    for (QDockWidget* dock : window_->findChildren<QDockWidget*>()) dock->setFloating(true);
+    QTest::qWait(100);
+    QVERIFY(cubePixels() > 20);
+    for (QDockWidget* dock : window_->findChildren<QDockWidget*>()) dock->setFloating(false);
+    window_->showFullScreen();
+    QTest::qWait(200);
+    QVERIFY(cubePixels() > 20);
+    window_->showNormal();
+    QTest::qWait(100);
+    QVERIFY(cubePixels() > 20);
   }
 
  private:
