@@ -35,9 +35,14 @@ Census census(const QImage& image) {
   return c;
 }
 
-QImage runApp(const QStringList& args, const QString& png) {
+QImage runApp(const QStringList& args, const QString& png, double scale = 1.0) {
   QFile::remove(png);
   QProcess app;
+  if (scale != 1.0) {
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("QT_SCALE_FACTOR"), QString::number(scale));
+    app.setProcessEnvironment(env);
+  }
   app.setProcessChannelMode(QProcess::ForwardedChannels);
   app.start(QStringLiteral(HANDSIM_APP_PATH),
             args + QStringList{QStringLiteral("--screenshot"), png});
@@ -64,6 +69,29 @@ class RenderTest : public QObject {
     QVERIFY2(c.background < c.total * 95 / 100, "the image is (nearly) blank");
     QVERIFY2(c.cube > c.total / 500, "the cube is not visible");
     QVERIFY2(c.metal > c.total / 200, "the hand is not visible");
+  }
+
+  void hiDpiFillsTheWholeFramebuffer() {
+    // At device pixel ratio 2 the scene must fill the framebuffer, not its lower-left quarter.
+    const QImage image = runApp({QStringLiteral("--quit-after"), QStringLiteral("2"),
+                                 QStringLiteral("--samples"), QStringLiteral("0")},
+                                QStringLiteral(HANDSIM_TEST_OUTPUT_DIR "/hidpi.png"), 2.0);
+    QVERIFY(!image.isNull());
+    const Census c = census(image);
+    QVERIFY2(c.cube > c.total / 500 && c.metal > c.total / 200, "hand or cube missing");
+    int cube_top = image.height(), cube_right = 0;
+    for (int y = 0; y < image.height(); ++y)
+      for (int x = 0; x < image.width(); ++x) {
+        const QRgb p = image.pixel(x, y);
+        if (qRed(p) > 90 && qRed(p) > 2 * qGreen(p) && qRed(p) > 2 * qBlue(p)) {
+          cube_top = std::min(cube_top, y);
+          cube_right = std::max(cube_right, x);
+        }
+      }
+    qInfo("image %dx%d, cube reaches x = %d, top y = %d", image.width(), image.height(), cube_right,
+          cube_top);
+    QVERIFY2(cube_right > image.width() / 2 && cube_top < image.height() / 2,
+             "the scene is drawn in a corner of the framebuffer");
   }
 
   void breakawayScenarioShowsTheClosedFinger() {
