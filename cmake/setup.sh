@@ -17,6 +17,11 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   liborocos-kdl-dev libfcl-dev
   libqhull-dev
+  # The desktop application (src/app, src/plot): Qt6 Widgets/OpenGL/Charts/Svg, OpenSceneGraph
+  qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-svg-dev libopenscenegraph-dev
+  libgl-dev libglu1-mesa-dev fonts-dejavu-core
+  # Rendering tests under a virtual display with Mesa's software rasteriser (llvmpipe)
+  xvfb xauth libgl1-mesa-dri libglx-mesa0
 )
 
 as_root() {
@@ -43,9 +48,8 @@ case "$mode" in
     ctest --test-dir "$build" --output-on-failure -j2
     ;;
   gui)
-    # Until the Qt application lands, the default scene is shown through the CLI.
-    "$build/src/handsim-cli" hands
-    "$build/src/handsim-cli" simulate "$root/assets/scenarios/barrett_breakaway_cube.json"
+    # The desktop application on its default scene (BarrettHand and a cube); docs/gui.md.
+    "$build/src/app/handsim"
     ;;
   *)
     echo "usage: bash cmake/setup.sh [test|gui]" >&2

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include <algorithm>
 #include <cstdio>
 
 #include "cli_util.hpp"
 #include "command.hpp"
 #include "handsim/sim/scenario.hpp"
+#ifdef HANDSIM_HAVE_PLOT
+#include "signal_plot.hpp"
+#endif
 
 namespace handsim::cli {
 namespace {
@@ -13,11 +17,17 @@ const char* kHelp =
     "Runs a scenario (docs/scenario-format.md) through the fixed-step simulator.\n"
     "  --csv OUT.csv  write the recorded time series (header: time, <finger>.<joint>.angle,\n"
     "                 ...; SI units), atomically\n"
-    "  --quiet        no progress on stderr\n\n"
+    "  --quiet        no progress on stderr\n"
+#ifdef HANDSIM_HAVE_PLOT
+    "  --plot OUT.(png|svg|pdf)  render a figure of --signals against time, without a display\n"
+    "                 (the same plotting code as the application's plot dock)\n"
+    "  --signals A,B  recorder columns to plot, e.g. F3.J2.torque,F3.J3.torque\n"
+#endif
+    "\n"
     "Output: a JSON summary with the final state, clutch events and warnings.\n";
 
 int run(const std::vector<std::string>& argv) {
-  const Args args(argv, {"--csv"}, {"--quiet"});
+  const Args args(argv, {"--csv", "--plot", "--signals"}, {"--quiet"});
   if (args.help()) {
     std::cout << kHelp;
     return kOk;
@@ -36,6 +46,30 @@ int run(const std::vector<std::string>& argv) {
   });
   if (!quiet) std::fprintf(stderr, "\rsimulate: done  \n");
   if (const auto csv = args.value("--csv")) rec.writeCsv(*csv);
+  if (const auto plot = args.value("--plot")) {
+#ifdef HANDSIM_HAVE_PLOT
+    const auto list = args.value("--signals");
+    if (!list || list->empty()) throw UsageError("--plot needs --signals A,B,...");
+    std::vector<std::string> columns;
+    std::string::size_type begin = 0;
+    while (begin <= list->size()) {
+      const auto end = std::min(list->find(',', begin), list->size());
+      if (end > begin) columns.push_back(list->substr(begin, end - begin));
+      begin = end + 1;
+    }
+    try {
+      plot::renderPlotFile(
+          rec, columns, *plot,
+          sc.hand.name + " - " + sc.source_file.substr(sc.source_file.find_last_of('/') + 1));
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());
+    }
+#else
+    throw UsageError("--plot " + *plot +
+                     ": this handsim-cli was built without the plot library "
+                     "(HANDSIM_BUILD_GUI=OFF)");
+#endif
+  }
   nlohmann::ordered_json actuators = nlohmann::ordered_json::object();
   for (std::size_t a = 0; a < sc.hand.actuators.size(); ++a)
     actuators[sc.hand.actuators[a].name] = s.actuator_position[a];

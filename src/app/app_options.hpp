@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+namespace handsim::app {
+
+/// Command-line flags of the application (automation for docs and tests).
+struct AppOptions {
+  QString scene;              ///< --scene FILE: scene or scenario JSON instead of the default scene
+  QString hand;               ///< --hand ID|FILE: start with this hand (no objects)
+  QStringList objects;        ///< --object FILE (repeatable): import these objects
+  bool play = false;          ///< --play: start the simulation
+  QString screenshot;         ///< --screenshot OUT.png: save the viewport just before quitting
+  QString window_screenshot;  ///< --window-screenshot OUT.png: the whole window, with panels
+  int samples = 4;            ///< --samples N: multisampling of the viewport (0 = off; llvmpipe is
+                              ///< about 3x faster without it, docs/performance-gui.md)
+  double quit_after = -1.0;   ///< --quit-after SECONDS of wall-clock time; < 0: stay open
+  QString error;              ///< non-empty when the arguments are invalid
+};
+
+/// Parses the arguments after the program name.
+AppOptions parseAppOptions(const QStringList& arguments);
+
+}  // namespace handsim::app

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "joint_panel.hpp"
+
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QVBoxLayout>
+#include <cmath>
+
+#include "simulation_controller.hpp"
+
+namespace handsim::app {
+namespace {
+constexpr double kDeg = 180.0 / 3.14159265358979323846;
+}
+
+JointPanel::JointPanel(SimulationController* controller, QWidget* parent)
+    : QWidget(parent), controller_(controller) {
+  auto* layout = new QVBoxLayout(this);
+  auto* pose_row = new QHBoxLayout;
+  poses_ = new QComboBox;
+  poses_->setToolTip(tr("Named poses of the hand file"));
+  auto* apply = new QPushButton(tr("Apply pose"));
+  auto* zero = new QPushButton(tr("Zero"));
+  zero->setToolTip(tr("All actuators to zero, clutches engaged"));
+  pose_row->addWidget(poses_, 1);
+  pose_row->addWidget(apply);
+  pose_row->addWidget(zero);
+  layout->addLayout(pose_row);
+  rows_widget_ = new QWidget;
+  layout->addWidget(rows_widget_);
+  joints_ = new QLabel;
+  joints_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  joints_->setStyleSheet(QStringLiteral("font-family: monospace;"));
+  joints_->setWordWrap(true);
+  layout->addWidget(joints_);
+  layout->addStretch(1);
+
+  connect(apply, &QPushButton::clicked, this,
+          [this] { controller_->applyPose(poses_->currentText().toStdString()); });
+  connect(zero, &QPushButton::clicked, this, [this] { controller_->resetToZero(); });
+  connect(controller_, &SimulationController::handChanged, this, &JointPanel::rebuild);
+  connect(controller_, &SimulationController::snapshotChanged, this, &JointPanel::refresh);
+  rebuild();
+}
+
+void JointPanel::rebuild() {
+  delete rows_widget_->layout();
+  qDeleteAll(rows_widget_->findChildren<QWidget*>(QString(), Qt::FindDirectChildrenOnly));
+  rows_.clear();
+  auto* form = new QFormLayout(rows_widget_);
+  const hand::HandModel& hand = controller_->hand();
+  for (std::size_t a = 0; a < hand.actuators.size(); ++a) {
+    const hand::Actuator& act = hand.actuators[a];
+    Row row;
+    QString suffix;
+    if (act.unit == "rad") {
+      row.scale = kDeg;
+      row.slider_step = 0.1;
+      suffix = QStringLiteral(" deg");
+    } else if (act.unit == "m") {
+      row.scale = 1000.0;
+      row.slider_step = 0.1;
+      suffix = QStringLiteral(" mm");
+    } else {
+      row.scale = 1.0;
+      row.slider_step = 1.0;
+      suffix = QStringLiteral(" ") + QString::fromStdString(act.unit);
+    }
+    const double lo = act.lower * row.scale;
+    const double hi = act.upper * row.scale;
+    row.slider = new QSlider(Qt::Horizontal, rows_widget_);
+    row.slider->setRange(static_cast<int>(std::lround(lo / row.slider_step)),
+                         static_cast<int>(std::lround(hi / row.slider_step)));
+    row.spin = new QDoubleSpinBox(rows_widget_);
+    row.spin->setRange(lo, hi);
+    row.spin->setDecimals(row.slider_step < 1.0 ? 1 : 0);
+    row.spin->setSingleStep(row.slider_step < 1.0 ? 1.0 : 100.0);
+    row.spin->setSuffix(suffix);
+    row.spin->setKeyboardTracking(false);
+    QString drives;
+    for (const hand::JointDrive& d : act.drives)
+      drives += QString::fromStdString(hand.jointName(d.joint)) + ' ';
+    row.slider->setToolTip(
+        tr("%1 drives %2").arg(QString::fromStdString(act.name), drives.trimmed()));
+    row.spin->setToolTip(row.slider->toolTip());
+    auto* box = new QWidget(rows_widget_);
+    auto* h = new QHBoxLayout(box);
+    h->setContentsMargins(0, 0, 0, 0);
+    h->addWidget(row.slider, 1);
+    h->addWidget(row.spin);
+    form->addRow(QString::fromStdString(act.name), box);
+    const int index = static_cast<int>(a);
+    connect(row.slider, &QSlider::valueChanged, this, [this, index](int v) {
+      sendValue(index, v * rows_[static_cast<std::size_t>(index)].slider_step);
+    });
+    connect(row.spin, &QDoubleSpinBox::valueChanged, this,
+            [this, index](double v) { sendValue(index, v); });
+    rows_.push_back(row);
+  }
+  {
+    const QSignalBlocker block(poses_);
+    poses_->clear();
+    for (const hand::NamedPose& p : hand.poses) poses_->addItem(QString::fromStdString(p.name));
+    poses_->setEnabled(poses_->count() > 0);
+  }
+  refresh();
+}
+
+void JointPanel::sendValue(int a, double displayed) {
+  controller_->setActuatorCommand(a, displayed / rows_[static_cast<std::size_t>(a)].scale);
+}
+
+void JointPanel::refresh() {
+  const sim::SimState& s = controller_->state();
+  const auto& trajectories = controller_->simulatorTrajectories();
+  for (std::size_t a = 0; a < rows_.size() && a < s.actuator_command.size(); ++a) {
+    const Row& row = rows_[a];
+    // An actuator on a trajectory follows its reference, not the slider's set point.
+    const bool follows = a < trajectories.size() && !trajectories[a].empty();
+    const double shown = (follows ? s.actuator_reference[a] : s.actuator_command[a]) * row.scale;
+    const QSignalBlocker b1(row.slider);
+    const QSignalBlocker b2(row.spin);
+    row.slider->setValue(static_cast<int>(std::lround(shown / row.slider_step)));
+    row.spin->setValue(shown);
+  }
+  const hand::HandModel& hand = controller_->hand();
+  QString text;
+  for (std::size_t f = 0; f < hand.fingers.size() && f < s.q.size(); ++f) {
+    const kinematics::Chain& chain = hand.fingers[f];
+    text += QString::fromStdString(chain.name) + ':';
+    for (int j = 0; j < chain.dof(); ++j) {
+      const auto& row = chain.rows[static_cast<std::size_t>(chain.rowOfJoint(j))];
+      const double v = s.q[f](j);
+      text += row.type == kinematics::JointType::Prismatic
+                  ? QStringLiteral(" %1 mm").arg(v * 1000.0, 0, 'f', 1)
+                  : QStringLiteral(" %1°").arg(v * kDeg, 0, 'f', 1);
+    }
+    text += '\n';
+  }
+  joints_->setText(text.trimmed());
+}
+
+}  // namespace handsim::app

@@ -1,0 +1,409 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "main_window.hpp"
+
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSaveFile>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTimer>
+#include <cstdio>
+
+#include "cartesian_panel.hpp"
+#include "handsim/hand/hand_loader.hpp"
+#include "joint_panel.hpp"
+#include "object_panel.hpp"
+#include "osg_viewport.hpp"
+#include "plot_dock.hpp"
+#include "scene_file.hpp"
+#include "simulation_controller.hpp"
+#include "trajectory_panel.hpp"
+
+namespace handsim::app {
+namespace {
+constexpr int kMaxRecentFiles = 8;
+
+QString objectFileFilter() {
+  return QObject::tr(
+      "Meshes (*.wrl *.wrz *.vrml *.gz *.obj *.stl *.ply *.off *.dae *.gltf *.glb *.3ds *.fbx);;"
+      "All files (*)");
+}
+}  // namespace
+
+MainWindow::MainWindow(SimulationController* controller, QWidget* parent)
+    : QMainWindow(parent), controller_(controller) {
+  setWindowTitle(tr("handsim"));
+  setObjectName(QStringLiteral("MainWindow"));
+  viewport_ = new OsgViewport(controller_, this);
+  setCentralWidget(viewport_);
+  connect(viewport_, &OsgViewport::filesDropped, this, [this](const QStringList& paths) {
+    for (const QString& p : paths) importObject(p);
+  });
+  buildDocks();
+  buildActions();
+
+  status_time_ = new QLabel;
+  status_rtf_ = new QLabel;
+  status_fps_ = new QLabel;
+  status_contacts_ = new QLabel;
+  status_warnings_ = new QLabel;
+  for (QLabel* l : {status_time_, status_rtf_, status_fps_, status_contacts_, status_warnings_})
+    statusBar()->addPermanentWidget(l);
+  connect(controller_, &SimulationController::warning, this, [this](const QString& w) {
+    ++warning_count_;
+    status_warnings_->setToolTip(w);
+    statusBar()->showMessage(w, 5000);
+  });
+  auto* status_timer = new QTimer(this);
+  connect(status_timer, &QTimer::timeout, this, &MainWindow::updateStatus);
+  status_timer->start(250);
+  connect(controller_, &SimulationController::handChanged, this, [this] {
+    warning_count_ = 0;
+    setWindowTitle(tr("handsim — %1").arg(QString::fromStdString(controller_->hand().name)));
+  });
+  setWindowTitle(tr("handsim — %1").arg(QString::fromStdString(controller_->hand().name)));
+  updateStatus();
+
+  resize(1280, 800);
+  QSettings settings;
+  restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+  restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+}
+
+void MainWindow::buildDocks() {
+  auto dock = [this](QWidget* widget, const QString& title, const QString& name,
+                     Qt::DockWidgetArea area) {
+    auto* d = new QDockWidget(title, this);
+    d->setObjectName(name);
+    d->setWidget(widget);
+    addDockWidget(area, d);
+    return d;
+  };
+  joint_panel_ = new JointPanel(controller_);
+  cartesian_panel_ = new CartesianPanel(controller_);
+  trajectory_panel_ = new TrajectoryPanel(controller_);
+  object_panel_ = new ObjectPanel(controller_);
+  plot_dock_ = new PlotDock(controller_);
+  QDockWidget* joints =
+      dock(joint_panel_, tr("Joints"), QStringLiteral("JointDock"), Qt::RightDockWidgetArea);
+  QDockWidget* cartesian = dock(cartesian_panel_, tr("Cartesian"), QStringLiteral("CartesianDock"),
+                                Qt::RightDockWidgetArea);
+  QDockWidget* objects =
+      dock(object_panel_, tr("Objects"), QStringLiteral("ObjectDock"), Qt::RightDockWidgetArea);
+  tabifyDockWidget(joints, cartesian);
+  tabifyDockWidget(cartesian, objects);
+  joints->raise();
+  dock(trajectory_panel_, tr("Trajectory"), QStringLiteral("TrajectoryDock"),
+       Qt::LeftDockWidgetArea);
+  dock(plot_dock_, tr("Plot"), QStringLiteral("PlotDock"), Qt::BottomDockWidgetArea);
+  connect(viewport_, &OsgViewport::objectDragged, object_panel_, &ObjectPanel::refreshPose);
+  connect(object_panel_, &ObjectPanel::importRequested, this, [this] {
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Import object"), QString(), objectFileFilter());
+    if (!path.isEmpty()) importObject(path);
+  });
+}
+
+void MainWindow::addPlot() {
+  auto* plot = new PlotDock(controller_);
+  auto* d = new QDockWidget(tr("Plot %1").arg(++extra_plots_ + 1), this);
+  d->setObjectName(QStringLiteral("PlotDock%1").arg(extra_plots_));
+  d->setAttribute(Qt::WA_DeleteOnClose);
+  d->setWidget(plot);
+  addDockWidget(Qt::BottomDockWidgetArea, d);
+}
+
+void MainWindow::buildActions() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  QAction* import = file->addAction(tr("&Import Object..."), this, [this] {
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Import object"), QString(), objectFileFilter());
+    if (!path.isEmpty()) importObject(path);
+  });
+  import->setShortcut(QKeySequence(tr("Ctrl+I")));
+  import->setToolTip(tr("Load a VRML or any Assimp mesh file as an object"));
+  QAction* open = file->addAction(tr("&Open Scene or Scenario..."), this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open"), QString(),
+                                                      tr("Scenes and scenarios (*.json)"));
+    if (!path.isEmpty()) openFile(path);
+  });
+  open->setShortcut(QKeySequence::Open);
+  QAction* save = file->addAction(tr("&Save Scene..."), this, [this] {
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save scene"), QStringLiteral("scene.json"), tr("Scenes (*.json)"));
+    if (!path.isEmpty()) saveScene(path);
+  });
+  save->setShortcut(QKeySequence::Save);
+  save->setToolTip(tr("Save the hand, objects and poses, and trajectories as JSON"));
+  QMenu* scenarios = file->addMenu(tr("Shipped &Scenarios"));
+  const QDir scenario_dir(QString::fromStdString(hand::assetDirectory()) +
+                          QStringLiteral("/scenarios"));
+  for (const QFileInfo& info :
+       scenario_dir.entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
+    const QString path = info.absoluteFilePath();
+    scenarios->addAction(info.completeBaseName(), this, [this, path] { openFile(path); });
+  }
+  QMenu* hands = file->addMenu(tr("&Hand"));
+  for (const std::string& id : hand::builtinHandIds()) {
+    const QString qid = QString::fromStdString(id);
+    hands->addAction(qid, this, [this, id] {
+      try {
+        controller_->loadHand(id);
+        viewport_->setView(OsgViewport::View::Fit);
+      } catch (const std::exception& e) {
+        showError(tr("Cannot load hand"), QString::fromUtf8(e.what()));
+      }
+    });
+  }
+  recent_menu_ = file->addMenu(tr("Recent &Files"));
+  rebuildRecentMenu();
+  file->addSeparator();
+  QAction* image = file->addAction(tr("Save &Image..."), this, [this] {
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save image"), QStringLiteral("handsim.png"), tr("PNG images (*.png)"));
+    if (!path.isEmpty()) saveScreenshot(path);
+  });
+  image->setShortcut(QKeySequence(tr("Ctrl+Shift+S")));
+  image->setToolTip(tr("Save the viewport as a PNG image"));
+  file->addSeparator();
+  QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+  quit->setShortcut(QKeySequence::Quit);
+
+  view_menu_ = menuBar()->addMenu(tr("&View"));
+  const struct {
+    const char* name;
+    const char* key;
+    OsgViewport::View view;
+  } presets[] = {{"&Front", "1", OsgViewport::View::Front},
+                 {"&Top", "2", OsgViewport::View::Top},
+                 {"&Side", "3", OsgViewport::View::Side},
+                 {"F&it", "F", OsgViewport::View::Fit}};
+  for (const auto& p : presets) {
+    const OsgViewport::View v = p.view;
+    QAction* a = view_menu_->addAction(tr(p.name), this, [this, v] { viewport_->setView(v); });
+    a->setShortcut(QKeySequence(QString::fromLatin1(p.key)));
+    a->setToolTip(tr("Camera preset"));
+  }
+  view_menu_->addSeparator();
+  const struct {
+    const char* name;
+    const char* key;
+    bool DisplayOptions::*flag;
+  } toggles[] = {{"&Contacts", "C", &DisplayOptions::contacts},
+                 {"Link &Frames", "K", &DisplayOptions::frames},
+                 {"&Bounding Volumes (debug)", "B", &DisplayOptions::bounds},
+                 {"&Wireframe", "W", &DisplayOptions::wireframe},
+                 {"T&ransparent Hand", "T", &DisplayOptions::transparent},
+                 {"&Grid", "G", &DisplayOptions::grid}};
+  for (const auto& t : toggles) {
+    bool DisplayOptions::*flag = t.flag;
+    QAction* a = view_menu_->addAction(tr(t.name));
+    a->setCheckable(true);
+    a->setChecked(viewport_->scene().options().*flag);
+    a->setShortcut(QKeySequence(QString::fromLatin1(t.key)));
+    connect(a, &QAction::toggled, this, [this, flag](bool on) {
+      DisplayOptions o = viewport_->scene().options();
+      o.*flag = on;
+      viewport_->setDisplayOptions(o);
+    });
+  }
+  QAction* fullscreen = view_menu_->addAction(
+      tr("F&ull Screen"), this, [this] { setWindowState(windowState() ^ Qt::WindowFullScreen); });
+  fullscreen->setShortcut(QKeySequence(Qt::Key_F11));
+  view_menu_->addSeparator();
+  for (QDockWidget* dock : findChildren<QDockWidget*>())
+    view_menu_->addAction(dock->toggleViewAction());
+
+  QMenu* simulation = menuBar()->addMenu(tr("&Simulation"));
+  play_action_ = simulation->addAction(tr("&Play"), this, [this] {
+    if (controller_->running())
+      controller_->pause();
+    else
+      controller_->play();
+  });
+  play_action_->setShortcut(QKeySequence(Qt::Key_Space));
+  play_action_->setToolTip(tr("Play or pause the fixed-step simulation"));
+  connect(controller_, &SimulationController::runningChanged, this,
+          [this](bool on) { play_action_->setText(on ? tr("&Pause") : tr("&Play")); });
+  QAction* step =
+      simulation->addAction(tr("Single &Step"), controller_, &SimulationController::singleStep);
+  step->setShortcut(QKeySequence(Qt::Key_Period));
+  QAction* reset =
+      simulation->addAction(tr("&Reset Run"), controller_, &SimulationController::resetRun);
+  reset->setShortcut(QKeySequence(tr("Ctrl+R")));
+  QAction* zero =
+      simulation->addAction(tr("&Zero Pose"), controller_, &SimulationController::resetToZero);
+  zero->setShortcut(QKeySequence(tr("Ctrl+0")));
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  QAction* keys = help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);
+  keys->setShortcut(QKeySequence::HelpContents);
+  help->addAction(tr("&About handsim"), this, [this] {
+    QMessageBox::about(this, tr("About handsim"),
+                       tr("handsim %1 — simulator for multi-fingered, under-actuated robotic "
+                          "hands. GPL-3.0-or-later.")
+                           .arg(QApplication::applicationVersion()));
+  });
+}
+
+void MainWindow::showShortcuts() {
+  QString text = QStringLiteral("<table>");
+  for (QAction* a : findChildren<QAction*>()) {
+    if (a->shortcut().isEmpty()) continue;
+    QString name = a->text();
+    name.remove('&');
+    text += QStringLiteral("<tr><td><b>%1</b></td><td>&nbsp;&nbsp;%2</td></tr>")
+                .arg(a->shortcut().toString(QKeySequence::NativeText).toHtmlEscaped(),
+                     name.toHtmlEscaped());
+  }
+  text += QStringLiteral(
+      "</table><p>Mouse: left drag orbits, middle or Shift+left drag pans, "
+      "right drag or wheel zooms.</p>");
+  QMessageBox box(this);
+  box.setWindowTitle(tr("Keyboard shortcuts"));
+  box.setTextFormat(Qt::RichText);
+  box.setText(text);
+  box.exec();
+}
+
+void MainWindow::loadDefaultScene() {
+  try {
+    controller_->loadHand("barrett");
+  } catch (const std::exception& e) {
+    showError(tr("Cannot load the BarrettHand"), QString::fromUtf8(e.what()));
+  }
+  controller_->clearObjects();
+  Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
+  // Above the palm between the three finger bases, where the closing fingers meet.
+  pose.translation() = Eigen::Vector3d(0.0, 0.025, 0.13);
+  try {
+    controller_->importObject(hand::assetDirectory() + "/objects/cube.wrl", pose);
+  } catch (const std::exception& e) {
+    showError(tr("Cannot load the cube"), QString::fromUtf8(e.what()));
+  }
+  viewport_->setView(OsgViewport::View::Fit);
+}
+
+bool MainWindow::importObject(const QString& path) {
+  Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
+  pose.translation() = Eigen::Vector3d(0.0, 0.025, 0.13);
+  try {
+    controller_->importObject(path.toStdString(), pose);
+  } catch (const std::exception& e) {
+    showError(tr("Cannot import object"), QString::fromUtf8(e.what()));
+    return false;
+  }
+  addRecentFile(path);
+  return true;
+}
+
+bool MainWindow::openFile(const QString& path) {
+  try {
+    if (isSceneFile(path.toStdString()))
+      loadScene(*controller_, path.toStdString());
+    else
+      controller_->loadScenario(path.toStdString());
+  } catch (const std::exception& e) {
+    showError(tr("Cannot open %1").arg(QFileInfo(path).fileName()), QString::fromUtf8(e.what()));
+    return false;
+  }
+  viewport_->setView(OsgViewport::View::Fit);
+  addRecentFile(path);
+  return true;
+}
+
+bool MainWindow::saveScene(const QString& path) {
+  try {
+    handsim::app::saveScene(*controller_, path.toStdString());
+  } catch (const std::exception& e) {
+    showError(tr("Cannot save scene"), QString::fromUtf8(e.what()));
+    return false;
+  }
+  addRecentFile(path);
+  return true;
+}
+
+bool MainWindow::saveScreenshot(const QString& path) {
+  const QImage image = viewport_->grabFramebuffer();
+  QSaveFile file(path);
+  if (image.isNull() || !file.open(QIODevice::WriteOnly) || !image.save(&file, "PNG") ||
+      !file.commit()) {
+    showError(tr("Cannot save image"), tr("Cannot write %1: %2").arg(path, file.errorString()));
+    return false;
+  }
+  return true;
+}
+
+bool MainWindow::saveWindowImage(const QString& path) {
+  const QPixmap image = grab();
+  QSaveFile file(path);
+  if (image.isNull() || !file.open(QIODevice::WriteOnly) || !image.save(&file, "PNG") ||
+      !file.commit()) {
+    showError(tr("Cannot save image"), tr("Cannot write %1: %2").arg(path, file.errorString()));
+    return false;
+  }
+  return true;
+}
+
+void MainWindow::updateStatus() {
+  const sim::SimState& s = controller_->state();
+  status_time_->setText(tr("t = %1 s").arg(s.time, 0, 'f', 3));
+  status_rtf_->setText(controller_->running()
+                           ? tr("RTF %1").arg(controller_->measuredRealTimeFactor(), 0, 'f', 2)
+                           : tr("paused"));
+  status_fps_->setText(tr("%1 fps").arg(viewport_->frameRate(), 0, 'f', 0));
+  status_contacts_->setText(tr("%n contact(s)", nullptr, static_cast<int>(s.contacts.size())));
+  status_warnings_->setText(tr("%n warning(s)", nullptr, static_cast<int>(s.warning_count)));
+}
+
+void MainWindow::showError(const QString& title, const QString& message) {
+  last_error_ = message;
+  if (dialogs_) {
+    QMessageBox::warning(this, title, message);
+  } else {
+    std::fprintf(stderr, "handsim: %s: %s\n", qPrintable(title), qPrintable(message));
+  }
+}
+
+void MainWindow::addRecentFile(const QString& path) {
+  QSettings settings;
+  QStringList files = settings.value(QStringLiteral("recentFiles")).toStringList();
+  const QString absolute = QFileInfo(path).absoluteFilePath();
+  files.removeAll(absolute);
+  files.prepend(absolute);
+  while (files.size() > kMaxRecentFiles) files.removeLast();
+  settings.setValue(QStringLiteral("recentFiles"), files);
+  rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+  recent_menu_->clear();
+  const QStringList files = QSettings().value(QStringLiteral("recentFiles")).toStringList();
+  for (const QString& f : files) {
+    recent_menu_
+        ->addAction(QFileInfo(f).fileName(), this,
+                    [this, f] {
+                      if (f.endsWith(QLatin1String(".json"), Qt::CaseInsensitive))
+                        openFile(f);
+                      else
+                        importObject(f);
+                    })
+        ->setToolTip(f);
+  }
+  recent_menu_->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+  QSettings settings;
+  settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+  settings.setValue(QStringLiteral("window/state"), saveState());
+  QMainWindow::closeEvent(e);
+}
+
+}  // namespace handsim::app

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QAction>
+#include <QLabel>
+#include <QMainWindow>
+#include <QMenu>
+#include <QString>
+
+namespace handsim::app {
+
+class SimulationController;
+class OsgViewport;
+class JointPanel;
+class CartesianPanel;
+class TrajectoryPanel;
+class PlotDock;
+class ObjectPanel;
+
+/// The handsim main window: the OSG viewport in the centre, panels in dock widgets, menus
+/// whose actions carry shortcuts and tooltips, and a status bar with simulation time,
+/// real-time factor, frame rate, contact count and warnings. Window layout and recent files
+/// live in QSettings.
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+ public:
+  explicit MainWindow(SimulationController* controller, QWidget* parent = nullptr);
+
+  OsgViewport* viewport() const { return viewport_; }
+  JointPanel* jointPanel() const { return joint_panel_; }
+  CartesianPanel* cartesianPanel() const { return cartesian_panel_; }
+  TrajectoryPanel* trajectoryPanel() const { return trajectory_panel_; }
+  PlotDock* plotDock() const { return plot_dock_; }
+  ObjectPanel* objectPanel() const { return object_panel_; }
+
+  /// The default scene: BarrettHand and a 5 cm cube above the palm, within the fingers' reach.
+  void loadDefaultScene();
+  /// Imports an object file; a bad file shows the loader's message (file:line:column) in a
+  /// dialog and leaves the scene as it was. Returns true on success.
+  bool importObject(const QString& path);
+  /// Opens a scene (.json, format handsim-scene) or a scenario (handsim-scenario); errors go
+  /// to a dialog and leave the current scene. Returns true on success.
+  bool openFile(const QString& path);
+  /// Saves the whole scene (hand, objects, poses, trajectories) atomically.
+  bool saveScene(const QString& path);
+  /// Renders the viewport and writes it as PNG atomically. Returns true on success.
+  bool saveScreenshot(const QString& path);
+  /// Renders the whole window (panels included) and writes it as PNG atomically.
+  bool saveWindowImage(const QString& path);
+  /// Dialogs are replaced by stderr messages (automation and tests).
+  void setDialogsEnabled(bool enabled) { dialogs_ = enabled; }
+  /// The last error shown (or that would have been shown), for tests.
+  const QString& lastError() const { return last_error_; }
+
+ protected:
+  void closeEvent(QCloseEvent* e) override;
+
+ private:
+  void buildActions();
+  void buildDocks();
+  void updateStatus();
+  void showError(const QString& title, const QString& message);
+  void addRecentFile(const QString& path);
+  void rebuildRecentMenu();
+  void showShortcuts();
+  void addPlot();
+
+  SimulationController* controller_;
+  OsgViewport* viewport_ = nullptr;
+  JointPanel* joint_panel_ = nullptr;
+  CartesianPanel* cartesian_panel_ = nullptr;
+  TrajectoryPanel* trajectory_panel_ = nullptr;
+  PlotDock* plot_dock_ = nullptr;
+  ObjectPanel* object_panel_ = nullptr;
+  QMenu* recent_menu_ = nullptr;
+  QMenu* view_menu_ = nullptr;
+  QLabel* status_time_ = nullptr;
+  QLabel* status_rtf_ = nullptr;
+  QLabel* status_fps_ = nullptr;
+  QLabel* status_contacts_ = nullptr;
+  QLabel* status_warnings_ = nullptr;
+  QAction* play_action_ = nullptr;
+  int warning_count_ = 0;
+  int extra_plots_ = 0;
+  bool dialogs_ = true;
+  QString last_error_;
+};
+
+}  // namespace handsim::app

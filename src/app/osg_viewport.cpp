@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "osg_viewport.hpp"
+
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QMimeData>
+#include <QMouseEvent>
+#include <QWheelEvent>
+#include <cmath>
+#include <osg/Light>
+#include <osg/LightSource>
+#include <osgUtil/IntersectionVisitor>
+#include <osgUtil/LineSegmentIntersector>
+
+#include "simulation_controller.hpp"
+
+namespace handsim::app {
+
+OsgViewport::OsgViewport(SimulationController* controller, QWidget* parent)
+    : QOpenGLWidget(parent), controller_(controller) {
+  setFocusPolicy(Qt::StrongFocus);
+  setAcceptDrops(true);
+  setMinimumSize(320, 240);
+
+  viewer_ = new osgViewer::Viewer;
+  window_ = new osgViewer::GraphicsWindowEmbedded(0, 0, width(), height());
+  viewer_->setThreadingModel(osgViewer::Viewer::SingleThreaded);
+  window_->getEventQueue()->getCurrentEventState()->setMouseYOrientation(
+      osgGA::GUIEventAdapter::Y_INCREASING_DOWNWARDS);
+  // Qt decides when to paint; OSG must not drive its own frame loop or grab the keyboard.
+  viewer_->setKeyEventSetsDone(0);
+  viewer_->setQuitEventSetsDone(false);
+  osg::Camera* camera = viewer_->getCamera();
+  camera->setGraphicsContext(window_);
+  camera->setViewport(0, 0, width(), height());
+  camera->setClearColor(osg::Vec4(0.16f, 0.17f, 0.2f, 1.0f));
+  camera->setProjectionMatrixAsPerspective(35.0, 4.0 / 3.0, 0.005, 50.0);
+  camera->setNearFarRatio(0.0005);
+  // Key light from the viewer plus a fixed fill light from above so shapes read well.
+  viewer_->setLightingMode(osg::View::HEADLIGHT);
+  osg::ref_ptr<osg::Light> fill = new osg::Light(1);
+  fill->setPosition(osg::Vec4(0.3f, -0.4f, 1.0f, 0.0f));
+  fill->setDiffuse(osg::Vec4(0.45f, 0.45f, 0.45f, 1.0f));
+  fill->setAmbient(osg::Vec4(0.12f, 0.12f, 0.12f, 1.0f));
+  fill->setSpecular(osg::Vec4(0.1f, 0.1f, 0.1f, 1.0f));
+  osg::ref_ptr<osg::LightSource> fill_source = new osg::LightSource;
+  fill_source->setLight(fill);
+  // RELATIVE_RF under the untransformed root: the direction is in world coordinates, so this
+  // light stays above the scene while the headlight follows the camera.
+  fill_source->setReferenceFrame(osg::LightSource::RELATIVE_RF);
+  scene_.root()->addChild(fill_source);
+  scene_.root()->getOrCreateStateSet()->setMode(GL_LIGHT1, osg::StateAttribute::ON);
+
+  viewer_->setSceneData(scene_.root());
+  manipulator_ = new osgGA::TrackballManipulator;
+  manipulator_->setAllowThrow(false);
+  manipulator_->setVerticalAxisFixed(true);
+  viewer_->setCameraManipulator(manipulator_, false);
+
+  connect(controller_, &SimulationController::handChanged, this, &OsgViewport::onHandChanged);
+  connect(controller_, &SimulationController::objectsChanged, this, &OsgViewport::onObjectsChanged);
+  connect(controller_, &SimulationController::snapshotChanged, this, [this] {
+    dirty_ = true;
+    update();
+  });
+  onHandChanged();
+  onObjectsChanged();
+  setView(View::Fit);
+  fps_clock_.start();
+}
+
+OsgViewport::~OsgViewport() = default;
+
+void OsgViewport::onHandChanged() {
+  scene_.setHand(controller_->hand());
+  dirty_ = true;
+  update();
+}
+
+void OsgViewport::onObjectsChanged() {
+  scene_.setObjects(controller_->objects());
+  dirty_ = true;
+  update();
+}
+
+void OsgViewport::setDisplayOptions(const DisplayOptions& options) {
+  scene_.setOptions(options);
+  dirty_ = true;
+  update();
+}
+
+void OsgViewport::setView(View view) {
+  syncFromSnapshot();
+  // The grid is large; frame the hand and objects by their own bounds instead.
+  osg::BoundingSphere content = scene_.contentBound();
+  if (!content.valid()) content = scene_.root()->getBound();
+  const osg::Vec3d c = content.center();
+  const double r = std::max(static_cast<double>(content.radius()), 0.05);
+  const double dist = r / std::sin(osg::DegreesToRadians(35.0 / 2.0)) * 0.9;
+  osg::Vec3d dir;
+  osg::Vec3d up(0, 0, 1);
+  switch (view) {
+    case View::Front:
+      dir = osg::Vec3d(0, -1, 0);
+      break;
+    case View::Side:
+      dir = osg::Vec3d(1, 0, 0);
+      break;
+    case View::Top:
+      dir = osg::Vec3d(0, 0, 1);
+      up = osg::Vec3d(0, 1, 0);
+      break;
+    case View::Fit:
+      dir = osg::Vec3d(0.9, -1.3, 0.75);
+      break;
+  }
+  dir.normalize();
+  manipulator_->setVerticalAxisFixed(view != View::Top);
+  manipulator_->setHomePosition(c + dir * dist, c, up);
+  manipulator_->home(0.0);
+  update();
+}
+
+void OsgViewport::syncFromSnapshot() {
+  if (!dirty_) return;
+  scene_.update(controller_->hand(), controller_->state(), controller_->objects(),
+                controller_->palmPose());
+  dirty_ = false;
+}
+
+void OsgViewport::initializeGL() {
+  resizeViewer();
+}
+
+void OsgViewport::resizeGL(int, int) {
+  resizeViewer();
+}
+
+void OsgViewport::resizeViewer() {
+  // OSG works in device pixels; Qt reports logical ones.
+  const qreal dpr = devicePixelRatioF();
+  const int w = std::max(1, static_cast<int>(std::lround(width() * dpr)));
+  const int h = std::max(1, static_cast<int>(std::lround(height() * dpr)));
+  window_->resized(0, 0, w, h);
+  window_->getEventQueue()->windowResize(0, 0, w, h);
+  viewer_->getCamera()->setViewport(0, 0, w, h);
+  viewer_->getCamera()->setProjectionMatrixAsPerspective(35.0, static_cast<double>(w) / h, 0.005,
+                                                         50.0);
+}
+
+void OsgViewport::paintGL() {
+  syncFromSnapshot();
+  // After docking, undocking or a screen change the ratio may differ from the last resize.
+  const qreal dpr = devicePixelRatioF();
+  const int w = static_cast<int>(std::lround(width() * dpr));
+  const int h = static_cast<int>(std::lround(height() * dpr));
+  const osg::Viewport* vp = viewer_->getCamera()->getViewport();
+  if (!vp || static_cast<int>(vp->width()) != w || static_cast<int>(vp->height()) != h)
+    resizeViewer();
+  viewer_->frame();
+  ++frames_;
+  const double elapsed = static_cast<double>(fps_clock_.elapsed()) * 1e-3;
+  if (elapsed >= 1.0) {
+    frame_rate_ = static_cast<double>(frames_ - frames_at_window_) / elapsed;
+    frames_at_window_ = frames_;
+    fps_clock_.restart();
+  }
+  Q_EMIT frameDrawn();
+}
+
+int OsgViewport::osgButton(Qt::MouseButton b, Qt::KeyboardModifiers m) {
+  // osgGA numbering: 1 left, 2 middle, 3 right.
+  if (b == Qt::LeftButton) return (m & Qt::ShiftModifier) ? 2 : 1;
+  if (b == Qt::MiddleButton) return 2;
+  if (b == Qt::RightButton) return 3;
+  return 0;
+}
+
+osg::Matrixd OsgViewport::worldToWindow() const {
+  const osg::Camera* camera = viewer_->getCamera();
+  return camera->getViewMatrix() * camera->getProjectionMatrix() *
+         camera->getViewport()->computeWindowMatrix();
+}
+
+bool OsgViewport::startObjectDrag(const QPointF& logical) {
+  syncFromSnapshot();
+  const qreal dpr = devicePixelRatioF();
+  const double x = logical.x() * dpr;
+  const double y = height() * dpr - logical.y() * dpr;
+  osg::ref_ptr<osgUtil::LineSegmentIntersector> picker =
+      new osgUtil::LineSegmentIntersector(osgUtil::Intersector::WINDOW, x, y);
+  osgUtil::IntersectionVisitor visitor(picker.get());
+  viewer_->getCamera()->accept(visitor);
+  for (const auto& hit : picker->getIntersections()) {
+    const int index = scene_.objectIndexOf(hit.nodePath);
+    if (index < 0) continue;
+    dragged_ = index;
+    drag_point_ = hit.getWorldIntersectPoint();
+    drag_depth_ = (drag_point_ * worldToWindow()).z();
+    return true;
+  }
+  return false;
+}
+
+void OsgViewport::dragObject(const QPointF& logical) {
+  if (dragged_ < 0 || dragged_ >= static_cast<int>(controller_->objects().size())) return;
+  const qreal dpr = devicePixelRatioF();
+  const osg::Vec3d window(logical.x() * dpr, height() * dpr - logical.y() * dpr, drag_depth_);
+  const osg::Vec3d now = window * osg::Matrixd::inverse(worldToWindow());
+  const osg::Vec3d moved = now - drag_point_;
+  drag_point_ = now;
+  // The grabbed point follows the mouse in the plane parallel to the screen through it.
+  const Eigen::Vector3d delta_world(moved.x(), moved.y(), moved.z());
+  Eigen::Isometry3d pose = controller_->objects()[static_cast<std::size_t>(dragged_)].pose;
+  pose.translation() += controller_->palmPose().linear().transpose() * delta_world;
+  controller_->setObjectPose(dragged_, pose);
+}
+
+void OsgViewport::mousePressEvent(QMouseEvent* e) {
+  if (e->button() == Qt::LeftButton && (e->modifiers() & Qt::ControlModifier) &&
+      startObjectDrag(e->position()))
+    return;
+  const qreal dpr = devicePixelRatioF();
+  window_->getEventQueue()->mouseButtonPress(
+      static_cast<float>(e->position().x() * dpr), static_cast<float>(e->position().y() * dpr),
+      static_cast<unsigned>(osgButton(e->button(), e->modifiers())));
+  update();
+}
+
+void OsgViewport::mouseReleaseEvent(QMouseEvent* e) {
+  if (dragged_ >= 0) {
+    dragged_ = -1;
+    Q_EMIT objectDragged();
+    return;
+  }
+  const qreal dpr = devicePixelRatioF();
+  window_->getEventQueue()->mouseButtonRelease(
+      static_cast<float>(e->position().x() * dpr), static_cast<float>(e->position().y() * dpr),
+      static_cast<unsigned>(osgButton(e->button(), e->modifiers())));
+  update();
+}
+
+void OsgViewport::mouseMoveEvent(QMouseEvent* e) {
+  if (dragged_ >= 0) {
+    dragObject(e->position());
+    return;
+  }
+  const qreal dpr = devicePixelRatioF();
+  window_->getEventQueue()->mouseMotion(static_cast<float>(e->position().x() * dpr),
+                                        static_cast<float>(e->position().y() * dpr));
+  update();
+}
+
+void OsgViewport::wheelEvent(QWheelEvent* e) {
+  window_->getEventQueue()->mouseScroll(e->angleDelta().y() > 0
+                                            ? osgGA::GUIEventAdapter::SCROLL_UP
+                                            : osgGA::GUIEventAdapter::SCROLL_DOWN);
+  update();
+}
+
+void OsgViewport::dragEnterEvent(QDragEnterEvent* e) {
+  if (e->mimeData()->hasUrls()) e->acceptProposedAction();
+}
+
+void OsgViewport::dropEvent(QDropEvent* e) {
+  QStringList paths;
+  for (const QUrl& url : e->mimeData()->urls())
+    if (url.isLocalFile()) paths << url.toLocalFile();
+  if (!paths.isEmpty()) Q_EMIT filesDropped(paths);
+}
+
+}  // namespace handsim::app

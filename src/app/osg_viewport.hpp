@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QElapsedTimer>
+#include <QOpenGLWidget>
+#include <osg/ref_ptr>
+#include <osgGA/TrackballManipulator>
+#include <osgViewer/GraphicsWindow>
+#include <osgViewer/Viewer>
+
+#include "scene_graph.hpp"
+
+namespace handsim::app {
+
+class SimulationController;
+
+/// The 3-D view: an OpenSceneGraph viewer embedded in a QOpenGLWidget (GraphicsWindowEmbedded,
+/// single-threaded, drawn from paintGL; DESIGN.md section 1). It only syncs the scene graph
+/// from the controller's snapshot; mouse: left orbit, middle (or shift-left) pan, right/wheel
+/// zoom, Ctrl + left drag moves an object in the screen plane.
+class OsgViewport : public QOpenGLWidget {
+  Q_OBJECT
+ public:
+  enum class View { Front, Top, Side, Fit };
+
+  explicit OsgViewport(SimulationController* controller, QWidget* parent = nullptr);
+  ~OsgViewport() override;
+
+  SceneGraph& scene() { return scene_; }
+  void setDisplayOptions(const DisplayOptions& options);
+  /// Moves the camera to a preset around the scene's bounding sphere.
+  void setView(View view);
+  /// Frames drawn per second, averaged over the last second.
+  double frameRate() const { return frame_rate_; }
+  /// Number of frames drawn so far.
+  long long frameCount() const { return frames_; }
+
+ Q_SIGNALS:
+  /// Files dropped onto the viewport (objects to import).
+  void filesDropped(const QStringList& paths);
+  /// An object drag (Ctrl + left button) ended.
+  void objectDragged();
+  /// A frame was drawn.
+  void frameDrawn();
+
+ protected:
+  void initializeGL() override;
+  void paintGL() override;
+  void resizeGL(int w, int h) override;
+  void mousePressEvent(QMouseEvent* e) override;
+  void mouseReleaseEvent(QMouseEvent* e) override;
+  void mouseMoveEvent(QMouseEvent* e) override;
+  void wheelEvent(QWheelEvent* e) override;
+  void dragEnterEvent(QDragEnterEvent* e) override;
+  void dropEvent(QDropEvent* e) override;
+
+ private:
+  void onHandChanged();
+  void onObjectsChanged();
+  void syncFromSnapshot();
+  void resizeViewer();
+  static int osgButton(Qt::MouseButton b, Qt::KeyboardModifiers m);
+  /// Window matrix (world -> device pixels, y up, depth in [0, 1]).
+  osg::Matrixd worldToWindow() const;
+  bool startObjectDrag(const QPointF& logical);
+  void dragObject(const QPointF& logical);
+
+  SimulationController* controller_;
+  SceneGraph scene_;
+  osg::ref_ptr<osgViewer::Viewer> viewer_;
+  osg::ref_ptr<osgViewer::GraphicsWindowEmbedded> window_;
+  osg::ref_ptr<osgGA::TrackballManipulator> manipulator_;
+  bool dirty_ = true;
+  int dragged_ = -1;         ///< object moved by Ctrl + left drag, or -1
+  osg::Vec3d drag_point_;    ///< grabbed point in the world
+  double drag_depth_ = 0.0;  ///< its window depth
+  long long frames_ = 0;
+  double frame_rate_ = 0.0;
+  long long frames_at_window_ = 0;
+  QElapsedTimer fps_clock_;
+};
+
+}  // namespace handsim::app

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <osg/Group>
+#include <osg/Material>
+#include <osg/MatrixTransform>
+#include <osg/ref_ptr>
+#include <vector>
+
+#include "handsim/hand/hand_model.hpp"
+#include "handsim/sim/sim_state.hpp"
+#include "handsim/sim/world.hpp"
+
+namespace handsim::app {
+
+/// What the viewport draws besides the hand and the objects.
+struct DisplayOptions {
+  bool contacts = true;  ///< contact points with normals scaled by force
+  bool frames = false;   ///< DH frames of every link
+  bool bounds = false;   ///< bounding boxes of links and objects (debug)
+  bool wireframe = false;
+  bool transparent = false;  ///< hand drawn see-through
+  bool grid = true;
+};
+
+/// The OpenSceneGraph scene of a hand and its objects. Built once per hand (and per object
+/// list); every snapshot only rewrites transforms, colours and the contact arrows.
+class SceneGraph {
+ public:
+  SceneGraph();
+  osg::Group* root() const { return root_.get(); }
+
+  /// Rebuilds the hand's nodes: link meshes where the hand file names them, otherwise
+  /// capsules along the DH link (the a offset along x and the d offset along z).
+  void setHand(const hand::HandModel& hand);
+  /// Rebuilds the object nodes from their meshes and colours.
+  void setObjects(const std::vector<sim::WorldObject>& objects);
+  /// Poses links and objects from a snapshot; colours inner links by clutch state.
+  void update(const hand::HandModel& hand, const sim::SimState& state,
+              const std::vector<sim::WorldObject>& objects, const Eigen::Isometry3d& palm_pose);
+  /// Index of the object whose geometry contains `node` on its path, or -1.
+  int objectIndexOf(const osg::NodePath& path) const;
+  /// Number of contact arrows drawn by the last update.
+  int drawnContactCount() const { return drawn_contacts_; }
+  /// True when the last update coloured link `row` of `finger` as a broken-away clutch.
+  bool showsBrokenClutch(int finger, int row) const;
+  /// The node under which objects hang (for picking).
+  osg::Node* objectNode() const { return object_group_.get(); }
+  void setOptions(const DisplayOptions& options);
+  /// Bounding sphere of the hand and the objects (not the grid), for framing the camera.
+  osg::BoundingSphere contentBound() const;
+  const DisplayOptions& options() const { return options_; }
+
+ private:
+  void rebuildContacts(const sim::SimState& state);
+  void applyTransparency();
+
+  DisplayOptions options_;
+  int drawn_contacts_ = 0;
+  osg::ref_ptr<osg::Group> root_;
+  osg::ref_ptr<osg::MatrixTransform> palm_;  ///< palm frame in the world
+  osg::ref_ptr<osg::Group> hand_group_;
+  osg::ref_ptr<osg::Group> object_group_;
+  osg::ref_ptr<osg::Group> contact_group_;
+  osg::ref_ptr<osg::Node> grid_;
+  osg::ref_ptr<osg::Material> link_material_;
+  osg::ref_ptr<osg::Material> broken_material_;
+  osg::ref_ptr<osg::Material> palm_material_;
+  /// [finger][row] transform of the link rigid with frame {row + 1}, in the palm frame.
+  std::vector<std::vector<osg::ref_ptr<osg::MatrixTransform>>> links_;
+  std::vector<std::vector<osg::ref_ptr<osg::Node>>> link_frames_;
+  std::vector<std::vector<osg::ref_ptr<osg::Node>>> link_bounds_;
+  std::vector<osg::ref_ptr<osg::MatrixTransform>> objects_;
+  std::vector<osg::ref_ptr<osg::Node>> object_bounds_;
+};
+
+}  // namespace handsim::app

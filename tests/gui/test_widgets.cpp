@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Widget tests of the application (QtTest), run under Xvfb because the window holds an
+// OpenGL viewport.
+#include <QDockWidget>
+#include <QDomDocument>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QImage>
+#include <QMimeData>
+#include <QSettings>
+#include <QSlider>
+#include <QSurfaceFormat>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cmath>
+
+#include "cartesian_panel.hpp"
+#include "handsim/hand/hand_loader.hpp"
+#include "joint_panel.hpp"
+#include "main_window.hpp"
+#include "osg_viewport.hpp"
+#include "plot_dock.hpp"
+#include "scene_file.hpp"
+#include "scene_graph.hpp"
+#include "simulation_controller.hpp"
+#include "trajectory_panel.hpp"
+
+using handsim::app::MainWindow;
+using handsim::app::SimulationController;
+
+namespace {
+constexpr double kDeg = 3.14159265358979323846 / 180.0;
+}
+
+class WidgetTest : public QObject {
+  Q_OBJECT
+ private Q_SLOTS:
+  void init() {
+    controller_ = new SimulationController;
+    window_ = new MainWindow(controller_);
+    window_->setDialogsEnabled(false);
+    window_->loadDefaultScene();
+    window_->show();
+    QVERIFY(QTest::qWaitForWindowExposed(window_));
+  }
+
+  void cleanup() {
+    delete window_;
+    delete controller_;
+  }
+
+  void defaultSceneIsBarrettAndCube() {
+    QCOMPARE(QString::fromStdString(controller_->hand().id), QStringLiteral("barrett"));
+    QCOMPARE(controller_->objects().size(), std::size_t{1});
+    QVERIFY(controller_->objects()[0].model.triangleCount() == 12);
+  }
+
+  void sliderDrivesCoupledJoints() {
+    // M3 drives F3.J2 = counts/125 deg and F3.J3 = counts/375 deg (seed 000 eq. 3-4).
+    const int m3 = controller_->hand().actuatorIndex("M3");
+    QVERIFY(m3 >= 0);
+    const int f3 = controller_->hand().fingerIndex("F3");
+    window_->jointPanel()->slider(m3)->setValue(7500);
+    const auto& chain = controller_->hand().fingers[static_cast<std::size_t>(f3)];
+    const auto& q = controller_->state().q[static_cast<std::size_t>(f3)];
+    QVERIFY(std::abs(q(chain.jointIndex("J2")) - 60.0 * kDeg) < 1e-9);
+    QVERIFY(std::abs(q(chain.jointIndex("J3")) - 20.0 * kDeg) < 1e-9);
+    // The spin box follows the slider, and the read-out shows both coupled joints.
+    QCOMPARE(window_->jointPanel()->spinBox(m3)->value(), 7500.0);
+    QVERIFY(window_->jointPanel()->jointReadout().contains(QStringLiteral("F3: 60.0° 20.0°")));
+  }
+
+  void spinBoxAndControllerDriveTheSlider() {
+    const int m1 = controller_->hand().actuatorIndex("M1");
+    window_->jointPanel()->spinBox(m1)->setValue(12500.0);
+    QCOMPARE(window_->jointPanel()->slider(m1)->value(), 12500);
+    const auto& chain = controller_->hand().fingers[0];
+    QVERIFY(std::abs(controller_->state().q[0](chain.jointIndex("J2")) - 100.0 * kDeg) < 1e-9);
+    // Back: a command from elsewhere (reset) moves the widgets.
+    controller_->resetToZero();
+    QCOMPARE(window_->jointPanel()->slider(m1)->value(), 0);
+    QCOMPARE(window_->jointPanel()->spinBox(m1)->value(), 0.0);
+  }
+
+  void limitsAreRespected() {
+    const int m1 = controller_->hand().actuatorIndex("M1");
+    controller_->setActuatorCommand(m1, 1e9);
+    QCOMPARE(controller_->state().actuator_position[static_cast<std::size_t>(m1)], 17500.0);
+    QCOMPARE(window_->jointPanel()->slider(m1)->value(), 17500);
+    QCOMPARE(window_->jointPanel()->spinBox(m1)->maximum(), 17500.0);
+  }
+
+  void importErrorKeepsTheScene() {
+    QTemporaryDir dir;
+    const QString bad = dir.filePath(QStringLiteral("broken.wrl"));
+    QFile f(bad);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(
+        "#VRML V2.0 utf8\nShape { geometry IndexedFaceSet { coord Coordinate { point [ 0 0 0, 1 0 "
+        "] } } }\n");
+    f.close();
+    QVERIFY(!window_->importObject(bad));
+    QVERIFY2(window_->lastError().contains(QStringLiteral("broken.wrl:")),
+             qPrintable(window_->lastError()));
+    QCOMPARE(controller_->objects().size(), std::size_t{1});
+  }
+
+  void runningFollowsTheFixedStep() {
+    controller_->loadScenario(HANDSIM_SOURCE_DIR "/assets/scenarios/barrett_close_free.json");
+    controller_->play();
+    for (int i = 0; i < 10; ++i) controller_->advance(0.05);
+    // 0.5 s of wall clock at real time = 500 steps of 1 ms.
+    QCOMPARE(controller_->liveState().step, std::int64_t{500});
+    QCOMPARE(controller_->recorder().rowCount(), std::size_t{501});
+    controller_->pause();
+    QVERIFY(window_->viewport()->frameCount() >= 0);
+  }
+
+  void cartesianTargetIsReachedThroughTheCoupling() {
+    // A tip position the coupled finger can reach: where M3 = 9000 counts puts it.
+    const int f3 = controller_->hand().fingerIndex("F3");
+    controller_->setActuatorCommand(controller_->hand().actuatorIndex("M3"), 9000.0);
+    const Eigen::Vector3d target = controller_->fingertip(f3);
+    controller_->resetToZero();
+    auto* panel = window_->cartesianPanel();
+    panel->fingerBox()->setCurrentIndex(f3);
+    panel->setTarget(target.x(), target.y(), target.z());
+    QCOMPARE(panel->message(), QStringLiteral("Reached."));
+    QVERIFY((controller_->fingertip(f3) - target).norm() < 5e-4);
+  }
+
+  void unreachableTargetExplainsAndKeepsTheHand() {
+    const int f1 = controller_->hand().fingerIndex("F1");
+    controller_->setActuatorCommand(controller_->hand().actuatorIndex("M1"), 5000.0);
+    const auto before = controller_->state().q;
+    auto* panel = window_->cartesianPanel();
+    panel->fingerBox()->setCurrentIndex(f1);
+    panel->setTarget(0.5, 0.5, 0.5);
+    QVERIFY2(panel->message().contains(QStringLiteral("Unreachable")),
+             qPrintable(panel->message()));
+    QVERIFY2(panel->message().contains(QStringLiteral("mm")), qPrintable(panel->message()));
+    for (std::size_t f = 0; f < before.size(); ++f) QVERIFY(controller_->state().q[f] == before[f]);
+    // A point the joints reach but the 3:1 coupling does not (inner link folded, outer straight).
+    panel->setTarget(0.0, -0.03, 0.2);
+    QVERIFY2(panel->message().contains(QStringLiteral("Unreachable")),
+             qPrintable(panel->message()));
+    for (std::size_t f = 0; f < before.size(); ++f) QVERIFY(controller_->state().q[f] == before[f]);
+  }
+
+  void plotExportFilesExistAndParse() {
+    controller_->loadScenario(HANDSIM_SOURCE_DIR "/assets/scenarios/barrett_close_free.json");
+    controller_->play();
+    for (int i = 0; i < 20; ++i) controller_->advance(0.05);
+    controller_->pause();
+    auto* plot = window_->plotDock();
+    plot->setSignals({"F3.J2.angle", "F3.J2.torque", "M3.position", "F3.clutch"});
+    QCOMPARE(plot->chart()->series().size(), 4);
+    QTemporaryDir dir;
+    for (const char* ext : {"png", "svg", "pdf", "csv"})
+      plot->exportTo(dir.filePath(QStringLiteral("plot.") + QLatin1String(ext)));
+    QVERIFY(!QImage(dir.filePath(QStringLiteral("plot.png"))).isNull());
+    QFile svg(dir.filePath(QStringLiteral("plot.svg")));
+    QVERIFY(svg.open(QIODevice::ReadOnly));
+    QDomDocument doc;
+    QVERIFY(doc.setContent(svg.readAll()));
+    QFile pdf(dir.filePath(QStringLiteral("plot.pdf")));
+    QVERIFY(pdf.open(QIODevice::ReadOnly));
+    QVERIFY(pdf.readAll().startsWith("%PDF-"));
+    QFile csv(dir.filePath(QStringLiteral("plot.csv")));
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = csv.readAll().trimmed().split('\n');
+    QCOMPARE(lines.front(), QByteArray("time,F3.J2.angle,F3.J2.torque,M3.position,F3.clutch"));
+    QCOMPARE(static_cast<std::size_t>(lines.size()), controller_->recorder().rowCount() + 1);
+  }
+
+  void sceneRoundTripsAndBadSceneKeepsTheCurrentOne() {
+    QTemporaryDir dir;
+    Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
+    pose.translation() = Eigen::Vector3d(0.01, 0.02, 0.15);
+    pose.linear() = Eigen::AngleAxisd(0.3, Eigen::Vector3d::UnitZ()).toRotationMatrix();
+    controller_->setObjectPose(0, pose);
+    controller_->setActuatorCommand(controller_->hand().actuatorIndex("M2"), 4000.0);
+    controller_->setTrajectories({{2, 9000.0, 5000.0, 20000.0, 0.1}});
+    const QString path = dir.filePath(QStringLiteral("scene.json"));
+    QVERIFY2(window_->saveScene(path), qPrintable(window_->lastError()));
+    window_->loadDefaultScene();
+    QVERIFY(controller_->trajectories().empty());
+    QVERIFY(window_->openFile(path));
+    QCOMPARE(controller_->objects().size(), std::size_t{1});
+    QVERIFY(controller_->objects()[0].pose.isApprox(pose, 1e-12));
+    QCOMPARE(controller_->trajectories().size(), std::size_t{1});
+    QCOMPARE(controller_->trajectories()[0].to, 9000.0);
+    QCOMPARE(controller_->state().actuator_command[1], 4000.0);
+
+    // A scene naming a missing object: the dialog's message names it; nothing changes.
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QByteArray text = f.readAll();
+    f.close();
+    text.replace("cube.wrl", "no_such_object.wrl");
+    const QString bad = dir.filePath(QStringLiteral("bad.json"));
+    QFile g(bad);
+    QVERIFY(g.open(QIODevice::WriteOnly));
+    g.write(text);
+    g.close();
+    controller_->loadHand("anthro20");
+    QVERIFY(!window_->openFile(bad));
+    QVERIFY2(window_->lastError().contains(QStringLiteral("no_such_object.wrl")),
+             qPrintable(window_->lastError()));
+    QCOMPARE(QString::fromStdString(controller_->hand().id), QStringLiteral("anthro20"));
+  }
+
+  void trajectoryFileRoundTrip() {
+    QTemporaryDir dir;
+    controller_->setTrajectories(
+        {{0, 12000.0, 8000.0, 16000.0, 0.0}, {3, 500.0, 1000.0, 4000.0, 0.2}});
+    const QString path = dir.filePath(QStringLiteral("t.json"));
+    window_->trajectoryPanel()->saveFile(path);
+    controller_->setTrajectories({});
+    window_->trajectoryPanel()->loadFile(path);
+    QCOMPARE(controller_->trajectories().size(), std::size_t{2});
+    QCOMPARE(controller_->trajectories()[1].actuator, 3);
+    QCOMPARE(window_->trajectoryPanel()->table()->rowCount(), 2);
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("{\"format\": \"handsim-trajectories\", \"segments\": [{\"actuator\": \"M9\"}]}");
+    f.close();
+    try {
+      window_->trajectoryPanel()->loadFile(path);
+      QFAIL("no exception");
+    } catch (const std::runtime_error& e) {
+      QVERIFY2(QString::fromUtf8(e.what()).contains(
+                   QStringLiteral("/segments/0: unknown actuator 'M9'")),
+               e.what());
+    }
+    QCOMPARE(controller_->trajectories().size(), std::size_t{2});
+  }
+
+  void scrubberReplaysHistory() {
+    controller_->loadScenario(HANDSIM_SOURCE_DIR "/assets/scenarios/barrett_close_free.json");
+    controller_->play();
+    for (int i = 0; i < 40; ++i) controller_->advance(0.05);
+    controller_->pause();
+    const double end = controller_->state().time;
+    window_->trajectoryPanel()->scrubber()->setValue(50);
+    QVERIFY(controller_->scrubbing());
+    QVERIFY(std::abs(controller_->state().time - 0.5) < 1e-9);
+    QVERIFY(std::abs(controller_->liveState().time - end) < 1e-9);
+  }
+
+  void palmJogKeepsObjectsInTheWorld() {
+    const Eigen::Isometry3d world_before = controller_->palmPose() * controller_->objects()[0].pose;
+    Eigen::Isometry3d delta = Eigen::Isometry3d::Identity();
+    delta.translation() = Eigen::Vector3d(0.005, 0.0, 0.0);
+    delta.linear() = Eigen::AngleAxisd(0.2, Eigen::Vector3d::UnitZ()).toRotationMatrix();
+    controller_->jogPalm(delta);
+    controller_->jogPalm(delta);
+    const Eigen::Isometry3d world_after = controller_->palmPose() * controller_->objects()[0].pose;
+    QVERIFY(world_after.isApprox(world_before, 1e-12));
+    QVERIFY(!controller_->objects()[0].pose.isApprox(world_before, 1e-6));
+    QVERIFY(controller_->palmPose().isApprox(delta * delta, 1e-12));
+  }
+
+  void namedPoseSetsEveryJoint() {
+    controller_->loadHand("anthro20");
+    const handsim::hand::NamedPose* pose = controller_->hand().pose("cup grasp");
+    QVERIFY(pose != nullptr);
+    auto* box = window_->jointPanel()->poseBox();
+    box->setCurrentIndex(box->findText(QStringLiteral("cup grasp")));
+    QVERIFY(controller_->applyPose(box->currentText().toStdString()));
+    for (std::size_t f = 0; f < pose->q.size(); ++f)
+      for (std::size_t j = 0; j < pose->q[f].size(); ++j)
+        QVERIFY(std::abs(controller_->state().q[f](static_cast<Eigen::Index>(j)) - pose->q[f][j]) <
+                1e-9);
+  }
+
+  void dropImportsAndRemembersRecentFiles() {
+    const QString cube = QStringLiteral(HANDSIM_SOURCE_DIR "/assets/objects/sphere.wrl");
+    auto* mime = new QMimeData;
+    mime->setUrls({QUrl::fromLocalFile(cube)});
+    QDragEnterEvent enter(QPoint(50, 50), Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(window_->viewport(), &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent drop(QPointF(50, 50), Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(window_->viewport(), &drop);
+    delete mime;
+    QCOMPARE(controller_->objects().size(), std::size_t{2});
+    QCOMPARE(controller_->objects()[1].name, std::string("sphere"));
+    const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
+    QVERIFY(!recent.isEmpty());
+    QCOMPARE(recent.front(), cube);
+  }
+
+  void sceneShowsContactsAndBrokenClutches() {
+    // The contact stage is not in the simulator yet: feed the scene a state by hand.
+    handsim::app::SceneGraph scene;
+    const auto& hand = controller_->hand();
+    scene.setHand(hand);
+    handsim::sim::SimState state = controller_->state();
+    handsim::sim::Contact c;
+    c.finger = 2;
+    c.row = 1;
+    c.object = 0;
+    c.point = Eigen::Vector3d(0.0, 0.02, 0.13);
+    c.normal = Eigen::Vector3d::UnitY();
+    c.force = 12.0;
+    state.contacts.push_back(c);
+    const int clutch = hand.clutchOfActuator(hand.actuatorIndex("M3"));
+    QVERIFY(clutch >= 0);
+    state.clutches[static_cast<std::size_t>(clutch)].broken = true;
+    scene.update(hand, state, controller_->objects(), Eigen::Isometry3d::Identity());
+    QCOMPARE(scene.drawnContactCount(), 1);
+    const auto inner = hand.clutches[static_cast<std::size_t>(clutch)].inner;
+    const int row = hand.fingers[static_cast<std::size_t>(inner.finger)].rowOfJoint(inner.joint);
+    QVERIFY(scene.showsBrokenClutch(inner.finger, row));
+    QVERIFY(!scene.showsBrokenClutch(0, row));
+    state.clutches[static_cast<std::size_t>(clutch)].broken = false;
+    handsim::app::DisplayOptions options;
+    options.contacts = false;
+    scene.setOptions(options);
+    scene.update(hand, state, controller_->objects(), Eigen::Isometry3d::Identity());
+    QCOMPARE(scene.drawnContactCount(), 0);
+    QVERIFY(!scene.showsBrokenClutch(inner.finger, row));
+  }
+
+  void planarFingerTakesTipOrientation() {
+    controller_->loadHand("dexterous3");
+    auto* panel = window_->cartesianPanel();
+    panel->fingerBox()->setCurrentIndex(0);
+    QVERIFY(panel->phiBox()->isEnabled());
+    // A reachable pose: where some joint values put the tip, then back to zero and solve.
+    const auto& chain = controller_->hand().fingers[0];
+    // The joints before the planar ones place the plane and keep their values while solving.
+    auto pose = [&](double planar_fraction) {
+      std::vector<double> a = controller_->liveState().actuator_command;
+      for (int j = 0; j < chain.dof(); ++j) {
+        const auto& row = chain.rows[static_cast<std::size_t>(chain.rowOfJoint(j))];
+        const int act = controller_->hand().driverOf({0, j}).first;
+        const double fraction = j >= chain.dof() - 3 ? planar_fraction : 0.4;
+        a[static_cast<std::size_t>(act)] = row.lower + fraction * (row.upper - row.lower);
+      }
+      controller_->setActuatorCommands(a);
+    };
+    pose(0.4);
+    const Eigen::Vector3d target = controller_->fingertip(0);
+    const double phi = *controller_->fingertipPhi(0);
+    pose(0.1);
+    panel->phiBox()->setValue(phi * 180.0 / 3.14159265358979323846);
+    panel->setTarget(target.x(), target.y(), target.z());
+    QCOMPARE(panel->message(), QStringLiteral("Reached."));
+    QVERIFY((controller_->fingertip(0) - target).norm() < 5e-4);
+    QVERIFY(std::abs(*controller_->fingertipPhi(0) - phi) < 2e-3);
+  }
+
+  void viewportSurvivesDockingAndFullScreen() {
+    auto cubePixels = [this] {
+      const QImage image = window_->viewport()->grabFramebuffer();
+      int n = 0;
+      for (int y = 0; y < image.height(); y += 2)
+        for (int x = 0; x < image.width(); x += 2) {
+          const QRgb p = image.pixel(x, y);
+          if (qRed(p) > 90 && qRed(p) > 2 * qGreen(p) && qRed(p) > 2 * qBlue(p)) ++n;
+        }
+      return n;
+    };
+    QVERIFY(cubePixels() > 20);
+    for (QDockWidget* dock : window_->findChildren<QDockWidget*>()) dock->setFloating(true);
+    QTest::qWait(100);
+    QVERIFY(cubePixels() > 20);
+    for (QDockWidget* dock : window_->findChildren<QDockWidget*>()) dock->setFloating(false);
+    window_->showFullScreen();
+    QTest::qWait(200);
+    QVERIFY(cubePixels() > 20);
+    window_->showNormal();
+    QTest::qWait(100);
+    QVERIFY(cubePixels() > 20);
+  }
+
+ private:
+  SimulationController* controller_ = nullptr;
+  MainWindow* window_ = nullptr;
+};
+
+int main(int argc, char** argv) {
+  QSurfaceFormat format;
+  format.setProfile(QSurfaceFormat::CompatibilityProfile);
+  format.setVersion(2, 1);
+  format.setDepthBufferSize(24);
+  QSurfaceFormat::setDefaultFormat(format);
+  QApplication app(argc, argv);
+  QApplication::setOrganizationName(QStringLiteral("handsim-tests"));
+  WidgetTest test;
+  return QTest::qExec(&test, argc, argv);
+}
+#include "test_widgets.moc"
