@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Viewport measurements for docs/performance-gui.md (not a pass/fail test): frame rate with
+// Viewport measurements for docs/performance.md (not a pass/fail test): frame rate with
 // the BarrettHand and a 100k-triangle object while the simulation runs, and the latency from a
 // joint slider move to the end of the redrawn frame. Run under Xvfb:
 //   xvfb-run -a -s "-screen 0 1600x1000x24" build/tests/gui/bench_viewport
