@@ -72,3 +72,21 @@ TEST(HybridGraspController, GraspsTheCylinderAtTheDesiredForce) {
   // Retraction releases the object.
   EXPECT_EQ(fi.back() + fm.back() + ft.back(), 0.0);
 }
+
+// The shipped bottle grasp: every finger touches, then the controller holds 10 N.
+TEST(HybridGraspController, GraspsTheBottleAtTheDesiredForce) {
+  const Scenario sc = loadScenario(hand::assetDirectory() + "/scenarios/kthand_bottle_grasp.json");
+  Recorder rec(sc.hand);
+  runScenario(sc, rec);
+  const auto phase = rec.series("controller.phase");
+  const auto t = rec.series("time");
+  const auto total = rec.series("controller.force");
+  double held = -1.0;
+  for (std::size_t i = 1; i < phase.size(); ++i)
+    if (phase[i - 1] == 1.0 && phase[i] == 2.0) held = total[i - 1];
+  EXPECT_NEAR(held, 10.0, 0.05);
+  double sum = 0.0;
+  for (const char* f : {"index", "middle", "thumb"})
+    sum += rec.series(std::string(f) + ".tactile_force")[t.size() / 2];
+  EXPECT_GT(sum, 0.0);
+}

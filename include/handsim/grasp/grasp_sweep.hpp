@@ -3,12 +3,14 @@
 
 #include <Eigen/Geometry>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "handsim/grasp/grasp_quality.hpp"
 #include "handsim/hand/hand_model.hpp"
 #include "handsim/sim/actuator_trajectory.hpp"
+#include "handsim/sim/hybrid_grasp_controller.hpp"
 #include "handsim/sim/simulator.hpp"
 #include "handsim/sim/world.hpp"
 
@@ -20,10 +22,14 @@ namespace handsim::grasp {
 struct SweepSpec {
   std::string source_file;
   hand::HandModel hand;
-  sim::WorldObject object;                     ///< in its own frame (pose unused)
-  std::vector<Eigen::Isometry3d> palm_poses;   ///< palm frame in the object frame, per pose
-  std::vector<double> initial;                 ///< actuator positions at the start (na)
-  std::vector<sim::ActuatorTrajectory> close;  ///< the closing motion, per actuator (na)
+  sim::WorldObject object;                             ///< in its own frame (pose unused)
+  std::vector<Eigen::Isometry3d> palm_poses;           ///< palm frame in the object frame, per pose
+  std::vector<double> initial;                         ///< actuator positions at the start (na)
+  std::vector<sim::ActuatorTrajectory> close;          ///< the closing motion, per actuator (na)
+  std::vector<double> initial_tendons;                 ///< tendon retractions at the start [m] (nt)
+  std::vector<sim::ActuatorTrajectory> close_tendons;  ///< per tendon (nt)
+  /// The closing scenario's grasp controller, if it has one.
+  std::optional<sim::HybridGraspOptions> controller;
   sim::SimOptions options;
   double duration = 2.0;        ///< closing time simulated per pose [s]
   double friction = 0.5;        ///< Coulomb coefficient hand-object [-]

@@ -73,6 +73,9 @@ SweepSpec loadSweepSpec(const std::string& path) {
   spec.hand = std::move(sc.hand);
   spec.initial = sc.initial;
   spec.close = sc.trajectories;
+  spec.initial_tendons = sc.initial_tendons;
+  spec.close_tendons = sc.tendon_trajectories;
+  spec.controller = sc.controller;
   spec.options = sc.options;
   spec.duration = sc.duration;
 
@@ -173,9 +176,17 @@ SweepResult evaluateSweepPose(const SweepSpec& spec, int index,
   sim.setContactModel(model);
   for (std::size_t a = 0; a < spec.close.size(); ++a)
     sim.setTrajectory(static_cast<int>(a), spec.close[a]);
+  for (std::size_t t = 0; t < spec.close_tendons.size(); ++t)
+    sim.setTendonTrajectory(static_cast<int>(t), spec.close_tendons[t]);
   sim::SimState s = sim.initialState(spec.initial);
+  s.tendon_position = s.tendon_command = spec.initial_tendons;
+  std::optional<sim::HybridGraspController> controller;
+  if (spec.controller) controller.emplace(spec.hand, *spec.controller);
   const auto steps = static_cast<std::int64_t>(std::llround(spec.duration / spec.options.dt));
-  for (std::int64_t i = 0; i < steps; ++i) sim.step(s);
+  for (std::int64_t i = 0; i < steps; ++i) {
+    if (controller) controller->update(s, spec.options.dt);
+    sim.step(s);
+  }
 
   r.contacts = static_cast<int>(s.contacts.size());
   GraspQualityOptions q = spec.quality;
