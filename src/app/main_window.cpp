@@ -16,6 +16,7 @@
 #include <cstdio>
 
 #include "cartesian_panel.hpp"
+#include "grasp_panel.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "joint_panel.hpp"
 #include "object_panel.hpp"
@@ -90,6 +91,7 @@ void MainWindow::buildDocks() {
   trajectory_panel_ = new TrajectoryPanel(controller_);
   object_panel_ = new ObjectPanel(controller_);
   plot_dock_ = new PlotDock(controller_);
+  grasp_panel_ = new GraspPanel(controller_);
   QDockWidget* joints =
       dock(joint_panel_, tr("Joints"), QStringLiteral("JointDock"), Qt::RightDockWidgetArea);
   QDockWidget* cartesian = dock(cartesian_panel_, tr("Cartesian"), QStringLiteral("CartesianDock"),
@@ -97,7 +99,10 @@ void MainWindow::buildDocks() {
   QDockWidget* objects =
       dock(object_panel_, tr("Objects"), QStringLiteral("ObjectDock"), Qt::RightDockWidgetArea);
   tabifyDockWidget(joints, cartesian);
+  QDockWidget* grasp =
+      dock(grasp_panel_, tr("Grasp"), QStringLiteral("GraspDock"), Qt::RightDockWidgetArea);
   tabifyDockWidget(cartesian, objects);
+  tabifyDockWidget(objects, grasp);
   joints->raise();
   dock(trajectory_panel_, tr("Trajectory"), QStringLiteral("TrajectoryDock"),
        Qt::LeftDockWidgetArea);
@@ -200,7 +205,7 @@ void MainWindow::buildActions() {
                  {"&Bounding Volumes (debug)", "B", &DisplayOptions::bounds},
                  {"&Wireframe", "W", &DisplayOptions::wireframe},
                  {"T&ransparent Hand", "T", &DisplayOptions::transparent},
-                 {"&Grid", "G", &DisplayOptions::grid}};
+                 {"&Grid", "Shift+G", &DisplayOptions::grid}};
   for (const auto& t : toggles) {
     bool DisplayOptions::*flag = t.flag;
     QAction* a = view_menu_->addAction(tr(t.name));
@@ -240,6 +245,11 @@ void MainWindow::buildActions() {
   QAction* zero =
       simulation->addAction(tr("&Zero Pose"), controller_, &SimulationController::resetToZero);
   zero->setShortcut(QKeySequence(tr("Ctrl+0")));
+  QAction* auto_grasp =
+      simulation->addAction(tr("&Auto Grasp"), controller_, &SimulationController::autoGrasp);
+  auto_grasp->setShortcut(QKeySequence(Qt::Key_G));
+  auto_grasp->setToolTip(
+      tr("Close every finger to its limit along a trapezoidal trajectory and play"));
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   QAction* keys = help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);

@@ -16,6 +16,7 @@ class CartesianPanel;
 class TrajectoryPanel;
 class PlotDock;
 class ObjectPanel;
+class GraspPanel;
 
 /// The handsim main window: the OSG viewport in the centre, panels in dock widgets, menus
 /// whose actions carry shortcuts and tooltips, and a status bar with simulation time,
@@ -32,6 +33,7 @@ class MainWindow : public QMainWindow {
   TrajectoryPanel* trajectoryPanel() const { return trajectory_panel_; }
   PlotDock* plotDock() const { return plot_dock_; }
   ObjectPanel* objectPanel() const { return object_panel_; }
+  GraspPanel* graspPanel() const { return grasp_panel_; }
 
   /// The default scene: BarrettHand and a 5 cm cube above the palm, within the fingers' reach.
   void loadDefaultScene();
@@ -72,6 +74,7 @@ class MainWindow : public QMainWindow {
   TrajectoryPanel* trajectory_panel_ = nullptr;
   PlotDock* plot_dock_ = nullptr;
   ObjectPanel* object_panel_ = nullptr;
+  GraspPanel* grasp_panel_ = nullptr;
   QMenu* recent_menu_ = nullptr;
   QMenu* view_menu_ = nullptr;
   QLabel* status_time_ = nullptr;

@@ -15,6 +15,8 @@
 #include <cmath>
 
 #include "cartesian_panel.hpp"
+#include "grasp_panel.hpp"
+#include "handsim/grasp/grasp_quality.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "joint_panel.hpp"
 #include "main_window.hpp"
@@ -321,6 +323,62 @@ class WidgetTest : public QObject {
     scene.update(hand, state, controller_->objects(), Eigen::Isometry3d::Identity());
     QCOMPARE(scene.drawnContactCount(), 0);
     QVERIFY(!scene.showsBrokenClutch(inner.finger, row));
+  }
+
+  void autoGraspClosesOnACylinderAndShowsItsQuality() {
+    // A cylinder across the palm between finger 3 and fingers 1 and 2 (axis along x).
+    controller_->clearObjects();
+    Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
+    pose.linear() = Eigen::AngleAxisd(90.0 * kDeg, Eigen::Vector3d::UnitZ()).toRotationMatrix();
+    pose.translation() = Eigen::Vector3d(0.0, 0.025, 0.13);
+    controller_->importObject(std::string(HANDSIM_SOURCE_DIR) + "/assets/objects/cylinder.wrl",
+                              pose);
+    const auto& hand = controller_->hand();
+    const int m4 = hand.actuatorIndex("M4");
+    QCOMPARE(controller_->closingActuators(),
+             (std::vector<int>{hand.actuatorIndex("M1"), hand.actuatorIndex("M2"),
+                               hand.actuatorIndex("M3")}));
+
+    // The G shortcut belongs to exactly one action: auto grasp.
+    QAction* auto_grasp = nullptr;
+    for (QAction* a : window_->findChildren<QAction*>()) {
+      if (a->shortcut() != QKeySequence(Qt::Key_G)) continue;
+      QVERIFY(!auto_grasp);
+      auto_grasp = a;
+    }
+    QVERIFY(auto_grasp);
+    auto_grasp->trigger();
+    QVERIFY(controller_->running());
+    QCOMPARE(controller_->trajectories().size(), std::size_t{3});
+    for (const auto& s : controller_->trajectories()) QCOMPARE(s.to, 17500.0);
+    for (int i = 0; i < 16 && controller_->running(); ++i) controller_->advance(0.25);
+    controller_->pause();
+    const auto& state = controller_->state();
+    QVERIFY(state.time > 1.5);
+    QCOMPARE(state.actuator_position[static_cast<std::size_t>(m4)], 0.0);
+
+    handsim::app::GraspPanel* panel = window_->graspPanel();
+    QCOMPARE(panel->frictionBox()->value(), 0.5);
+    panel->frictionBox()->setValue(0.6);
+    panel->evaluate();
+    const auto contacts = handsim::grasp::graspContactsOn(state.contacts, 0, 0.6);
+    // All three fingers close on it: enough contacts for force closure.
+    QVERIFY2(contacts.size() >= 3, "the closing fingers touch the cylinder");
+    const auto options = panel->options();
+    QVERIFY(std::abs(options.torque_radius - std::hypot(0.025, 0.05)) < 1e-3);
+    QVERIFY((options.torque_reference - pose.translation()).norm() < 1e-3);
+    const handsim::grasp::GraspQuality expected = handsim::grasp::evaluateGrasp(contacts, options);
+    QCOMPARE(panel->contactCount(), static_cast<int>(contacts.size()));
+    QCOMPARE(panel->contactsText(), QString::number(contacts.size()));
+    QVERIFY(expected.force_closure);
+    QCOMPARE(panel->quality().force_closure, expected.force_closure);
+    QCOMPARE(panel->closureText(),
+             expected.force_closure ? QStringLiteral("yes") : QStringLiteral("no"));
+    QCOMPARE(panel->epsilonText(), QString::number(expected.epsilon, 'g', 4));
+    QCOMPARE(panel->volumeText(), QString::number(expected.volume, 'g', 4));
+    qInfo("auto grasp: %d contacts, closure %d, epsilon %g, volume %g",
+          static_cast<int>(contacts.size()), expected.force_closure, expected.epsilon,
+          expected.volume);
   }
 
   void planarFingerTakesTipOrientation() {
