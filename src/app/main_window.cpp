@@ -7,6 +7,7 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSaveFile>
@@ -22,6 +23,7 @@
 #include "object_panel.hpp"
 #include "osg_viewport.hpp"
 #include "plot_dock.hpp"
+#include "pose_recording.hpp"
 #include "scene_file.hpp"
 #include "simulation_controller.hpp"
 #include "trajectory_panel.hpp"
@@ -107,6 +109,7 @@ void MainWindow::buildDocks() {
   dock(trajectory_panel_, tr("Trajectory"), QStringLiteral("TrajectoryDock"),
        Qt::LeftDockWidgetArea);
   dock(plot_dock_, tr("Plot"), QStringLiteral("PlotDock"), Qt::BottomDockWidgetArea);
+  connect(joint_panel_, &JointPanel::recordPoseRequested, this, &MainWindow::askRecordPose);
   connect(viewport_, &OsgViewport::objectDragged, object_panel_, &ObjectPanel::refreshPose);
   connect(object_panel_, &ObjectPanel::importRequested, this, [this] {
     const QString path =
@@ -166,6 +169,11 @@ void MainWindow::buildActions() {
       }
     });
   }
+  file->addSeparator();
+  QAction* record = file->addAction(tr("&Record Pose..."), this, &MainWindow::askRecordPose);
+  record->setToolTip(tr("Append the current joint angles as a named pose to a pose file"));
+  file->addAction(tr("Export Poses as &CSV..."), this, &MainWindow::askExportPosesCsv)
+      ->setToolTip(tr("Write the poses of a pose file as CSV (SI units)"));
   recent_menu_ = file->addMenu(tr("Recent &Files"));
   rebuildRecentMenu();
   file->addSeparator();
@@ -336,6 +344,48 @@ bool MainWindow::saveScene(const QString& path) {
     return false;
   }
   addRecentFile(path);
+  return true;
+}
+
+void MainWindow::askRecordPose() {
+  bool ok = false;
+  const QString name = QInputDialog::getText(this, tr("Record pose"), tr("Pose name:"),
+                                             QLineEdit::Normal, tr("pose"), &ok);
+  if (!ok || name.trimmed().isEmpty()) return;
+  const QString path = QFileDialog::getSaveFileName(
+      this, tr("Record pose to"), QStringLiteral("poses.json"), tr("Pose files (*.json)"), nullptr,
+      QFileDialog::DontConfirmOverwrite);
+  if (!path.isEmpty()) recordPose(name.trimmed(), path);
+}
+
+void MainWindow::askExportPosesCsv() {
+  const QString poses =
+      QFileDialog::getOpenFileName(this, tr("Pose file"), QString(), tr("Pose files (*.json)"));
+  if (poses.isEmpty()) return;
+  const QString csv = QFileDialog::getSaveFileName(this, tr("Export poses as CSV"),
+                                                   QStringLiteral("poses.csv"), tr("CSV (*.csv)"));
+  if (!csv.isEmpty()) exportPosesCsv(poses, csv);
+}
+
+bool MainWindow::recordPose(const QString& name, const QString& path) {
+  try {
+    handsim::app::recordPose(*controller_, name.toStdString(), path.toStdString());
+  } catch (const std::exception& e) {
+    showError(tr("Cannot record pose"), QString::fromUtf8(e.what()));
+    return false;
+  }
+  statusBar()->showMessage(tr("Pose \"%1\" recorded in %2").arg(name, path), 5000);
+  return true;
+}
+
+bool MainWindow::exportPosesCsv(const QString& pose_path, const QString& csv_path) {
+  try {
+    handsim::app::exportPosesCsv(controller_->hand(), pose_path.toStdString(),
+                                 csv_path.toStdString());
+  } catch (const std::exception& e) {
+    showError(tr("Cannot export poses"), QString::fromUtf8(e.what()));
+    return false;
+  }
   return true;
 }
 

@@ -45,6 +45,12 @@ class MainWindow : public QMainWindow {
   bool openFile(const QString& path);
   /// Saves the whole scene (hand, objects, poses, trajectories) atomically.
   bool saveScene(const QString& path);
+  /// Records the shown joint angles as pose `name` in pose file `path` (appended, or replacing
+  /// the pose of that name; atomic). Errors go to a dialog. Returns true on success.
+  bool recordPose(const QString& name, const QString& path);
+  /// Writes the poses of pose file `pose_path` as CSV to `csv_path` (atomic). Errors go to a
+  /// dialog. Returns true on success.
+  bool exportPosesCsv(const QString& pose_path, const QString& csv_path);
   /// Renders the viewport and writes it as PNG atomically. Returns true on success.
   bool saveScreenshot(const QString& path);
   /// Renders the whole window (panels included) and writes it as PNG atomically.
@@ -66,6 +72,8 @@ class MainWindow : public QMainWindow {
   void rebuildRecentMenu();
   void showShortcuts();
   void addPlot();
+  void askRecordPose();
+  void askExportPosesCsv();
 
   SimulationController* controller_;
   OsgViewport* viewport_ = nullptr;

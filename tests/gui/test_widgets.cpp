@@ -18,6 +18,7 @@
 #include "grasp_panel.hpp"
 #include "handsim/grasp/grasp_quality.hpp"
 #include "handsim/hand/hand_loader.hpp"
+#include "handsim/hand/pose_io.hpp"
 #include "joint_panel.hpp"
 #include "main_window.hpp"
 #include "osg_viewport.hpp"
@@ -379,6 +380,47 @@ class WidgetTest : public QObject {
     qInfo("auto grasp: %d contacts, closure %d, epsilon %g, volume %g",
           static_cast<int>(contacts.size()), expected.force_closure, expected.epsilon,
           expected.volume);
+  }
+
+  void recordedPosesReadBack() {
+    QVERIFY(window_->jointPanel()->recordButton());
+    const int m2 = controller_->hand().actuatorIndex("M2");
+    controller_->setActuatorCommand(m2, 6000.0);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("poses.json"));
+    QVERIFY(window_->recordPose(QStringLiteral("half"), path));
+    controller_->setActuatorCommand(m2, 0.0);
+    QVERIFY(window_->recordPose(QStringLiteral("open"), path));
+    const auto& hand = controller_->hand();
+    const auto poses = handsim::hand::readPoseFile(path.toStdString(), hand);
+    QCOMPARE(poses.size(), std::size_t{2});
+    QCOMPARE(QString::fromStdString(poses[0].name), QStringLiteral("half"));
+    const int f2 = hand.fingerIndex("F2");
+    QVERIFY(f2 >= 0);
+    const auto& f2_pose = poses[0].q[static_cast<std::size_t>(f2)];
+    // M2 drives F2.J2 = counts / 125 deg and F2.J3 = counts / 375 deg.
+    QVERIFY(std::abs(f2_pose[1] - 6000.0 / 125.0 * kDeg) < 1e-9);
+    QVERIFY(std::abs(f2_pose[2] - 6000.0 / 375.0 * kDeg) < 1e-9);
+    for (double v : poses[1].q[static_cast<std::size_t>(f2)]) QVERIFY(std::abs(v) < 1e-9);
+    // Recording a name again replaces that pose.
+    controller_->setActuatorCommand(m2, 3000.0);
+    QVERIFY(window_->recordPose(QStringLiteral("half"), path));
+    const auto again = handsim::hand::readPoseFile(path.toStdString(), hand);
+    QCOMPARE(again.size(), std::size_t{2});
+    QVERIFY(std::abs(again[0].q[static_cast<std::size_t>(f2)][1] - 3000.0 / 125.0 * kDeg) < 1e-9);
+
+    const QString csv = dir.filePath(QStringLiteral("poses.csv"));
+    QVERIFY(window_->exportPosesCsv(path, csv));
+    QFile file(csv);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(file.readAll()).trimmed().split('\n');
+    QCOMPARE(lines.size(), 3);
+    QVERIFY(lines[0].startsWith(QStringLiteral("pose,F1.J1,")));
+    QVERIFY(lines[1].startsWith(QStringLiteral("half,")));
+    // A bad pose file is reported and nothing is written.
+    QVERIFY(!window_->exportPosesCsv(dir.filePath(QStringLiteral("missing.json")),
+                                     dir.filePath(QStringLiteral("other.csv"))));
+    QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("other.csv"))));
   }
 
   void planarFingerTakesTipOrientation() {
