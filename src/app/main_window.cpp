@@ -109,6 +109,8 @@ void MainWindow::buildDocks() {
   dock(trajectory_panel_, tr("Trajectory"), QStringLiteral("TrajectoryDock"),
        Qt::LeftDockWidgetArea);
   dock(plot_dock_, tr("Plot"), QStringLiteral("PlotDock"), Qt::BottomDockWidgetArea);
+  connect(cartesian_panel_, &CartesianPanel::workspaceChanged, viewport_,
+          &OsgViewport::setWorkspace);
   connect(joint_panel_, &JointPanel::recordPoseRequested, this, &MainWindow::askRecordPose);
   connect(viewport_, &OsgViewport::objectDragged, object_panel_, &ObjectPanel::refreshPose);
   connect(object_panel_, &ObjectPanel::importRequested, this, [this] {

@@ -6,6 +6,7 @@
 #include <osg/Geode>
 #include <osg/Geometry>
 #include <osg/LineWidth>
+#include <osg/Point>
 #include <osg/PolygonMode>
 #include <osg/Shape>
 #include <osg/ShapeDrawable>
@@ -210,6 +211,11 @@ SceneGraph::SceneGraph()
   palm_->addChild(hand_group_);
   palm_->addChild(object_group_);
   palm_->addChild(contact_group_);
+  workspace_geode_ = new osg::Geode;
+  workspace_geode_->getOrCreateStateSet()->setMode(
+      GL_LIGHTING, osg::StateAttribute::OFF | osg::StateAttribute::PROTECTED);
+  workspace_geode_->getOrCreateStateSet()->setAttributeAndModes(new osg::Point(3.0f));
+  palm_->addChild(workspace_geode_);
   hand_group_->getOrCreateStateSet()->setAttributeAndModes(link_material_);
   root_->getOrCreateStateSet()->setMode(GL_NORMALIZE, osg::StateAttribute::ON);
 }
@@ -389,6 +395,24 @@ void SceneGraph::applyTransparency() {
 
 osg::BoundingSphere SceneGraph::contentBound() const {
   return palm_->getBound();
+}
+
+void SceneGraph::setWorkspace(const std::vector<Eigen::Vector3d>& points) {
+  workspace_geode_->removeDrawables(0, workspace_geode_->getNumDrawables());
+  workspace_ = nullptr;
+  if (points.empty()) return;
+  osg::ref_ptr<osg::Vec3Array> v = new osg::Vec3Array;
+  v->reserve(points.size());
+  for (const Eigen::Vector3d& p : points)
+    v->push_back(
+        osg::Vec3(static_cast<float>(p.x()), static_cast<float>(p.y()), static_cast<float>(p.z())));
+  osg::ref_ptr<osg::Vec4Array> c = new osg::Vec4Array;
+  c->push_back(osg::Vec4(0.2f, 0.75f, 1.0f, 1.0f));
+  workspace_ = new osg::Geometry;
+  workspace_->setVertexArray(v);
+  workspace_->setColorArray(c, osg::Array::BIND_OVERALL);
+  workspace_->addPrimitiveSet(new osg::DrawArrays(GL_POINTS, 0, static_cast<GLsizei>(v->size())));
+  workspace_geode_->addDrawable(workspace_);
 }
 
 void SceneGraph::setOptions(const DisplayOptions& options) {

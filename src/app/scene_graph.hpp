@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <osg/Geometry>
 #include <osg/Group>
 #include <osg/Material>
 #include <osg/MatrixTransform>
@@ -47,6 +48,11 @@ class SceneGraph {
   /// The node under which objects hang (for picking).
   osg::Node* objectNode() const { return object_group_.get(); }
   void setOptions(const DisplayOptions& options);
+  /// Draws `points` (palm frame [m]) as a point cloud, the finger workspace; an empty list
+  /// removes it.
+  void setWorkspace(const std::vector<Eigen::Vector3d>& points);
+  /// The workspace cloud, or nullptr when none is shown.
+  const osg::Geometry* workspaceCloud() const { return workspace_.get(); }
   /// Bounding sphere of the hand and the objects (not the grid), for framing the camera.
   osg::BoundingSphere contentBound() const;
   const DisplayOptions& options() const { return options_; }
@@ -63,6 +69,8 @@ class SceneGraph {
   osg::ref_ptr<osg::Group> object_group_;
   osg::ref_ptr<osg::Group> contact_group_;
   osg::ref_ptr<osg::Node> grid_;
+  osg::ref_ptr<osg::Geode> workspace_geode_;
+  osg::ref_ptr<osg::Geometry> workspace_;
   osg::ref_ptr<osg::Material> link_material_;
   osg::ref_ptr<osg::Material> broken_material_;
   osg::ref_ptr<osg::Material> palm_material_;

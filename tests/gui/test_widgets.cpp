@@ -19,6 +19,7 @@
 #include "handsim/grasp/grasp_quality.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/hand/pose_io.hpp"
+#include "handsim/kinematics/workspace.hpp"
 #include "joint_panel.hpp"
 #include "main_window.hpp"
 #include "osg_viewport.hpp"
@@ -421,6 +422,54 @@ class WidgetTest : public QObject {
     QVERIFY(!window_->exportPosesCsv(dir.filePath(QStringLiteral("missing.json")),
                                      dir.filePath(QStringLiteral("other.csv"))));
     QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("other.csv"))));
+  }
+
+  void conditionNumberWarnsAndWorkspaceIsDrawn() {
+    controller_->loadHand("dexterous3");
+    const auto& hand = controller_->hand();
+    handsim::app::CartesianPanel* panel = window_->cartesianPanel();
+    const int f1 = hand.fingerIndex("F1");
+    panel->fingerBox()->setCurrentIndex(f1);
+    // Stretched: J1 = J2 = J3 = 0 puts the three planar links on one line, so the tip cannot
+    // move along it.
+    controller_->resetToZero();
+    QVERIFY2(panel->conditionText().contains(QStringLiteral("inf")),
+             qPrintable(panel->conditionText()));
+    QVERIFY(panel->singularityWarning());
+    QVERIFY(panel->conditionText().contains(QStringLiteral("singular")));
+    std::vector<handsim::kinematics::JointVector> q;
+    for (const auto& chain : hand.fingers) {
+      handsim::kinematics::JointVector v = handsim::kinematics::JointVector::Zero(chain.dof());
+      for (int j = 0; j < chain.dof(); ++j) {
+        const std::string& name = chain.joint_names[static_cast<std::size_t>(chain.rowOfJoint(j))];
+        if (name == "J1" || name == "J2" || name == "J3") v(j) = 30.0 * kDeg;
+      }
+      q.push_back(v);
+    }
+    controller_->setActuatorCommands(controller_->actuatorsForJoints(q));
+    QVERIFY2(!panel->singularityWarning(), qPrintable(panel->conditionText()));
+    QVERIFY2(!panel->conditionText().contains(QStringLiteral("inf")),
+             qPrintable(panel->conditionText()));
+    QVERIFY(panel->conditionText().startsWith(QStringLiteral("cond(J) = ")));
+
+    const handsim::app::SceneGraph& scene = window_->viewport()->scene();
+    QVERIFY(!scene.workspaceCloud());
+    panel->workspaceBox()->setChecked(true);
+    const auto& chain = hand.fingers[static_cast<std::size_t>(f1)];
+    const auto options = handsim::app::CartesianPanel::workspaceOptions(chain);
+    const std::size_t expected = handsim::kinematics::workspaceSampleCount(chain, options);
+    QVERIFY(expected > 1000 && expected <= 20000);
+    const osg::Geometry* cloud = scene.workspaceCloud();
+    QVERIFY(cloud);
+    QCOMPARE(static_cast<std::size_t>(cloud->getVertexArray()->getNumElements()), expected);
+    QCOMPARE(cloud->getPrimitiveSet(0)->getMode(), static_cast<GLenum>(GL_POINTS));
+    // In the palm frame: the first sample is the base transform of the tip at the lower limits.
+    const auto tips = handsim::kinematics::sampleWorkspace(chain, options);
+    const Eigen::Vector3d first = chain.base * tips.front();
+    const auto* v = static_cast<const osg::Vec3Array*>(cloud->getVertexArray());
+    QVERIFY((Eigen::Vector3d((*v)[0].x(), (*v)[0].y(), (*v)[0].z()) - first).norm() < 1e-6);
+    panel->workspaceBox()->setChecked(false);
+    QVERIFY(!scene.workspaceCloud());
   }
 
   void planarFingerTakesTipOrientation() {
