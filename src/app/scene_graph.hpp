@@ -18,7 +18,7 @@ namespace handsim::app {
 struct DisplayOptions {
   bool contacts = true;  ///< contact points with normals scaled by force
   bool frames = false;   ///< DH frames of every link
-  bool bounds = false;   ///< bounding boxes of links and objects (debug)
+  bool bounds = false;   ///< root k-DOPs of links and objects (debug)
   bool wireframe = false;
   bool transparent = false;  ///< hand drawn see-through
   bool grid = true;
@@ -45,6 +45,12 @@ class SceneGraph {
   int drawnContactCount() const { return drawn_contacts_; }
   /// True when the last update coloured link `row` of `finger` as a broken-away clutch.
   bool showsBrokenClutch(int finger, int row) const;
+  /// The bounding-volume wireframe of object `index` (its root 18-DOP), or nullptr.
+  const osg::Node* objectBoundsNode(int index) const {
+    return index >= 0 && static_cast<std::size_t>(index) < object_bounds_.size()
+               ? object_bounds_[static_cast<std::size_t>(index)].get()
+               : nullptr;
+  }
   /// The node under which objects hang (for picking).
   osg::Node* objectNode() const { return object_group_.get(); }
   void setOptions(const DisplayOptions& options);

@@ -16,6 +16,7 @@
 
 #include "cartesian_panel.hpp"
 #include "grasp_panel.hpp"
+#include "handsim/collision/kdop_tree.hpp"
 #include "handsim/grasp/grasp_quality.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/hand/pose_io.hpp"
@@ -470,6 +471,40 @@ class WidgetTest : public QObject {
     QVERIFY((Eigen::Vector3d((*v)[0].x(), (*v)[0].y(), (*v)[0].z()) - first).norm() < 1e-6);
     panel->workspaceBox()->setChecked(false);
     QVERIFY(!scene.workspaceCloud());
+  }
+
+  void boundingVolumesAreTheRootKdops() {
+    // The default cube's 18-DOP is the cube itself: 12 edges.
+    const handsim::app::SceneGraph& scene = window_->viewport()->scene();
+    const auto lineVertices = [&scene](int object) {
+      const osg::Geode* geode = scene.objectBoundsNode(object)->asGeode();
+      return static_cast<const osg::Vec3Array*>(
+          geode->getDrawable(0)->asGeometry()->getVertexArray());
+    };
+    QCOMPARE(static_cast<int>(lineVertices(0)->size()), 24);
+    // A cylinder's is cut by the diagonal slabs: more edges, all within the slabs and
+    // touching each of them.
+    Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
+    pose.linear() =
+        Eigen::AngleAxisd(0.3, Eigen::Vector3d(1, 1, 0).normalized()).toRotationMatrix();
+    controller_->importObject(std::string(HANDSIM_SOURCE_DIR) + "/assets/objects/cylinder.wrl",
+                              pose);
+    const osg::Vec3Array* lines = lineVertices(1);
+    QVERIFY(lines->size() > 24);
+    const handsim::collision::KdopTree tree(controller_->objects()[1].model.merged(), {18, 8});
+    const Eigen::Vector3d* d = handsim::collision::kdopDirections(18);
+    for (int i = 0; i < tree.axisCount(); ++i) {
+      const double lo = tree.slabCentre(0)[i] - tree.slabHalfWidth(0)[i];
+      const double hi = tree.slabCentre(0)[i] + tree.slabHalfWidth(0)[i];
+      double seen_lo = 1e9, seen_hi = -1e9;
+      for (const osg::Vec3& v : *lines) {
+        const double p = d[i].dot(Eigen::Vector3d(v.x(), v.y(), v.z()));
+        QVERIFY(p > lo - 1e-6 && p < hi + 1e-6);
+        seen_lo = std::min(seen_lo, p);
+        seen_hi = std::max(seen_hi, p);
+      }
+      QVERIFY(std::abs(seen_lo - lo) < 1e-6 && std::abs(seen_hi - hi) < 1e-6);
+    }
   }
 
   void planarFingerTakesTipOrientation() {
