@@ -384,6 +384,23 @@ class WidgetTest : public QObject {
           expected.volume);
   }
 
+  void autoGraspPullsTheTendonsOfATendonHand() {
+    controller_->loadHand("kthand");
+    controller_->clearObjects();
+    const auto& hand = controller_->hand();
+    QVERIFY(!hand.tendons.empty());
+    // Its only servo actuator turns the thumb base; the tendon joints' own are passive.
+    QVERIFY(controller_->closingActuators().empty());
+    controller_->autoGrasp();
+    QVERIFY(controller_->running());
+    for (int i = 0; i < 10; ++i) controller_->advance(0.25);
+    controller_->pause();
+    const auto& state = controller_->state();
+    QVERIFY(state.time > 2.0);
+    for (std::size_t t = 0; t < hand.tendons.size(); ++t)
+      QVERIFY(std::abs(state.tendon_position[t] - hand.tendons[t].upper) < 1e-9);
+  }
+
   void recordedPosesReadBack() {
     QVERIFY(window_->jointPanel()->recordButton());
     const int m2 = controller_->hand().actuatorIndex("M2");
