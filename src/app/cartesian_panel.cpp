@@ -7,10 +7,21 @@
 #include <QPushButton>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "handsim/kinematics/manipulability.hpp"
 
 #include "simulation_controller.hpp"
 
 namespace handsim::app {
+namespace {
+// Condition number above which the panel warns of a singularity.
+constexpr double kNearSingular = 100.0;
+// Point budget of the workspace cloud.
+constexpr double kWorkspacePoints = 20000.0;
+}  // namespace
 
 CartesianPanel::CartesianPanel(SimulationController* controller, QWidget* parent)
     : QWidget(parent), controller_(controller) {
@@ -49,6 +60,17 @@ CartesianPanel::CartesianPanel(SimulationController* controller, QWidget* parent
   message_->setWordWrap(true);
   message_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   layout->addWidget(message_);
+  condition_ = new QLabel;
+  condition_->setToolTip(
+      tr("Condition number of the fingertip position Jacobian (sigma max / sigma min); "
+         "above %1 the finger is near a singularity")
+          .arg(kNearSingular));
+  layout->addWidget(condition_);
+  show_workspace_ = new QCheckBox(tr("Show workspace"));
+  show_workspace_->setToolTip(
+      tr("Draw the fingertip positions over a grid of the finger's joint ranges"));
+  layout->addWidget(show_workspace_);
+  connect(show_workspace_, &QCheckBox::toggled, this, &CartesianPanel::refreshWorkspace);
 
   // Palm jog: steps in the palm's own frame; objects stay where they are in the world.
   auto* jog = new QGroupBox(tr("Palm jog (palm frame: 5 mm, 5 deg)"));
@@ -88,7 +110,11 @@ CartesianPanel::CartesianPanel(SimulationController* controller, QWidget* parent
   layout->addStretch(1);
   connect(current, &QPushButton::clicked, this, &CartesianPanel::fromCurrent);
   connect(finger_, &QComboBox::currentIndexChanged, this, &CartesianPanel::fromCurrent);
+  connect(finger_, &QComboBox::currentIndexChanged, this, &CartesianPanel::refreshCondition);
+  connect(finger_, &QComboBox::currentIndexChanged, this, &CartesianPanel::refreshWorkspace);
   connect(controller_, &SimulationController::handChanged, this, &CartesianPanel::rebuild);
+  connect(controller_, &SimulationController::snapshotChanged, this,
+          &CartesianPanel::refreshCondition);
   rebuild();
 }
 
@@ -98,6 +124,49 @@ void CartesianPanel::rebuild() {
   for (const auto& f : controller_->hand().fingers)
     finger_->addItem(QString::fromStdString(f.name));
   fromCurrent();
+  refreshCondition();
+  refreshWorkspace();
+}
+
+void CartesianPanel::refreshCondition() {
+  const int f = finger_->currentIndex();
+  const auto& q = controller_->state().q;
+  if (f < 0 || f >= static_cast<int>(q.size())) {
+    condition_->clear();
+    return;
+  }
+  const kinematics::Chain& chain = controller_->hand().fingers[static_cast<std::size_t>(f)];
+  const Eigen::MatrixXd j = kinematics::taskJacobian(chain, q[static_cast<std::size_t>(f)],
+                                                     kinematics::TaskSpace::Position);
+  const double c = kinematics::conditionNumber(j);
+  singular_ = kinematics::nearSingular(j, kNearSingular);
+  const QString value = std::isfinite(c) ? QString::number(c, 'f', 1) : QStringLiteral("inf");
+  if (singular_) {
+    condition_->setStyleSheet(QStringLiteral("color: #c33; font-weight: bold;"));
+    condition_->setText(tr("cond(J) = %1: near a singularity").arg(value));
+  } else {
+    condition_->setStyleSheet(QString());
+    condition_->setText(tr("cond(J) = %1").arg(value));
+  }
+}
+
+kinematics::WorkspaceOptions CartesianPanel::workspaceOptions(const kinematics::Chain& chain) {
+  kinematics::WorkspaceOptions o;
+  const int dof = std::max(chain.dof(), 1);
+  o.samples_per_joint =
+      std::max(2, static_cast<int>(std::floor(std::pow(kWorkspacePoints, 1.0 / dof))));
+  return o;
+}
+
+void CartesianPanel::refreshWorkspace() {
+  const int f = finger_->currentIndex();
+  std::vector<Eigen::Vector3d> points;
+  if (show_workspace_->isChecked() && f >= 0) {
+    const kinematics::Chain& chain = controller_->hand().fingers[static_cast<std::size_t>(f)];
+    points = kinematics::sampleWorkspace(chain, workspaceOptions(chain));
+    for (Eigen::Vector3d& p : points) p = chain.base * p;
+  }
+  Q_EMIT workspaceChanged(points);
 }
 
 void CartesianPanel::fromCurrent() {

@@ -28,6 +28,9 @@ JointPanel::JointPanel(SimulationController* controller, QWidget* parent)
   pose_row->addWidget(apply);
   pose_row->addWidget(zero);
   layout->addLayout(pose_row);
+  record_ = new QPushButton(tr("Record pose..."));
+  record_->setToolTip(tr("Append the current joint angles as a named pose to a pose file"));
+  layout->addWidget(record_);
   rows_widget_ = new QWidget;
   layout->addWidget(rows_widget_);
   joints_ = new QLabel;
@@ -40,6 +43,7 @@ JointPanel::JointPanel(SimulationController* controller, QWidget* parent)
   connect(apply, &QPushButton::clicked, this,
           [this] { controller_->applyPose(poses_->currentText().toStdString()); });
   connect(zero, &QPushButton::clicked, this, [this] { controller_->resetToZero(); });
+  connect(record_, &QPushButton::clicked, this, &JointPanel::recordPoseRequested);
   connect(controller_, &SimulationController::handChanged, this, &JointPanel::rebuild);
   connect(controller_, &SimulationController::snapshotChanged, this, &JointPanel::refresh);
   rebuild();

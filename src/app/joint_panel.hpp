@@ -4,6 +4,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLabel>
+#include <QPushButton>
 #include <QSlider>
 #include <QWidget>
 #include <vector>
@@ -27,6 +28,11 @@ class JointPanel : public QWidget {
   QComboBox* poseBox() const { return poses_; }
   /// Text of the joint read-out.
   QString jointReadout() const { return joints_->text(); }
+  QPushButton* recordButton() const { return record_; }
+
+ Q_SIGNALS:
+  /// *Record pose...* was pressed: the main window asks for a name and a file.
+  void recordPoseRequested();
 
  private:
   struct Row {
@@ -44,6 +50,7 @@ class JointPanel : public QWidget {
   std::vector<Row> rows_;
   QComboBox* poses_ = nullptr;
   QLabel* joints_ = nullptr;
+  QPushButton* record_ = nullptr;
 };
 
 }  // namespace handsim::app

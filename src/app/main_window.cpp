@@ -7,6 +7,7 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSaveFile>
@@ -16,11 +17,13 @@
 #include <cstdio>
 
 #include "cartesian_panel.hpp"
+#include "grasp_panel.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "joint_panel.hpp"
 #include "object_panel.hpp"
 #include "osg_viewport.hpp"
 #include "plot_dock.hpp"
+#include "pose_recording.hpp"
 #include "scene_file.hpp"
 #include "simulation_controller.hpp"
 #include "trajectory_panel.hpp"
@@ -90,6 +93,7 @@ void MainWindow::buildDocks() {
   trajectory_panel_ = new TrajectoryPanel(controller_);
   object_panel_ = new ObjectPanel(controller_);
   plot_dock_ = new PlotDock(controller_);
+  grasp_panel_ = new GraspPanel(controller_);
   QDockWidget* joints =
       dock(joint_panel_, tr("Joints"), QStringLiteral("JointDock"), Qt::RightDockWidgetArea);
   QDockWidget* cartesian = dock(cartesian_panel_, tr("Cartesian"), QStringLiteral("CartesianDock"),
@@ -97,11 +101,17 @@ void MainWindow::buildDocks() {
   QDockWidget* objects =
       dock(object_panel_, tr("Objects"), QStringLiteral("ObjectDock"), Qt::RightDockWidgetArea);
   tabifyDockWidget(joints, cartesian);
+  QDockWidget* grasp =
+      dock(grasp_panel_, tr("Grasp"), QStringLiteral("GraspDock"), Qt::RightDockWidgetArea);
   tabifyDockWidget(cartesian, objects);
+  tabifyDockWidget(objects, grasp);
   joints->raise();
   dock(trajectory_panel_, tr("Trajectory"), QStringLiteral("TrajectoryDock"),
        Qt::LeftDockWidgetArea);
   dock(plot_dock_, tr("Plot"), QStringLiteral("PlotDock"), Qt::BottomDockWidgetArea);
+  connect(cartesian_panel_, &CartesianPanel::workspaceChanged, viewport_,
+          &OsgViewport::setWorkspace);
+  connect(joint_panel_, &JointPanel::recordPoseRequested, this, &MainWindow::askRecordPose);
   connect(viewport_, &OsgViewport::objectDragged, object_panel_, &ObjectPanel::refreshPose);
   connect(object_panel_, &ObjectPanel::importRequested, this, [this] {
     const QString path =
@@ -161,6 +171,11 @@ void MainWindow::buildActions() {
       }
     });
   }
+  file->addSeparator();
+  QAction* record = file->addAction(tr("&Record Pose..."), this, &MainWindow::askRecordPose);
+  record->setToolTip(tr("Append the current joint angles as a named pose to a pose file"));
+  file->addAction(tr("Export Poses as &CSV..."), this, &MainWindow::askExportPosesCsv)
+      ->setToolTip(tr("Write the poses of a pose file as CSV (SI units)"));
   recent_menu_ = file->addMenu(tr("Recent &Files"));
   rebuildRecentMenu();
   file->addSeparator();
@@ -200,7 +215,7 @@ void MainWindow::buildActions() {
                  {"&Bounding Volumes (debug)", "B", &DisplayOptions::bounds},
                  {"&Wireframe", "W", &DisplayOptions::wireframe},
                  {"T&ransparent Hand", "T", &DisplayOptions::transparent},
-                 {"&Grid", "G", &DisplayOptions::grid}};
+                 {"&Grid", "Shift+G", &DisplayOptions::grid}};
   for (const auto& t : toggles) {
     bool DisplayOptions::*flag = t.flag;
     QAction* a = view_menu_->addAction(tr(t.name));
@@ -240,6 +255,11 @@ void MainWindow::buildActions() {
   QAction* zero =
       simulation->addAction(tr("&Zero Pose"), controller_, &SimulationController::resetToZero);
   zero->setShortcut(QKeySequence(tr("Ctrl+0")));
+  QAction* auto_grasp =
+      simulation->addAction(tr("&Auto Grasp"), controller_, &SimulationController::autoGrasp);
+  auto_grasp->setShortcut(QKeySequence(Qt::Key_G));
+  auto_grasp->setToolTip(
+      tr("Close every finger to its limit along a trapezoidal trajectory and play"));
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   QAction* keys = help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);
@@ -326,6 +346,48 @@ bool MainWindow::saveScene(const QString& path) {
     return false;
   }
   addRecentFile(path);
+  return true;
+}
+
+void MainWindow::askRecordPose() {
+  bool ok = false;
+  const QString name = QInputDialog::getText(this, tr("Record pose"), tr("Pose name:"),
+                                             QLineEdit::Normal, tr("pose"), &ok);
+  if (!ok || name.trimmed().isEmpty()) return;
+  const QString path = QFileDialog::getSaveFileName(
+      this, tr("Record pose to"), QStringLiteral("poses.json"), tr("Pose files (*.json)"), nullptr,
+      QFileDialog::DontConfirmOverwrite);
+  if (!path.isEmpty()) recordPose(name.trimmed(), path);
+}
+
+void MainWindow::askExportPosesCsv() {
+  const QString poses =
+      QFileDialog::getOpenFileName(this, tr("Pose file"), QString(), tr("Pose files (*.json)"));
+  if (poses.isEmpty()) return;
+  const QString csv = QFileDialog::getSaveFileName(this, tr("Export poses as CSV"),
+                                                   QStringLiteral("poses.csv"), tr("CSV (*.csv)"));
+  if (!csv.isEmpty()) exportPosesCsv(poses, csv);
+}
+
+bool MainWindow::recordPose(const QString& name, const QString& path) {
+  try {
+    handsim::app::recordPose(*controller_, name.toStdString(), path.toStdString());
+  } catch (const std::exception& e) {
+    showError(tr("Cannot record pose"), QString::fromUtf8(e.what()));
+    return false;
+  }
+  statusBar()->showMessage(tr("Pose \"%1\" recorded in %2").arg(name, path), 5000);
+  return true;
+}
+
+bool MainWindow::exportPosesCsv(const QString& pose_path, const QString& csv_path) {
+  try {
+    handsim::app::exportPosesCsv(controller_->hand(), pose_path.toStdString(),
+                                 csv_path.toStdString());
+  } catch (const std::exception& e) {
+    showError(tr("Cannot export poses"), QString::fromUtf8(e.what()));
+    return false;
+  }
   return true;
 }
 

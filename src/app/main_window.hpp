@@ -16,6 +16,7 @@ class CartesianPanel;
 class TrajectoryPanel;
 class PlotDock;
 class ObjectPanel;
+class GraspPanel;
 
 /// The handsim main window: the OSG viewport in the centre, panels in dock widgets, menus
 /// whose actions carry shortcuts and tooltips, and a status bar with simulation time,
@@ -32,6 +33,7 @@ class MainWindow : public QMainWindow {
   TrajectoryPanel* trajectoryPanel() const { return trajectory_panel_; }
   PlotDock* plotDock() const { return plot_dock_; }
   ObjectPanel* objectPanel() const { return object_panel_; }
+  GraspPanel* graspPanel() const { return grasp_panel_; }
 
   /// The default scene: BarrettHand and a 5 cm cube above the palm, within the fingers' reach.
   void loadDefaultScene();
@@ -43,6 +45,12 @@ class MainWindow : public QMainWindow {
   bool openFile(const QString& path);
   /// Saves the whole scene (hand, objects, poses, trajectories) atomically.
   bool saveScene(const QString& path);
+  /// Records the shown joint angles as pose `name` in pose file `path` (appended, or replacing
+  /// the pose of that name; atomic). Errors go to a dialog. Returns true on success.
+  bool recordPose(const QString& name, const QString& path);
+  /// Writes the poses of pose file `pose_path` as CSV to `csv_path` (atomic). Errors go to a
+  /// dialog. Returns true on success.
+  bool exportPosesCsv(const QString& pose_path, const QString& csv_path);
   /// Renders the viewport and writes it as PNG atomically. Returns true on success.
   bool saveScreenshot(const QString& path);
   /// Renders the whole window (panels included) and writes it as PNG atomically.
@@ -64,6 +72,8 @@ class MainWindow : public QMainWindow {
   void rebuildRecentMenu();
   void showShortcuts();
   void addPlot();
+  void askRecordPose();
+  void askExportPosesCsv();
 
   SimulationController* controller_;
   OsgViewport* viewport_ = nullptr;
@@ -72,6 +82,7 @@ class MainWindow : public QMainWindow {
   TrajectoryPanel* trajectory_panel_ = nullptr;
   PlotDock* plot_dock_ = nullptr;
   ObjectPanel* object_panel_ = nullptr;
+  GraspPanel* grasp_panel_ = nullptr;
   QMenu* recent_menu_ = nullptr;
   QMenu* view_menu_ = nullptr;
   QLabel* status_time_ = nullptr;

@@ -89,6 +89,11 @@ void OsgViewport::setDisplayOptions(const DisplayOptions& options) {
   update();
 }
 
+void OsgViewport::setWorkspace(const std::vector<Eigen::Vector3d>& points) {
+  scene_.setWorkspace(points);
+  update();
+}
+
 void OsgViewport::setView(View view) {
   syncFromSnapshot();
   // The grid is large; frame the hand and objects by their own bounds instead.

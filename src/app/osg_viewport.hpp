@@ -28,6 +28,8 @@ class OsgViewport : public QOpenGLWidget {
 
   SceneGraph& scene() { return scene_; }
   void setDisplayOptions(const DisplayOptions& options);
+  /// Shows `points` (palm frame [m]) as the workspace cloud; empty hides it.
+  void setWorkspace(const std::vector<Eigen::Vector3d>& points);
   /// Moves the camera to a preset around the scene's bounding sphere.
   void setView(View view);
   /// Frames drawn per second, averaged over the last second.

@@ -2,14 +2,18 @@
 #include "scene_graph.hpp"
 
 #include <algorithm>
+#include <map>
 #include <osg/BlendFunc>
 #include <osg/Geode>
 #include <osg/Geometry>
 #include <osg/LineWidth>
+#include <osg/Point>
 #include <osg/PolygonMode>
 #include <osg/Shape>
 #include <osg/ShapeDrawable>
+#include <utility>
 
+#include "handsim/collision/kdop_polytope.hpp"
 #include "handsim/geometry/mesh_loader.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
 
@@ -18,6 +22,8 @@ namespace {
 
 constexpr double kLinkRadius = 0.009;  // [m] stand-in link thickness (BarrettHand-like)
 constexpr double kFrameAxis = 0.02;    // [m] length of drawn frame axes
+constexpr int kKdopK = 18;             // the contact model's k (sim/contact_model.hpp)
+const osg::Vec4 kBoundsColour(1.0f, 0.9f, 0.2f, 1.0f);
 
 osg::Matrixd toOsg(const Eigen::Isometry3d& t) {
   // OSG multiplies row vectors from the left, so its matrix is Eigen's transposed.
@@ -130,10 +136,46 @@ osg::ref_ptr<osg::Node> boxOutline(const osg::BoundingBox& b) {
   for (int i = 0; i < 8; ++i) v->push_back(b.corner(static_cast<unsigned>(i)));
   g->setVertexArray(v);
   osg::ref_ptr<osg::Vec4Array> c = new osg::Vec4Array;
-  c->push_back(osg::Vec4(1.0f, 0.9f, 0.2f, 1.0f));
+  c->push_back(kBoundsColour);
   g->setColorArray(c, osg::Array::BIND_OVERALL);
   const GLushort edges[] = {0, 1, 2, 3, 4, 5, 6, 7, 0, 2, 1, 3, 4, 6, 5, 7, 0, 4, 1, 5, 2, 6, 3, 7};
   g->addPrimitiveSet(new osg::DrawElementsUShort(GL_LINES, 24, edges));
+  g->getOrCreateStateSet()->setMode(GL_LIGHTING,
+                                    osg::StateAttribute::OFF | osg::StateAttribute::PROTECTED);
+  osg::ref_ptr<osg::Geode> geode = new osg::Geode;
+  geode->addDrawable(g);
+  return geode;
+}
+
+// Wireframe of the root k-DOP of `mesh` as the contact stage builds it: the edges between the
+// faces of the polytope its slabs cut (not the diagonals inside a face). Nothing for an empty
+// mesh.
+osg::ref_ptr<osg::Node> kdopOutline(const geometry::TriangleMesh& mesh) {
+  if (mesh.triangles.empty()) return nullptr;
+  const collision::KdopTree tree(mesh, {kKdopK, 8});
+  const geometry::TriangleMesh poly = collision::kdopNodePolytope(tree, 0);
+  std::map<std::pair<int, int>, std::vector<std::size_t>> edge_triangles;
+  for (std::size_t t = 0; t < poly.triangles.size(); ++t)
+    for (int e = 0; e < 3; ++e) {
+      const int a = poly.triangles[t][static_cast<std::size_t>(e)];
+      const int b = poly.triangles[t][static_cast<std::size_t>((e + 1) % 3)];
+      edge_triangles[{std::min(a, b), std::max(a, b)}].push_back(t);
+    }
+  osg::ref_ptr<osg::Vec3Array> v = new osg::Vec3Array;
+  for (const auto& [edge, triangles] : edge_triangles) {
+    const bool crease = triangles.size() != 2 ||
+                        poly.normals[triangles[0]].dot(poly.normals[triangles[1]]) < 1.0 - 1e-9;
+    if (!crease) continue;
+    v->push_back(toOsg(poly.vertices[static_cast<std::size_t>(edge.first)]));
+    v->push_back(toOsg(poly.vertices[static_cast<std::size_t>(edge.second)]));
+  }
+  if (v->empty()) return nullptr;
+  osg::ref_ptr<osg::Geometry> g = new osg::Geometry;
+  g->setVertexArray(v);
+  osg::ref_ptr<osg::Vec4Array> c = new osg::Vec4Array;
+  c->push_back(kBoundsColour);
+  g->setColorArray(c, osg::Array::BIND_OVERALL);
+  g->addPrimitiveSet(new osg::DrawArrays(GL_LINES, 0, static_cast<GLsizei>(v->size())));
   g->getOrCreateStateSet()->setMode(GL_LIGHTING,
                                     osg::StateAttribute::OFF | osg::StateAttribute::PROTECTED);
   osg::ref_ptr<osg::Geode> geode = new osg::Geode;
@@ -210,6 +252,11 @@ SceneGraph::SceneGraph()
   palm_->addChild(hand_group_);
   palm_->addChild(object_group_);
   palm_->addChild(contact_group_);
+  workspace_geode_ = new osg::Geode;
+  workspace_geode_->getOrCreateStateSet()->setMode(
+      GL_LIGHTING, osg::StateAttribute::OFF | osg::StateAttribute::PROTECTED);
+  workspace_geode_->getOrCreateStateSet()->setAttributeAndModes(new osg::Point(3.0f));
+  palm_->addChild(workspace_geode_);
   hand_group_->getOrCreateStateSet()->setAttributeAndModes(link_material_);
   root_->getOrCreateStateSet()->setMode(GL_NORMALIZE, osg::StateAttribute::ON);
 }
@@ -260,12 +307,15 @@ void SceneGraph::setHand(const hand::HandModel& hand) {
     hand_group_->addChild(base);
     for (std::size_t r = 0; r < chain.rows.size(); ++r) {
       osg::ref_ptr<osg::Geode> shape;
+      osg::ref_ptr<osg::Node> bounds;
       const std::string mesh = f < hand.link_meshes.size() && r < hand.link_meshes[f].size()
                                    ? hand.link_meshes[f][r]
                                    : "";
       if (!mesh.empty()) {
         try {
-          shape = modelGeode(geometry::loadMesh(mesh), false);
+          const geometry::LoadedModel model = geometry::loadMesh(mesh);
+          shape = modelGeode(model, false);
+          bounds = kdopOutline(model.merged());
         } catch (const std::exception&) {
           shape = nullptr;  // drawn as a stand-in below rather than leaving a gap
         }
@@ -275,7 +325,8 @@ void SceneGraph::setHand(const hand::HandModel& hand) {
       link->addChild(shape);
       osg::ref_ptr<osg::Node> axes = axesNode(kFrameAxis);
       link->addChild(axes);
-      osg::ref_ptr<osg::Node> bounds = boxOutline(boundsOf(shape.get()));
+      // Stand-ins take no part in contacts: they keep their box.
+      if (!bounds) bounds = boxOutline(boundsOf(shape.get()));
       link->addChild(bounds);
       hand_group_->addChild(link);
       links_.back().push_back(link);
@@ -294,7 +345,8 @@ void SceneGraph::setObjects(const std::vector<sim::WorldObject>& objects) {
     osg::ref_ptr<osg::MatrixTransform> t = new osg::MatrixTransform(toOsg(o.pose));
     osg::ref_ptr<osg::Geode> geode = modelGeode(o.model, true);
     t->addChild(geode);
-    osg::ref_ptr<osg::Node> bounds = boxOutline(boundsOf(geode.get()));
+    osg::ref_ptr<osg::Node> bounds = kdopOutline(o.model.merged());
+    if (!bounds) bounds = boxOutline(boundsOf(geode.get()));
     t->addChild(bounds);
     object_group_->addChild(t);
     objects_.push_back(t);
@@ -389,6 +441,24 @@ void SceneGraph::applyTransparency() {
 
 osg::BoundingSphere SceneGraph::contentBound() const {
   return palm_->getBound();
+}
+
+void SceneGraph::setWorkspace(const std::vector<Eigen::Vector3d>& points) {
+  workspace_geode_->removeDrawables(0, workspace_geode_->getNumDrawables());
+  workspace_ = nullptr;
+  if (points.empty()) return;
+  osg::ref_ptr<osg::Vec3Array> v = new osg::Vec3Array;
+  v->reserve(points.size());
+  for (const Eigen::Vector3d& p : points)
+    v->push_back(
+        osg::Vec3(static_cast<float>(p.x()), static_cast<float>(p.y()), static_cast<float>(p.z())));
+  osg::ref_ptr<osg::Vec4Array> c = new osg::Vec4Array;
+  c->push_back(osg::Vec4(0.2f, 0.75f, 1.0f, 1.0f));
+  workspace_ = new osg::Geometry;
+  workspace_->setVertexArray(v);
+  workspace_->setColorArray(c, osg::Array::BIND_OVERALL);
+  workspace_->addPrimitiveSet(new osg::DrawArrays(GL_POINTS, 0, static_cast<GLsizei>(v->size())));
+  workspace_geode_->addDrawable(workspace_);
 }
 
 void SceneGraph::setOptions(const DisplayOptions& options) {

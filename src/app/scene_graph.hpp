@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <osg/Geometry>
 #include <osg/Group>
 #include <osg/Material>
 #include <osg/MatrixTransform>
@@ -17,7 +18,7 @@ namespace handsim::app {
 struct DisplayOptions {
   bool contacts = true;  ///< contact points with normals scaled by force
   bool frames = false;   ///< DH frames of every link
-  bool bounds = false;   ///< bounding boxes of links and objects (debug)
+  bool bounds = false;   ///< root k-DOPs of links and objects (debug)
   bool wireframe = false;
   bool transparent = false;  ///< hand drawn see-through
   bool grid = true;
@@ -44,9 +45,20 @@ class SceneGraph {
   int drawnContactCount() const { return drawn_contacts_; }
   /// True when the last update coloured link `row` of `finger` as a broken-away clutch.
   bool showsBrokenClutch(int finger, int row) const;
+  /// The bounding-volume wireframe of object `index` (its root 18-DOP), or nullptr.
+  const osg::Node* objectBoundsNode(int index) const {
+    return index >= 0 && static_cast<std::size_t>(index) < object_bounds_.size()
+               ? object_bounds_[static_cast<std::size_t>(index)].get()
+               : nullptr;
+  }
   /// The node under which objects hang (for picking).
   osg::Node* objectNode() const { return object_group_.get(); }
   void setOptions(const DisplayOptions& options);
+  /// Draws `points` (palm frame [m]) as a point cloud, the finger workspace; an empty list
+  /// removes it.
+  void setWorkspace(const std::vector<Eigen::Vector3d>& points);
+  /// The workspace cloud, or nullptr when none is shown.
+  const osg::Geometry* workspaceCloud() const { return workspace_.get(); }
   /// Bounding sphere of the hand and the objects (not the grid), for framing the camera.
   osg::BoundingSphere contentBound() const;
   const DisplayOptions& options() const { return options_; }
@@ -63,6 +75,8 @@ class SceneGraph {
   osg::ref_ptr<osg::Group> object_group_;
   osg::ref_ptr<osg::Group> contact_group_;
   osg::ref_ptr<osg::Node> grid_;
+  osg::ref_ptr<osg::Geode> workspace_geode_;
+  osg::ref_ptr<osg::Geometry> workspace_;
   osg::ref_ptr<osg::Material> link_material_;
   osg::ref_ptr<osg::Material> broken_material_;
   osg::ref_ptr<osg::Material> palm_material_;

@@ -26,6 +26,10 @@ constexpr int kFramePeriodMs = 16;
 constexpr double kMaxSimSecondsPerFrame = 0.25;
 // Longest wall-clock gap the accumulator accepts (e.g. after a modal dialog).
 constexpr double kMaxRealGap = 0.25;
+// Auto grasp: time a closing actuator (or tendon) takes over its whole range at full speed,
+// and how many such times it takes to reach full speed.
+constexpr double kAutoGraspRangeSeconds = 1.5;
+constexpr double kAutoGraspRampFraction = 0.25;
 }  // namespace
 
 /// The hand model and the objects that refer to it (Simulator and Recorder keep references
@@ -61,6 +65,7 @@ void SimulationController::loadHand(const std::string& id_or_path) {
   objects_dirty_ = true;
   hand_source_ = id_or_path;
   segments_.clear();
+  tendon_targets_.clear();
   initial_.clear();
   duration_ = 0.0;
   resetRun();
@@ -307,7 +312,65 @@ void SimulationController::resetToZero() {
   Q_EMIT snapshotChanged();
 }
 
+std::vector<int> SimulationController::closingActuators() const {
+  const hand::HandModel& h = engine_->hand;
+  const auto joint_name = [&h](const hand::JointRef& j) -> std::string {
+    if (j.finger < 0 || j.finger >= static_cast<int>(h.fingers.size())) return {};
+    const kinematics::Chain& chain = h.fingers[static_cast<std::size_t>(j.finger)];
+    if (j.joint < 0 || j.joint >= chain.dof()) return {};
+    const auto row = static_cast<std::size_t>(chain.rowOfJoint(j.joint));
+    return row < chain.joint_names.size() ? chain.joint_names[row] : std::string{};
+  };
+  const auto on_tendon = [&h](const hand::JointRef& j) {
+    for (const hand::Tendon& t : h.tendons)
+      for (const hand::TendonJoint& tj : t.joints)
+        if (tj.joint == j) return true;
+    return false;
+  };
+  std::vector<int> out;
+  for (std::size_t a = 0; a < h.actuators.size(); ++a) {
+    const hand::Actuator& act = h.actuators[a];
+    const QString name = QString::fromStdString(act.name).toLower();
+    if (name.contains(QLatin1String("spread")) || name.contains(QLatin1String("wrist")) ||
+        name.contains(QLatin1String("base")))
+      continue;
+    bool flexes = false;
+    bool only_j1 = true;
+    bool tendon = false;
+    for (const hand::JointDrive& d : act.drives) {
+      const std::string joint = joint_name(d.joint);
+      flexes = flexes || joint == "J2" || joint == "J3";
+      only_j1 = only_j1 && joint == "J1";
+      tendon = tendon || on_tendon(d.joint);
+    }
+    if (tendon || act.drives.empty()) continue;
+    if (flexes || (act.unit == "counts" && !only_j1)) out.push_back(static_cast<int>(a));
+  }
+  return out;
+}
+
+void SimulationController::autoGrasp() {
+  const hand::HandModel& h = engine_->hand;
+  std::vector<double> start = hand::clampActuators(h, state().actuator_position);
+  std::vector<TrajectorySegment> segments;
+  for (int a : closingActuators()) {
+    const hand::Actuator& act = h.actuators[static_cast<std::size_t>(a)];
+    const double velocity = (act.upper - act.lower) / kAutoGraspRangeSeconds;
+    if (!(velocity > 0.0)) continue;
+    segments.push_back({a, act.upper, velocity,
+                        velocity / (kAutoGraspRampFraction * kAutoGraspRangeSeconds), 0.0});
+  }
+  tendon_targets_.clear();
+  for (const hand::Tendon& t : h.tendons) tendon_targets_.push_back(t.upper);
+  segments_ = std::move(segments);
+  initial_ = std::move(start);
+  resetRun();  // applies the trajectories; the shown pose becomes time 0
+  Q_EMIT trajectoriesChanged();
+  play();
+}
+
 void SimulationController::setTrajectories(std::vector<TrajectorySegment> segments) {
+  tendon_targets_.clear();
   segments_ = std::move(segments);
   applyTrajectories();
   Q_EMIT trajectoriesChanged();
@@ -330,6 +393,21 @@ void SimulationController::applyTrajectories() {
   }
   for (std::size_t a = 0; a < na; ++a)
     engine_->simulator.setTrajectory(static_cast<int>(a), trajectories[a]);
+  const std::vector<hand::Tendon>& tendons = engine_->hand.tendons;
+  for (std::size_t t = 0; t < tendons.size(); ++t) {
+    sim::ActuatorTrajectory trajectory;
+    if (t < tendon_targets_.size()) {
+      // Runs start with every tendon at the end of its range nearest to 0
+      // (Simulator::initialState).
+      const double from = std::clamp(0.0, tendons[t].lower, tendons[t].upper);
+      const double velocity = (tendons[t].upper - tendons[t].lower) / kAutoGraspRangeSeconds;
+      if (velocity > 0.0)
+        trajectory.append(
+            sim::TrapezoidalProfile(from, tendon_targets_[t], velocity,
+                                    velocity / (kAutoGraspRampFraction * kAutoGraspRangeSeconds)));
+    }
+    engine_->simulator.setTendonTrajectory(static_cast<int>(t), trajectory);
+  }
 }
 
 const std::vector<sim::ActuatorTrajectory>& SimulationController::simulatorTrajectories() const {
@@ -359,6 +437,7 @@ void SimulationController::loadScenario(const std::string& path) {
   initial_ = scenario.initial;
   duration_ = scenario.duration;
   segments_.clear();
+  tendon_targets_.clear();
   for (std::size_t a = 0; a < scenario.trajectories.size(); ++a)
     for (const sim::TrapezoidalProfile& p : scenario.trajectories[a].segments()) {
       // A trapezoid's peak velocity is its cruise limit; for a triangular one the limit was

@@ -94,6 +94,16 @@ class SimulationController : public QObject {
   bool applyPose(const std::string& name);
   /// All actuators to 0 (clamped), clutches engaged.
   void resetToZero();
+  /// The actuators that close fingers, which autoGrasp() drives: those named neither like a
+  /// spread, a wrist nor a base, that do not drive tendon joints, and that drive a joint named
+  /// J2 or J3 or are encoder motors ("counts") driving more than J1 joints. For the BarrettHand
+  /// M1-M3; its spread M4 drives only J1 joints and stays where it is.
+  std::vector<int> closingActuators() const;
+  /// Closes the hand on what lies between the fingers: from the shown pose (it becomes the
+  /// run's initial state, time 0), a trapezoidal trajectory of every closingActuators() to its
+  /// upper limit and, for tendon hands, of every tendon to the upper end of its range; other
+  /// actuators hold. Replaces the trajectories and plays. Clutches act on their own.
+  void autoGrasp();
 
   // --- trajectories and playback --------------------------------------------------------
   void setTrajectories(std::vector<TrajectorySegment> segments);
@@ -168,6 +178,8 @@ class SimulationController : public QObject {
   Eigen::Isometry3d palm_pose_ = Eigen::Isometry3d::Identity();
   bool objects_dirty_ = true;
   std::vector<TrajectorySegment> segments_;
+  /// Retraction targets of autoGrasp() per tendon [m]; empty: tendons follow their commands.
+  std::vector<double> tendon_targets_;
   std::vector<double> initial_;
   double duration_ = 0.0;
   double speed_ = 1.0;

@@ -15,7 +15,12 @@
 #include <cmath>
 
 #include "cartesian_panel.hpp"
+#include "grasp_panel.hpp"
+#include "handsim/collision/kdop_tree.hpp"
+#include "handsim/grasp/grasp_quality.hpp"
 #include "handsim/hand/hand_loader.hpp"
+#include "handsim/hand/pose_io.hpp"
+#include "handsim/kinematics/workspace.hpp"
 #include "joint_panel.hpp"
 #include "main_window.hpp"
 #include "osg_viewport.hpp"
@@ -321,6 +326,202 @@ class WidgetTest : public QObject {
     scene.update(hand, state, controller_->objects(), Eigen::Isometry3d::Identity());
     QCOMPARE(scene.drawnContactCount(), 0);
     QVERIFY(!scene.showsBrokenClutch(inner.finger, row));
+  }
+
+  void autoGraspClosesOnACylinderAndShowsItsQuality() {
+    // A cylinder across the palm between finger 3 and fingers 1 and 2 (axis along x).
+    controller_->clearObjects();
+    Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
+    pose.linear() = Eigen::AngleAxisd(90.0 * kDeg, Eigen::Vector3d::UnitZ()).toRotationMatrix();
+    pose.translation() = Eigen::Vector3d(0.0, 0.025, 0.13);
+    controller_->importObject(std::string(HANDSIM_SOURCE_DIR) + "/assets/objects/cylinder.wrl",
+                              pose);
+    const auto& hand = controller_->hand();
+    const int m4 = hand.actuatorIndex("M4");
+    QCOMPARE(controller_->closingActuators(),
+             (std::vector<int>{hand.actuatorIndex("M1"), hand.actuatorIndex("M2"),
+                               hand.actuatorIndex("M3")}));
+
+    // The G shortcut belongs to exactly one action: auto grasp.
+    QAction* auto_grasp = nullptr;
+    for (QAction* a : window_->findChildren<QAction*>()) {
+      if (a->shortcut() != QKeySequence(Qt::Key_G)) continue;
+      QVERIFY(!auto_grasp);
+      auto_grasp = a;
+    }
+    QVERIFY(auto_grasp);
+    auto_grasp->trigger();
+    QVERIFY(controller_->running());
+    QCOMPARE(controller_->trajectories().size(), std::size_t{3});
+    for (const auto& s : controller_->trajectories()) QCOMPARE(s.to, 17500.0);
+    for (int i = 0; i < 16 && controller_->running(); ++i) controller_->advance(0.25);
+    controller_->pause();
+    const auto& state = controller_->state();
+    QVERIFY(state.time > 1.5);
+    QCOMPARE(state.actuator_position[static_cast<std::size_t>(m4)], 0.0);
+
+    handsim::app::GraspPanel* panel = window_->graspPanel();
+    QCOMPARE(panel->frictionBox()->value(), 0.5);
+    panel->frictionBox()->setValue(0.6);
+    panel->evaluate();
+    const auto contacts = handsim::grasp::graspContactsOn(state.contacts, 0, 0.6);
+    // All three fingers close on it: enough contacts for force closure.
+    QVERIFY2(contacts.size() >= 3, "the closing fingers touch the cylinder");
+    const auto options = panel->options();
+    QVERIFY(std::abs(options.torque_radius - std::hypot(0.025, 0.05)) < 1e-3);
+    QVERIFY((options.torque_reference - pose.translation()).norm() < 1e-3);
+    const handsim::grasp::GraspQuality expected = handsim::grasp::evaluateGrasp(contacts, options);
+    QCOMPARE(panel->contactCount(), static_cast<int>(contacts.size()));
+    QCOMPARE(panel->contactsText(), QString::number(contacts.size()));
+    QVERIFY(expected.force_closure);
+    QCOMPARE(panel->quality().force_closure, expected.force_closure);
+    QCOMPARE(panel->closureText(),
+             expected.force_closure ? QStringLiteral("yes") : QStringLiteral("no"));
+    QCOMPARE(panel->epsilonText(), QString::number(expected.epsilon, 'g', 4));
+    QCOMPARE(panel->volumeText(), QString::number(expected.volume, 'g', 4));
+    qInfo("auto grasp: %d contacts, closure %d, epsilon %g, volume %g",
+          static_cast<int>(contacts.size()), expected.force_closure, expected.epsilon,
+          expected.volume);
+  }
+
+  void autoGraspPullsTheTendonsOfATendonHand() {
+    controller_->loadHand("kthand");
+    controller_->clearObjects();
+    const auto& hand = controller_->hand();
+    QVERIFY(!hand.tendons.empty());
+    // Its only servo actuator turns the thumb base; the tendon joints' own are passive.
+    QVERIFY(controller_->closingActuators().empty());
+    controller_->autoGrasp();
+    QVERIFY(controller_->running());
+    for (int i = 0; i < 10; ++i) controller_->advance(0.25);
+    controller_->pause();
+    const auto& state = controller_->state();
+    QVERIFY(state.time > 2.0);
+    for (std::size_t t = 0; t < hand.tendons.size(); ++t)
+      QVERIFY(std::abs(state.tendon_position[t] - hand.tendons[t].upper) < 1e-9);
+  }
+
+  void recordedPosesReadBack() {
+    QVERIFY(window_->jointPanel()->recordButton());
+    const int m2 = controller_->hand().actuatorIndex("M2");
+    controller_->setActuatorCommand(m2, 6000.0);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("poses.json"));
+    QVERIFY(window_->recordPose(QStringLiteral("half"), path));
+    controller_->setActuatorCommand(m2, 0.0);
+    QVERIFY(window_->recordPose(QStringLiteral("open"), path));
+    const auto& hand = controller_->hand();
+    const auto poses = handsim::hand::readPoseFile(path.toStdString(), hand);
+    QCOMPARE(poses.size(), std::size_t{2});
+    QCOMPARE(QString::fromStdString(poses[0].name), QStringLiteral("half"));
+    const int f2 = hand.fingerIndex("F2");
+    QVERIFY(f2 >= 0);
+    const auto& f2_pose = poses[0].q[static_cast<std::size_t>(f2)];
+    // M2 drives F2.J2 = counts / 125 deg and F2.J3 = counts / 375 deg.
+    QVERIFY(std::abs(f2_pose[1] - 6000.0 / 125.0 * kDeg) < 1e-9);
+    QVERIFY(std::abs(f2_pose[2] - 6000.0 / 375.0 * kDeg) < 1e-9);
+    for (double v : poses[1].q[static_cast<std::size_t>(f2)]) QVERIFY(std::abs(v) < 1e-9);
+    // Recording a name again replaces that pose.
+    controller_->setActuatorCommand(m2, 3000.0);
+    QVERIFY(window_->recordPose(QStringLiteral("half"), path));
+    const auto again = handsim::hand::readPoseFile(path.toStdString(), hand);
+    QCOMPARE(again.size(), std::size_t{2});
+    QVERIFY(std::abs(again[0].q[static_cast<std::size_t>(f2)][1] - 3000.0 / 125.0 * kDeg) < 1e-9);
+
+    const QString csv = dir.filePath(QStringLiteral("poses.csv"));
+    QVERIFY(window_->exportPosesCsv(path, csv));
+    QFile file(csv);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(file.readAll()).trimmed().split('\n');
+    QCOMPARE(lines.size(), 3);
+    QVERIFY(lines[0].startsWith(QStringLiteral("pose,F1.J1,")));
+    QVERIFY(lines[1].startsWith(QStringLiteral("half,")));
+    // A bad pose file is reported and nothing is written.
+    QVERIFY(!window_->exportPosesCsv(dir.filePath(QStringLiteral("missing.json")),
+                                     dir.filePath(QStringLiteral("other.csv"))));
+    QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("other.csv"))));
+  }
+
+  void conditionNumberWarnsAndWorkspaceIsDrawn() {
+    controller_->loadHand("dexterous3");
+    const auto& hand = controller_->hand();
+    handsim::app::CartesianPanel* panel = window_->cartesianPanel();
+    const int f1 = hand.fingerIndex("F1");
+    panel->fingerBox()->setCurrentIndex(f1);
+    // Stretched: J1 = J2 = J3 = 0 puts the three planar links on one line, so the tip cannot
+    // move along it.
+    controller_->resetToZero();
+    QVERIFY2(panel->conditionText().contains(QStringLiteral("inf")),
+             qPrintable(panel->conditionText()));
+    QVERIFY(panel->singularityWarning());
+    QVERIFY(panel->conditionText().contains(QStringLiteral("singular")));
+    std::vector<handsim::kinematics::JointVector> q;
+    for (const auto& chain : hand.fingers) {
+      handsim::kinematics::JointVector v = handsim::kinematics::JointVector::Zero(chain.dof());
+      for (int j = 0; j < chain.dof(); ++j) {
+        const std::string& name = chain.joint_names[static_cast<std::size_t>(chain.rowOfJoint(j))];
+        if (name == "J1" || name == "J2" || name == "J3") v(j) = 30.0 * kDeg;
+      }
+      q.push_back(v);
+    }
+    controller_->setActuatorCommands(controller_->actuatorsForJoints(q));
+    QVERIFY2(!panel->singularityWarning(), qPrintable(panel->conditionText()));
+    QVERIFY2(!panel->conditionText().contains(QStringLiteral("inf")),
+             qPrintable(panel->conditionText()));
+    QVERIFY(panel->conditionText().startsWith(QStringLiteral("cond(J) = ")));
+
+    const handsim::app::SceneGraph& scene = window_->viewport()->scene();
+    QVERIFY(!scene.workspaceCloud());
+    panel->workspaceBox()->setChecked(true);
+    const auto& chain = hand.fingers[static_cast<std::size_t>(f1)];
+    const auto options = handsim::app::CartesianPanel::workspaceOptions(chain);
+    const std::size_t expected = handsim::kinematics::workspaceSampleCount(chain, options);
+    QVERIFY(expected > 1000 && expected <= 20000);
+    const osg::Geometry* cloud = scene.workspaceCloud();
+    QVERIFY(cloud);
+    QCOMPARE(static_cast<std::size_t>(cloud->getVertexArray()->getNumElements()), expected);
+    QCOMPARE(cloud->getPrimitiveSet(0)->getMode(), static_cast<GLenum>(GL_POINTS));
+    // In the palm frame: the first sample is the base transform of the tip at the lower limits.
+    const auto tips = handsim::kinematics::sampleWorkspace(chain, options);
+    const Eigen::Vector3d first = chain.base * tips.front();
+    const auto* v = static_cast<const osg::Vec3Array*>(cloud->getVertexArray());
+    QVERIFY((Eigen::Vector3d((*v)[0].x(), (*v)[0].y(), (*v)[0].z()) - first).norm() < 1e-6);
+    panel->workspaceBox()->setChecked(false);
+    QVERIFY(!scene.workspaceCloud());
+  }
+
+  void boundingVolumesAreTheRootKdops() {
+    // The default cube's 18-DOP is the cube itself: 12 edges.
+    const handsim::app::SceneGraph& scene = window_->viewport()->scene();
+    const auto lineVertices = [&scene](int object) {
+      const osg::Geode* geode = scene.objectBoundsNode(object)->asGeode();
+      return static_cast<const osg::Vec3Array*>(
+          geode->getDrawable(0)->asGeometry()->getVertexArray());
+    };
+    QCOMPARE(static_cast<int>(lineVertices(0)->size()), 24);
+    // A cylinder's is cut by the diagonal slabs: more edges, all within the slabs and
+    // touching each of them.
+    Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
+    pose.linear() =
+        Eigen::AngleAxisd(0.3, Eigen::Vector3d(1, 1, 0).normalized()).toRotationMatrix();
+    controller_->importObject(std::string(HANDSIM_SOURCE_DIR) + "/assets/objects/cylinder.wrl",
+                              pose);
+    const osg::Vec3Array* lines = lineVertices(1);
+    QVERIFY(lines->size() > 24);
+    const handsim::collision::KdopTree tree(controller_->objects()[1].model.merged(), {18, 8});
+    const Eigen::Vector3d* d = handsim::collision::kdopDirections(18);
+    for (int i = 0; i < tree.axisCount(); ++i) {
+      const double lo = tree.slabCentre(0)[i] - tree.slabHalfWidth(0)[i];
+      const double hi = tree.slabCentre(0)[i] + tree.slabHalfWidth(0)[i];
+      double seen_lo = 1e9, seen_hi = -1e9;
+      for (const osg::Vec3& v : *lines) {
+        const double p = d[i].dot(Eigen::Vector3d(v.x(), v.y(), v.z()));
+        QVERIFY(p > lo - 1e-6 && p < hi + 1e-6);
+        seen_lo = std::min(seen_lo, p);
+        seen_hi = std::max(seen_hi, p);
+      }
+      QVERIFY(std::abs(seen_lo - lo) < 1e-6 && std::abs(seen_hi - hi) < 1e-6);
+    }
   }
 
   void planarFingerTakesTipOrientation() {
