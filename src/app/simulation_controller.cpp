@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "simulation_controller.hpp"
 
+#include <optional>
+
 #include <QFileInfo>
 #include <algorithm>
 #include <cmath>
@@ -40,6 +42,10 @@ struct SimulationController::Engine {
   hand::HandModel hand;
   sim::Simulator simulator;
   sim::Recorder recorder;
+  /// A scenario's grasp controller (seed 002), restarted with every run; the recorder reads
+  /// its variables through channels that point at this storage.
+  std::optional<sim::HybridGraspOptions> grasp_options;
+  std::optional<sim::HybridGraspController> grasp;
 };
 
 SimulationController::SimulationController(QObject* parent) : QObject(parent) {
@@ -66,6 +72,8 @@ void SimulationController::loadHand(const std::string& id_or_path) {
   hand_source_ = id_or_path;
   segments_.clear();
   tendon_targets_.clear();
+  scenario_tendons_.clear();
+  initial_tendons_.clear();
   initial_.clear();
   duration_ = 0.0;
   resetRun();
@@ -362,6 +370,11 @@ void SimulationController::autoGrasp() {
   }
   tendon_targets_.clear();
   for (const hand::Tendon& t : h.tendons) tendon_targets_.push_back(t.upper);
+  // The user's own closing motion replaces a scenario's tendon motions and controller.
+  scenario_tendons_.clear();
+  initial_tendons_.clear();
+  engine_->grasp_options.reset();
+  engine_->grasp.reset();
   segments_ = std::move(segments);
   initial_ = std::move(start);
   resetRun();  // applies the trajectories; the shown pose becomes time 0
@@ -405,6 +418,8 @@ void SimulationController::applyTrajectories() {
         trajectory.append(
             sim::TrapezoidalProfile(from, tendon_targets_[t], velocity,
                                     velocity / (kAutoGraspRampFraction * kAutoGraspRangeSeconds)));
+    } else if (t < scenario_tendons_.size()) {
+      trajectory = scenario_tendons_[t];
     }
     engine_->simulator.setTendonTrajectory(static_cast<int>(t), trajectory);
   }
@@ -435,6 +450,23 @@ void SimulationController::loadScenario(const std::string& path) {
   objects_dirty_ = true;
   hand_source_ = scenario.hand.source_file.empty() ? scenario.hand.id : scenario.hand.source_file;
   initial_ = scenario.initial;
+  initial_tendons_ = scenario.initial_tendons;
+  scenario_tendons_ = scenario.tendon_trajectories;
+  if (scenario.controller) {
+    engine_->grasp_options = scenario.controller;
+    engine_->grasp.emplace(engine_->hand, *scenario.controller);
+    const std::optional<sim::HybridGraspController>* g = &engine_->grasp;
+    engine_->recorder.addChannel("controller.phase", [g](const sim::SimState&) {
+      return static_cast<double>((*g)->phase());
+    });
+    engine_->recorder.addChannel("controller.force",
+                                 [g](const sim::SimState&) { return (*g)->totalForce(); });
+    engine_->recorder.addChannel("controller.force_reference",
+                                 [g](const sim::SimState&) { return (*g)->reference()[1]; });
+    for (int i = 0; i < 4; ++i)
+      engine_->recorder.addChannel("controller.x" + std::to_string(i + 1),
+                                   [g, i](const sim::SimState&) { return (*g)->x()[i]; });
+  }
   duration_ = scenario.duration;
   segments_.clear();
   tendon_targets_.clear();
@@ -493,6 +525,9 @@ void SimulationController::resetRun() {
   applyTrajectories();
   live_ = engine_->simulator.initialState(
       initial_.size() == engine_->hand.actuators.size() ? initial_ : std::vector<double>{});
+  if (initial_tendons_.size() == live_.tendon_position.size())
+    live_.tendon_position = live_.tendon_command = initial_tendons_;
+  if (engine_->grasp_options) engine_->grasp.emplace(engine_->hand, *engine_->grasp_options);
   engine_->recorder.clear();
   engine_->recorder.record(live_);
   history_.assign(1, live_);
@@ -503,6 +538,7 @@ void SimulationController::resetRun() {
 
 void SimulationController::stepOnce() {
   syncObjectsToSimulator();
+  if (engine_->grasp) engine_->grasp->update(live_, engine_->simulator.options().dt);
   engine_->simulator.step(live_);
   engine_->recorder.record(live_);
   if (live_.step % kHistoryStride == 0) history_.push_back(live_);

@@ -180,6 +180,8 @@ class SimulationController : public QObject {
   std::vector<TrajectorySegment> segments_;
   /// Retraction targets of autoGrasp() per tendon [m]; empty: tendons follow their commands.
   std::vector<double> tendon_targets_;
+  std::vector<sim::ActuatorTrajectory> scenario_tendons_;  ///< a loaded scenario's, per tendon
+  std::vector<double> initial_tendons_;                    ///< [m] per tendon, or empty
   std::vector<double> initial_;
   double duration_ = 0.0;
   double speed_ = 1.0;

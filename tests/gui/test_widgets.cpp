@@ -384,6 +384,24 @@ class WidgetTest : public QObject {
           expected.volume);
   }
 
+  void scenarioGraspControllerRunsAndIsPlottable() {
+    controller_->loadScenario(HANDSIM_SOURCE_DIR "/assets/scenarios/kthand_cylinder_grasp.json");
+    const auto& rec = controller_->recorder();
+    QVERIFY(rec.columnIndex("controller.force") >= 0);
+    QVERIFY(rec.columnIndex("controller.x3") >= 0);
+    controller_->play();
+    for (int i = 0; i < 14; ++i) controller_->advance(0.25);  // 3.5 s: well into the hold
+    controller_->pause();
+    const auto force = rec.series("controller.force");
+    const auto phase = rec.series("controller.phase");
+    QCOMPARE(phase.back(), 1.0);  // hybrid force/position control
+    QVERIFY(std::abs(force.back() - 10.0) < 0.05);
+    // A second run restarts the controller from closing.
+    controller_->resetRun();
+    controller_->singleStep();
+    QCOMPARE(controller_->recorder().series("controller.phase").back(), 0.0);
+  }
+
   void autoGraspPullsTheTendonsOfATendonHand() {
     controller_->loadHand("kthand");
     controller_->clearObjects();
