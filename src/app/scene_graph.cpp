@@ -106,6 +106,15 @@ osg::ref_ptr<osg::Drawable> capsule(const Eigen::Vector3d& p0, const Eigen::Vect
   return new osg::ShapeDrawable(shape, hints);
 }
 
+// Lines drawn in flat colour: lighting would shade them by their (meaningless) normals.
+osg::ref_ptr<osg::Geode> unlitGeode(const osg::ref_ptr<osg::Geometry>& g) {
+  g->getOrCreateStateSet()->setMode(GL_LIGHTING,
+                                    osg::StateAttribute::OFF | osg::StateAttribute::PROTECTED);
+  osg::ref_ptr<osg::Geode> geode = new osg::Geode;
+  geode->addDrawable(g);
+  return geode;
+}
+
 osg::ref_ptr<osg::Node> axesNode(double length) {
   osg::ref_ptr<osg::Geometry> g = new osg::Geometry;
   osg::ref_ptr<osg::Vec3Array> v = new osg::Vec3Array;
@@ -140,11 +149,7 @@ osg::ref_ptr<osg::Node> boxOutline(const osg::BoundingBox& b) {
   g->setColorArray(c, osg::Array::BIND_OVERALL);
   const GLushort edges[] = {0, 1, 2, 3, 4, 5, 6, 7, 0, 2, 1, 3, 4, 6, 5, 7, 0, 4, 1, 5, 2, 6, 3, 7};
   g->addPrimitiveSet(new osg::DrawElementsUShort(GL_LINES, 24, edges));
-  g->getOrCreateStateSet()->setMode(GL_LIGHTING,
-                                    osg::StateAttribute::OFF | osg::StateAttribute::PROTECTED);
-  osg::ref_ptr<osg::Geode> geode = new osg::Geode;
-  geode->addDrawable(g);
-  return geode;
+  return unlitGeode(g);
 }
 
 // Wireframe of the root k-DOP of `mesh` as the contact stage builds it: the edges between the
@@ -176,11 +181,7 @@ osg::ref_ptr<osg::Node> kdopOutline(const geometry::TriangleMesh& mesh) {
   c->push_back(kBoundsColour);
   g->setColorArray(c, osg::Array::BIND_OVERALL);
   g->addPrimitiveSet(new osg::DrawArrays(GL_LINES, 0, static_cast<GLsizei>(v->size())));
-  g->getOrCreateStateSet()->setMode(GL_LIGHTING,
-                                    osg::StateAttribute::OFF | osg::StateAttribute::PROTECTED);
-  osg::ref_ptr<osg::Geode> geode = new osg::Geode;
-  geode->addDrawable(g);
-  return geode;
+  return unlitGeode(g);
 }
 
 osg::BoundingBox boundsOf(osg::Node* node) {
@@ -210,11 +211,7 @@ osg::ref_ptr<osg::Node> gridNode(double half, double step) {
   g->setVertexArray(v);
   g->setColorArray(c, osg::Array::BIND_PER_VERTEX);
   g->addPrimitiveSet(new osg::DrawArrays(GL_LINES, 0, static_cast<GLsizei>(v->size())));
-  g->getOrCreateStateSet()->setMode(GL_LIGHTING,
-                                    osg::StateAttribute::OFF | osg::StateAttribute::PROTECTED);
-  osg::ref_ptr<osg::Geode> geode = new osg::Geode;
-  geode->addDrawable(g);
-  return geode;
+  return unlitGeode(g);
 }
 
 // The stand-in shape of link `row` in frame {row + 1}: the DH link runs from the origin of

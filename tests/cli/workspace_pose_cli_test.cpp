@@ -12,6 +12,7 @@
 #include <sstream>
 #include <string>
 
+#include "../support/cli_run.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/hand/pose_io.hpp"
 #include "handsim/io/atomic_file.hpp"
@@ -22,34 +23,14 @@ using nlohmann::json;
 namespace {
 constexpr double kDeg = 3.14159265358979323846 / 180.0;
 
-struct Result {
-  int code;
-  std::string out;
-  std::string err;
-};
+using Result = handsim::test::CliRun;
 
 std::string tempPath(const std::string& name) {
   return ::testing::TempDir() + "/ws_pose_cli_" + std::to_string(getpid()) + "_" + name;
 }
 
 Result cli(const std::string& arguments) {
-  static int calls = 0;
-  const std::string err_path = tempPath("stderr_" + std::to_string(calls++) + ".txt");
-  const std::string cmd = std::string(HANDSIM_CLI_PATH) + " " + arguments + " 2>" + err_path;
-  FILE* p = popen(cmd.c_str(), "r");
-  Result r{-1, "", ""};
-  if (!p) return r;
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream e(err_path);
-  std::stringstream ss;
-  ss << e.rdbuf();
-  r.err = ss.str();
-  std::remove(err_path.c_str());
-  return r;
+  return handsim::test::runCli(arguments);
 }
 }  // namespace
 
