@@ -13,6 +13,7 @@
 
 #include "../io/json_document.hpp"
 #include "handsim/kinematics/types.hpp"
+#include "pose_entry.hpp"
 
 #ifndef HANDSIM_DEFAULT_ASSET_DIR
 #define HANDSIM_DEFAULT_ASSET_DIR "assets"
@@ -423,34 +424,8 @@ class HandReader {
   }
 
   void readPose(const json& pj, const std::string& ptr, HandModel& m) {
-    doc_.object(pj, ptr);
-    doc_.allowOnly(pj, ptr, {"name", "joints_deg", "joints"});
-    NamedPose pose;
-    pose.name = doc_.string(doc_.require(pj, ptr, "name"), JsonDocument::child(ptr, "name"));
+    NamedPose pose = readPoseEntry(doc_, pj, ptr, m);
     if (m.pose(pose.name)) doc_.fail(JsonDocument::child(ptr, "name"), "duplicate pose name");
-    const json* deg = doc_.optional(pj, "joints_deg");
-    const json* si = doc_.optional(pj, "joints");
-    if (!!deg == !!si) doc_.fail(ptr, "give exactly one of 'joints_deg' or 'joints' (SI)");
-    const std::string jp = JsonDocument::child(ptr, deg ? "joints_deg" : "joints");
-    const json& joints = doc_.object(deg ? *deg : *si, jp);
-    for (const auto& chain : m.fingers)
-      pose.q.emplace_back(static_cast<std::size_t>(chain.dof()), 0.0);
-    for (auto it = joints.begin(); it != joints.end(); ++it) {
-      const std::string fp = JsonDocument::child(jp, it.key());
-      const int f = m.fingerIndex(it.key());
-      if (f < 0) doc_.fail(fp, "no finger named '" + it.key() + "'");
-      const auto& chain = m.fingers[static_cast<std::size_t>(f)];
-      const auto values = doc_.numbers(it.value(), fp, chain.dof());
-      for (int j = 0; j < chain.dof(); ++j) {
-        const auto& row = chain.rows[static_cast<std::size_t>(chain.rowOfJoint(j))];
-        const double scale = deg && row.type == JointType::Revolute ? kDeg : 1.0;
-        const double q = values[static_cast<std::size_t>(j)] * scale;
-        if (q < row.lower - 1e-12 || q > row.upper + 1e-12)
-          doc_.fail(JsonDocument::child(fp, static_cast<std::size_t>(j)),
-                    "value is outside the joint's limits");
-        pose.q[static_cast<std::size_t>(f)][static_cast<std::size_t>(j)] = q;
-      }
-    }
     m.poses.push_back(std::move(pose));
   }
 

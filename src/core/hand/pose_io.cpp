@@ -2,6 +2,8 @@
 // Named poses to and from text: hand-file "poses" entries, pose files and CSV.
 #include "handsim/hand/pose_io.hpp"
 
+#include "pose_entry.hpp"
+
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -70,8 +72,10 @@ std::string csvField(const std::string& s) {
   return out + "\"";
 }
 
-NamedPose readEntry(const JsonDocument& doc, const nlohmann::json& pj, const std::string& ptr,
-                    const HandModel& hand) {
+}  // namespace
+
+NamedPose readPoseEntry(const JsonDocument& doc, const nlohmann::json& pj, const std::string& ptr,
+                        const HandModel& hand) {
   doc.object(pj, ptr);
   doc.allowOnly(pj, ptr, {"name", "joints_deg", "joints"});
   NamedPose pose;
@@ -107,8 +111,6 @@ NamedPose readEntry(const JsonDocument& doc, const nlohmann::json& pj, const std
   }
   return pose;
 }
-
-}  // namespace
 
 std::string poseToJson(const HandModel& hand, const NamedPose& pose) {
   checkFits(hand, pose, false);
@@ -155,7 +157,7 @@ std::vector<NamedPose> readPoseFile(const std::string& path, const HandModel& ha
   std::vector<NamedPose> poses;
   for (std::size_t p = 0; p < entries.size(); ++p) {
     const std::string ptr = JsonDocument::child("/poses", p);
-    NamedPose pose = readEntry(doc, entries[p], ptr, hand);
+    NamedPose pose = readPoseEntry(doc, entries[p], ptr, hand);
     for (const auto& earlier : poses)
       if (earlier.name == pose.name)
         doc.fail(JsonDocument::child(ptr, "name"), "duplicate pose name '" + pose.name + "'");
