@@ -11,6 +11,8 @@
 
 namespace handsim::collision {
 
+struct ContactScratch;
+
 /// Work done by one query (counts, no units).
 struct CollisionStats {
   std::uint64_t node_tests = 0;      ///< bounding-volume pair overlap tests
@@ -33,9 +35,18 @@ bool anyContact(const KdopTree& a, const KdopTree& b, const Eigen::Isometry3d& b
 
 /// Every intersecting triangle pair, with its intersection in A's frame. B's vertices are mapped
 /// as `b_in_a * v` before the exact test, so a brute-force loop doing the same finds exactly
-/// this set (the traversal is conservative, see docs/collision.md).
+/// this set (the traversal is conservative, see docs/collision.md). Allocates its result and
+/// work buffers; the overload taking a `ContactScratch` does not once warm.
 std::vector<TrianglePairContact> allContacts(const KdopTree& a, const KdopTree& b,
                                              const Eigen::Isometry3d& b_in_a,
                                              CollisionStats* stats = nullptr);
+
+/// Same pairs in the same order as the overload above, written into `out` (cleared first, its
+/// capacity kept); the traversal's stack and record pool are `scratch`'s (defined in
+/// contact_scratch.hpp). Allocates only when `out` or a scratch buffer must grow beyond any
+/// earlier query's needs. `out` may be `scratch.pairs`.
+void allContacts(const KdopTree& a, const KdopTree& b, const Eigen::Isometry3d& b_in_a,
+                 ContactScratch& scratch, std::vector<TrianglePairContact>& out,
+                 CollisionStats* stats = nullptr);
 
 }  // namespace handsim::collision

@@ -12,6 +12,8 @@
 #include <cmath>
 #include <limits>
 
+#include "handsim/collision/contact_scratch.hpp"
+
 namespace handsim::collision {
 namespace {
 
@@ -141,12 +143,7 @@ struct DirectionBounds {
 
 // A node's extent along the other tree's directions (in the other tree's frame), and the node's
 // normal-slab direction expressed in the other tree's frame with the translation's offset.
-struct Bounds {
-  std::array<double, kMaxKdopAxes> mid;
-  std::array<double, kMaxKdopAxes> rad;
-  Vec normal_in_other;
-  double normal_offset;
-};
+using Bounds = detail::NodeBounds;
 
 void boundNode(const DirectionBounds& d, const double* mid, const double* half, Bounds& out) {
   for (std::size_t j = 0; j < static_cast<std::size_t>(d.count); ++j) {
@@ -278,27 +275,20 @@ bool leafPair(Query& q, std::size_t na, const KdopTree::Node& la, const KdopTree
 // own slabs against the other node's (usually existing) record, so a pair separated there never
 // pays for bounding the child. Records live in a stack-ordered pool: an entry's records are
 // never newer than those of the entries above it, so popping an entry releases every later one.
+// Stack and pool are the scratch's, kept between queries so that a warm query allocates nothing.
 template <class OnHit>
-void traverse(Query& q, OnHit&& on_hit) {
+void traverse(Query& q, ContactScratch& scratch, OnHit&& on_hit) {
   if (q.a.empty() || q.b.empty()) return;
-  struct Entry {
-    std::uint32_t na, nb, bounds_a, bounds_b;
-  };
-  struct Record {
-    Record() {}  // no zero-filling: fields are written before they are read
-    Bounds bounds;
-    std::uint32_t node;
-    bool of_a;
-    bool dop_ready;
-    bool normal_ready;
-  };
-  std::vector<Entry> stack;
+  using Entry = detail::TraversalEntry;
+  std::vector<Entry>& stack = scratch.stack;
+  std::vector<detail::TraversalRecord>& pool = scratch.records;
+  stack.clear();
   stack.reserve(128);
-  std::vector<Record> pool(64);
+  if (pool.size() < 64) pool.resize(64);
   std::uint32_t top = 0;
   auto alloc = [&](std::uint32_t node, bool of_a) {
     if (top == pool.size()) pool.resize(2 * pool.size());
-    Record& r = pool[top];
+    detail::TraversalRecord& r = pool[top];
     r.node = node;
     r.of_a = of_a;
     r.dop_ready = false;
@@ -310,7 +300,7 @@ void traverse(Query& q, OnHit&& on_hit) {
   // The k-DOP bounds (the expensive part) and the moved normal are computed separately, each on
   // first use.
   auto ensureDop = [&](std::uint32_t i) -> const Bounds& {
-    Record& r = pool[i];
+    detail::TraversalRecord& r = pool[i];
     if (!r.dop_ready) {
       if (r.of_a)
         boundNode(q.b_dirs_on_a, q.a.slabCentre(r.node), q.a.slabHalfWidth(r.node), r.bounds);
@@ -321,7 +311,7 @@ void traverse(Query& q, OnHit&& on_hit) {
     return r.bounds;
   };
   auto ensureNormal = [&](std::uint32_t i) -> const Bounds& {
-    Record& r = pool[i];
+    detail::TraversalRecord& r = pool[i];
     if (!r.normal_ready) {
       if (r.of_a) {
         const Vec& n = q.a.normalSlab(r.node).normal;
@@ -401,23 +391,32 @@ void addStats(CollisionStats* out, const CollisionStats& s) {
 bool anyContact(const KdopTree& a, const KdopTree& b, const Eigen::Isometry3d& b_in_a,
                 CollisionStats* stats) {
   Query q(a, b, b_in_a);
+  ContactScratch scratch;
   bool found = false;
-  traverse(q, [&](int, int, const TriangleIntersection&) { return found = true; });
+  traverse(q, scratch, [&](int, int, const TriangleIntersection&) { return found = true; });
   addStats(stats, q.stats);
   return found;
 }
 
-std::vector<TrianglePairContact> allContacts(const KdopTree& a, const KdopTree& b,
-                                             const Eigen::Isometry3d& b_in_a,
-                                             CollisionStats* stats) {
+void allContacts(const KdopTree& a, const KdopTree& b, const Eigen::Isometry3d& b_in_a,
+                 ContactScratch& scratch, std::vector<TrianglePairContact>& out,
+                 CollisionStats* stats) {
+  out.clear();
   Query q(a, b, b_in_a);
-  std::vector<TrianglePairContact> out;
-  traverse(q, [&](int slot_a, int slot_b, const TriangleIntersection& hit) {
+  traverse(q, scratch, [&](int slot_a, int slot_b, const TriangleIntersection& hit) {
     out.push_back({a.slotTriangle(static_cast<std::size_t>(slot_a)),
                    b.slotTriangle(static_cast<std::size_t>(slot_b)), hit});
     return false;
   });
   addStats(stats, q.stats);
+}
+
+std::vector<TrianglePairContact> allContacts(const KdopTree& a, const KdopTree& b,
+                                             const Eigen::Isometry3d& b_in_a,
+                                             CollisionStats* stats) {
+  ContactScratch scratch;
+  std::vector<TrianglePairContact> out;
+  allContacts(a, b, b_in_a, scratch, out, stats);
   return out;
 }
 

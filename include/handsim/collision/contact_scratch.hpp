@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Reusable buffers of the narrow phase (`allContacts` then `buildContactPatches`), so that a
+// simulation step that has run a few queries before allocates nothing on the heap: every buffer
+// is cleared, never freed, and grows only when a query needs more than any query before it.
+#pragma once
+
+#include <Eigen/Core>
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "handsim/collision/contact_patch.hpp"
+#include "handsim/collision/kdop.hpp"
+#include "handsim/collision/tree_collision.hpp"
+
+namespace handsim::collision {
+
+namespace detail {
+
+/// A k-DOP tree node bounded in the other tree's frame: its extent along the other tree's slab
+/// directions (centre `mid` and half-width `rad` per direction [m], first `axisCount()` used),
+/// and its normal-slab direction in the other frame with the translation's offset [m].
+struct NodeBounds {
+  std::array<double, kMaxKdopAxes> mid;
+  std::array<double, kMaxKdopAxes> rad;
+  Eigen::Vector3d normal_in_other;
+  double normal_offset;
+};
+
+/// A pending pair of nodes of the tree traversal: node indices in A and B, and the indices of
+/// their bound records in `ContactScratch::records`.
+struct TraversalEntry {
+  std::uint32_t na, nb, bounds_a, bounds_b;
+};
+
+/// Lazily computed bounds of one node; fields are written before they are read, so default
+/// construction leaves them uninitialised.
+struct TraversalRecord {
+  TraversalRecord() {}
+  NodeBounds bounds;
+  std::uint32_t node;
+  bool of_a;
+  bool dop_ready;
+  bool normal_ready;
+};
+
+/// One chaining point of a contact, keyed by the cell (of the join tolerance's size) it lies in.
+struct CellPoint {
+  std::array<std::int64_t, 3> cell;  ///< floor(point / join tolerance) per axis
+  int contact;                       ///< index into the contacts being chained
+  const Eigen::Vector3d* point;      ///< the point [m], inside that contact's intersection
+};
+
+}  // namespace detail
+
+/// Every buffer the narrow phase reuses from one query to the next. Default-constructed empty;
+/// one per thread (queries write to it). The functions taking it never shrink a buffer, so once
+/// the queries have been as large as they will get (triangle pairs, patches, contacts per
+/// patch), further queries do not allocate.
+struct ContactScratch {
+  /// Traversal stack of pending node pairs (as deep as the descent).
+  std::vector<detail::TraversalEntry> stack;
+  /// Stack-ordered pool of node bound records used by the traversal.
+  std::vector<detail::TraversalRecord> records;
+  /// Triangle-pair list for the caller's convenience: `allContacts(a, b, pose, s, s.pairs)`
+  /// then `buildContactPatches(..., s.pairs, s)`. No function reads or writes it on its own.
+  std::vector<TrianglePairContact> pairs;
+  /// Union-find parents, one per contact being chained.
+  std::vector<int> parent;
+  /// Chaining points sorted by cell (replaces a spatial hash map; reserved to 6 per contact).
+  std::vector<detail::CellPoint> cell_points;
+  /// Patch index of each union-find root, -1 for non-roots (one per contact).
+  std::vector<int> patch_of_root;
+  /// Patches of the last `buildContactPatches` call: only `[0, returned count)` are valid; the
+  /// elements beyond are kept (with their vectors' capacity) for later calls.
+  std::vector<ContactPatch> patches;
+};
+
+}  // namespace handsim::collision
