@@ -5,6 +5,7 @@
 #pragma once
 
 #include <Eigen/Geometry>
+#include <cstddef>
 #include <vector>
 
 #include "handsim/collision/tree_collision.hpp"
@@ -46,11 +47,24 @@ struct ContactPatch {
 /// Chains the triangle-pair contacts of `allContacts(link_tree, object_tree, object_in_link)`
 /// into patches and reduces each to a point contact. `link` and `object` are the meshes the
 /// trees were built from; `object_in_link` maps object coordinates into link coordinates.
-/// Patches come out ordered by their smallest contact index.
+/// Patches come out ordered by their smallest contact index. Allocates its result and work
+/// buffers; the overload taking a `ContactScratch` does not once warm.
 std::vector<ContactPatch> buildContactPatches(const geometry::TriangleMesh& link,
                                               const geometry::TriangleMesh& object,
                                               const Eigen::Isometry3d& object_in_link,
                                               const std::vector<TrianglePairContact>& contacts,
                                               const ContactPatchOptions& options = {});
+
+/// Same patches as the overload above (equal bit for bit, same order), written into
+/// `scratch.patches[0, count)` where `count` is the returned number of patches; elements from
+/// `count` on are stale and kept only for their capacity. Every work buffer is `scratch`'s
+/// (defined in contact_scratch.hpp), reused with its capacity, so a call allocates only when a
+/// buffer must grow beyond any earlier call's needs. `contacts` may be `scratch.pairs`. Throws
+/// std::invalid_argument when `options.join_tolerance_m` is not positive.
+std::size_t buildContactPatches(const geometry::TriangleMesh& link,
+                                const geometry::TriangleMesh& object,
+                                const Eigen::Isometry3d& object_in_link,
+                                const std::vector<TrianglePairContact>& contacts,
+                                ContactScratch& scratch, const ContactPatchOptions& options = {});
 
 }  // namespace handsim::collision

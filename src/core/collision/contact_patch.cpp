@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Contact surface generation (seed 000, section IV): intersection segments that share end
-// points form one patch (union-find over a spatial hash of the end points); per patch the
-// area-weighted normal and the bounding-box centre give a point contact.
+// points form one patch (union-find over the end points, found near each other through a list
+// sorted by grid cell); per patch the area-weighted normal and the bounding-box centre give a
+// point contact.
 #include "handsim/collision/contact_patch.hpp"
 
 #include <algorithm>
@@ -10,30 +11,31 @@
 #include <cstdint>
 #include <numeric>
 #include <stdexcept>
-#include <unordered_map>
+
+#include "handsim/collision/contact_scratch.hpp"
 
 namespace handsim::collision {
 namespace {
 
 using Vec = Eigen::Vector3d;
+using Cell = std::array<std::int64_t, 3>;
 
-struct DisjointSets {
-  std::vector<int> parent;
-  explicit DisjointSets(std::size_t n) : parent(n) { std::iota(parent.begin(), parent.end(), 0); }
-  int find(int x) {
-    while (parent[static_cast<std::size_t>(x)] != x) {
-      auto& p = parent[static_cast<std::size_t>(x)];
-      p = parent[static_cast<std::size_t>(p)];
-      x = p;
-    }
-    return x;
+// Union-find over `parent` with path halving; a join hangs the larger root under the smaller, so
+// every set's root is its smallest member whatever the order of the joins.
+int findRoot(std::vector<int>& parent, int x) {
+  while (parent[static_cast<std::size_t>(x)] != x) {
+    auto& p = parent[static_cast<std::size_t>(x)];
+    p = parent[static_cast<std::size_t>(p)];
+    x = p;
   }
-  void join(int a, int b) {
-    a = find(a);
-    b = find(b);
-    if (a != b) parent[static_cast<std::size_t>(std::max(a, b))] = std::min(a, b);
-  }
-};
+  return x;
+}
+
+void joinSets(std::vector<int>& parent, int a, int b) {
+  a = findRoot(parent, a);
+  b = findRoot(parent, b);
+  if (a != b) parent[static_cast<std::size_t>(std::max(a, b))] = std::min(a, b);
+}
 
 // The points that represent a contact for chaining and for the patch's bounding box.
 int contactPoints(const TriangleIntersection& x, const Vec** out) {
@@ -46,12 +48,6 @@ int contactPoints(const TriangleIntersection& x, const Vec** out) {
   return 2;
 }
 
-struct CellHash {
-  std::size_t operator()(const std::array<std::int64_t, 3>& c) const {
-    return static_cast<std::size_t>(c[0] * 73856093LL ^ c[1] * 19349663LL ^ c[2] * 83492791LL);
-  }
-};
-
 Vec rawNormal(const geometry::TriangleMesh& m, int t) {
   const auto& tri = m.triangles[static_cast<std::size_t>(t)];
   const Vec& a = m.vertices[static_cast<std::size_t>(tri[0])];
@@ -59,59 +55,101 @@ Vec rawNormal(const geometry::TriangleMesh& m, int t) {
       .cross(m.vertices[static_cast<std::size_t>(tri[2])] - a);
 }
 
-std::vector<int> distinct(std::vector<int> v) {
+// Sorts and removes repeats in place (keeps the capacity).
+void makeDistinct(std::vector<int>& v) {
   std::sort(v.begin(), v.end());
   v.erase(std::unique(v.begin(), v.end()), v.end());
-  return v;
+}
+
+// Joins every two contacts that have points within `tol` of each other. Points within tol lie in
+// the same or adjacent cells of side tol, so each point is compared with the points of its 27
+// neighbouring cells: in the list sorted by cell (lexicographically), the three cells
+// (x + dx, y + dy, z - 1 .. z + 1) are one contiguous run, found by binary search. Each unordered
+// pair of points is examined once, from the one earlier in the list: runs with dx = -1, or with
+// dx = 0 and dy = -1, lie wholly before the point, and in its own run only later entries count.
+void joinNearbyPoints(const std::vector<detail::CellPoint>& points, double tol,
+                      std::vector<int>& parent) {
+  auto before = [](const detail::CellPoint& p, const Cell& c) { return p.cell < c; };
+  auto after = [](const Cell& c, const detail::CellPoint& p) { return c < p.cell; };
+  const auto begin = points.begin(), end = points.end();
+  for (auto it = begin; it != end; ++it) {
+    const Cell& c = it->cell;
+    for (std::int64_t dx = 0; dx <= 1; ++dx)
+      for (std::int64_t dy = dx == 0 ? 0 : -1; dy <= 1; ++dy) {
+        const auto first =
+            dx == 0 && dy == 0
+                ? it + 1
+                : std::lower_bound(begin, end, Cell{c[0] + dx, c[1] + dy, c[2] - 1}, before);
+        const auto last = std::upper_bound(first, end, Cell{c[0] + dx, c[1] + dy, c[2] + 1}, after);
+        for (auto other = first; other != last; ++other)
+          if (other->contact != it->contact && (*other->point - *it->point).norm() <= tol)
+            joinSets(parent, it->contact, other->contact);
+      }
+  }
+}
+
+// Empties a patch kept from an earlier call, keeping its vectors' capacity.
+void resetPatch(ContactPatch& p) {
+  p.point.setZero();
+  p.normal.setZero();
+  p.depth_m = 0.0;
+  p.object_area_m2 = 0.0;
+  p.bounds = geometry::Aabb{};
+  p.contacts.clear();
+  p.link_triangles.clear();
+  p.object_triangles.clear();
 }
 
 }  // namespace
 
-std::vector<ContactPatch> buildContactPatches(const geometry::TriangleMesh& link,
-                                              const geometry::TriangleMesh& object,
-                                              const Eigen::Isometry3d& object_in_link,
-                                              const std::vector<TrianglePairContact>& contacts,
-                                              const ContactPatchOptions& options) {
+std::size_t buildContactPatches(const geometry::TriangleMesh& link,
+                                const geometry::TriangleMesh& object,
+                                const Eigen::Isometry3d& object_in_link,
+                                const std::vector<TrianglePairContact>& contacts,
+                                ContactScratch& scratch, const ContactPatchOptions& options) {
   if (!(options.join_tolerance_m > 0.0))
     throw std::invalid_argument("join_tolerance_m must be positive");
   const double tol = options.join_tolerance_m;
   const std::size_t n = contacts.size();
-  DisjointSets sets(n);
+  std::vector<int>& parent = scratch.parent;
+  parent.resize(n);
+  std::iota(parent.begin(), parent.end(), 0);
 
-  // Spatial hash with cells of the join tolerance: points within tol of each other are in the
-  // same or adjacent cells.
-  std::unordered_map<std::array<std::int64_t, 3>, std::vector<std::pair<int, const Vec*>>, CellHash>
-      cells;
-  auto cellOf = [&](const Vec& p) {
-    return std::array<std::int64_t, 3>{static_cast<std::int64_t>(std::floor(p.x() / tol)),
-                                       static_cast<std::int64_t>(std::floor(p.y() / tol)),
-                                       static_cast<std::int64_t>(std::floor(p.z() / tol))};
-  };
+  // Chaining points keyed by their cell of side tol. A contact has at most 6 points; reserving
+  // for 6 makes the buffer's growth depend on the contact count only.
+  std::vector<detail::CellPoint>& points = scratch.cell_points;
+  points.clear();
+  if (points.capacity() < 6 * n) points.reserve(6 * n);
   for (std::size_t i = 0; i < n; ++i) {
     const Vec* pts[6];
     const int count = contactPoints(contacts[i].intersection, pts);
-    for (int k = 0; k < count; ++k) {
-      const auto c = cellOf(*pts[k]);
-      for (std::int64_t dx = -1; dx <= 1; ++dx)
-        for (std::int64_t dy = -1; dy <= 1; ++dy)
-          for (std::int64_t dz = -1; dz <= 1; ++dz) {
-            const auto it = cells.find({c[0] + dx, c[1] + dy, c[2] + dz});
-            if (it == cells.end()) continue;
-            for (const auto& [other, q] : it->second)
-              if ((*q - *pts[k]).norm() <= tol) sets.join(static_cast<int>(i), other);
-          }
-      cells[c].emplace_back(static_cast<int>(i), pts[k]);
-    }
+    for (int k = 0; k < count; ++k)
+      points.push_back({{static_cast<std::int64_t>(std::floor(pts[k]->x() / tol)),
+                         static_cast<std::int64_t>(std::floor(pts[k]->y() / tol)),
+                         static_cast<std::int64_t>(std::floor(pts[k]->z() / tol))},
+                        static_cast<int>(i),
+                        pts[k]});
   }
+  // Order within a cell does not matter: the components, and so their smallest members, do not
+  // depend on the order of the joins.
+  std::sort(points.begin(), points.end(),
+            [](const detail::CellPoint& l, const detail::CellPoint& r) { return l.cell < r.cell; });
+  joinNearbyPoints(points, tol, parent);
 
-  // Gather the patches in order of their smallest contact index.
-  std::vector<int> patch_of_root(n, -1);
-  std::vector<ContactPatch> patches;
+  // Gather the patches in order of their smallest contact index, reusing earlier patches.
+  std::vector<int>& patch_of_root = scratch.patch_of_root;
+  patch_of_root.assign(n, -1);
+  std::vector<ContactPatch>& patches = scratch.patches;
+  std::size_t patch_count = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    const auto root = static_cast<std::size_t>(sets.find(static_cast<int>(i)));
+    const auto root = static_cast<std::size_t>(findRoot(parent, static_cast<int>(i)));
     if (patch_of_root[root] < 0) {
-      patch_of_root[root] = static_cast<int>(patches.size());
-      patches.emplace_back();
+      patch_of_root[root] = static_cast<int>(patch_count);
+      if (patch_count == patches.size())
+        patches.emplace_back();
+      else
+        resetPatch(patches[patch_count]);
+      ++patch_count;
     }
     ContactPatch& p = patches[static_cast<std::size_t>(patch_of_root[root])];
     p.contacts.push_back(static_cast<int>(i));
@@ -123,9 +161,10 @@ std::vector<ContactPatch> buildContactPatches(const geometry::TriangleMesh& link
   }
 
   const Eigen::Matrix3d rotation = object_in_link.linear();
-  for (ContactPatch& p : patches) {
-    p.link_triangles = distinct(std::move(p.link_triangles));
-    p.object_triangles = distinct(std::move(p.object_triangles));
+  for (std::size_t k = 0; k < patch_count; ++k) {
+    ContactPatch& p = patches[k];
+    makeDistinct(p.link_triangles);
+    makeDistinct(p.object_triangles);
     p.point = 0.5 * (p.bounds.min + p.bounds.max);
     // |raw normal| is twice the area, so the raw sum is twice the area-weighted sum.
     Vec sum = Vec::Zero();
@@ -150,7 +189,19 @@ std::vector<ContactPatch> buildContactPatches(const geometry::TriangleMesh& link
         p.depth_m =
             std::max(p.depth_m, p.normal.dot(p.point - link.vertices[static_cast<std::size_t>(c)]));
   }
-  return patches;
+  return patch_count;
+}
+
+std::vector<ContactPatch> buildContactPatches(const geometry::TriangleMesh& link,
+                                              const geometry::TriangleMesh& object,
+                                              const Eigen::Isometry3d& object_in_link,
+                                              const std::vector<TrianglePairContact>& contacts,
+                                              const ContactPatchOptions& options) {
+  ContactScratch scratch;
+  const std::size_t count =
+      buildContactPatches(link, object, object_in_link, contacts, scratch, options);
+  scratch.patches.resize(count);
+  return std::move(scratch.patches);
 }
 
 }  // namespace handsim::collision
