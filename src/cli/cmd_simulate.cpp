@@ -34,10 +34,10 @@ int run(const std::vector<std::string>& argv) {
   }
   if (args.positional().size() != 1) throw UsageError("give exactly one scenario file");
   const sim::Scenario sc = sim::loadScenario(args.positional()[0]);
-  sim::Recorder rec(sc.hand);
+  const hand::HandModel& hand = *sc.hand;
   const bool quiet = args.has("--quiet");
   int last = -1;
-  const sim::SimState s = sim::runScenario(sc, rec, [&](double done) {
+  const auto run = sim::runScenario(sc, [&](double done) {
     const int pct = static_cast<int>(done * 100.0);
     if (!quiet && pct / 10 != last / 10) {
       std::fprintf(stderr, "\rsimulate: %3d%%", pct);
@@ -45,6 +45,8 @@ int run(const std::vector<std::string>& argv) {
     }
   });
   if (!quiet) std::fprintf(stderr, "\rsimulate: done  \n");
+  const sim::SimState& s = run->state();
+  const sim::Recorder& rec = run->recorder();
   if (const auto csv = args.value("--csv")) rec.writeCsv(*csv);
   if (const auto plot = args.value("--plot")) {
 #ifdef HANDSIM_HAVE_PLOT
@@ -60,7 +62,7 @@ int run(const std::vector<std::string>& argv) {
     try {
       plot::renderPlotFile(
           rec, columns, *plot,
-          sc.hand.name + " - " + sc.source_file.substr(sc.source_file.find_last_of('/') + 1));
+          hand.name + " - " + sc.source_file.substr(sc.source_file.find_last_of('/') + 1));
     } catch (const std::invalid_argument& e) {
       throw UsageError(e.what());
     }
@@ -71,24 +73,24 @@ int run(const std::vector<std::string>& argv) {
 #endif
   }
   nlohmann::ordered_json actuators = nlohmann::ordered_json::object();
-  for (std::size_t a = 0; a < sc.hand.actuators.size(); ++a)
-    actuators[sc.hand.actuators[a].name] = s.actuator_position[a];
+  for (std::size_t a = 0; a < hand.actuators.size(); ++a)
+    actuators[hand.actuators[a].name] = s.actuator_position[a];
   nlohmann::ordered_json fingers = nlohmann::ordered_json::array();
-  for (std::size_t f = 0; f < sc.hand.fingers.size(); ++f)
-    fingers.push_back({{"name", sc.hand.fingers[f].name},
+  for (std::size_t f = 0; f < hand.fingers.size(); ++f)
+    fingers.push_back({{"name", hand.fingers[f].name},
                        {"q", vectorJson(s.q[f])},
                        {"tau", vectorJson(s.tau[f])}});
   nlohmann::ordered_json clutches = nlohmann::ordered_json::array();
-  for (std::size_t c = 0; c < sc.hand.clutches.size(); ++c)
+  for (std::size_t c = 0; c < hand.clutches.size(); ++c)
     clutches.push_back(
         {{"finger",
-          sc.hand.fingers[static_cast<std::size_t>(sc.hand.clutches[c].inner.finger)].name},
+          hand.fingers[static_cast<std::size_t>(hand.clutches[c].inner.finger)].name},
          {"broken", s.clutches[c].broken},
          {"break_position", s.clutches[c].broken
                                 ? nlohmann::ordered_json(s.clutches[c].break_position)
                                 : nlohmann::ordered_json()}});
   printJson({{"scenario", sc.source_file},
-             {"hand", sc.hand.id},
+             {"hand", hand.id},
              {"steps", s.step},
              {"time", s.time},
              {"dt", sc.options.dt},

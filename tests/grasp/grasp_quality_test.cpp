@@ -116,20 +116,24 @@ TEST(GraspWrenchSpace, PrimitiveWrenchesHaveUnitNormalForceAndTheirOwnTorque) {
             1);
 }
 
-TEST(GraspWrenchSpace, SimContactNormalIsFlipped) {
-  sim::Contact s;
-  s.point = {0.1, 0.2, 0.3};
-  s.normal = {0, 0, 1};  // out of the object
+// One normal convention: the simulator's contact normal already points into the object, along
+// the force the link applies, which is what the grasp analysis wants; contacts are picked by
+// object.
+TEST(GraspWrenchSpace, SimContactsKeepTheirNormalAndArePickedByObject) {
+  contact::Contact s;
+  s.point_world = {0.1, 0.2, 0.3};
+  s.normal_world = {0, 0, -1};  // the link pushes down on the object
+  s.force = 2.0;
   const GraspContact g = fromSimContact(s, 0.7);
-  EXPECT_EQ(g.point, s.point);
+  EXPECT_EQ(g.point, s.point_world);
   EXPECT_EQ(g.normal, Eigen::Vector3d(0, 0, -1));
+  EXPECT_EQ(g.normal * s.force, s.forceOnObjectWorld());
   EXPECT_EQ(g.friction, 0.7);
-  sim::Contact other = s;
+  contact::Contact other = s;
   other.object = 1;
   s.object = 0;
   const auto on0 = graspContactsOn({s, other, s}, 0, 0.4);
   ASSERT_EQ(on0.size(), 2u);
-  EXPECT_EQ(on0[1].normal, Eigen::Vector3d(0, 0, -1));
   EXPECT_EQ(on0[1].friction, 0.4);
   EXPECT_TRUE(graspContactsOn({s, other}, 2, 0.4).empty());
 }

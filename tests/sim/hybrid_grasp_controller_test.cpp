@@ -34,9 +34,9 @@ TEST(HybridGraspController, NeedsTheKthandActuators) {
 TEST(HybridGraspController, GraspsTheCylinderAtTheDesiredForce) {
   const Scenario sc =
       loadScenario(hand::assetDirectory() + "/scenarios/kthand_cylinder_grasp.json");
-  ASSERT_TRUE(sc.controller.has_value());
-  Recorder rec(sc.hand);
-  runScenario(sc, rec);
+  ASSERT_TRUE(sc.plan.controller.has_value());
+  const auto run = runScenario(sc);
+  const Recorder& rec = run->recorder();
   const auto phase = rec.series("controller.phase");
   const auto t = rec.series("time");
   // The tactile sums from the recorder, independent of the controller's own bookkeeping.
@@ -76,8 +76,8 @@ TEST(HybridGraspController, GraspsTheCylinderAtTheDesiredForce) {
 // The shipped bottle grasp: every finger touches, then the controller holds 10 N.
 TEST(HybridGraspController, GraspsTheBottleAtTheDesiredForce) {
   const Scenario sc = loadScenario(hand::assetDirectory() + "/scenarios/kthand_bottle_grasp.json");
-  Recorder rec(sc.hand);
-  runScenario(sc, rec);
+  const auto run = runScenario(sc);
+  const Recorder& rec = run->recorder();
   const auto phase = rec.series("controller.phase");
   const auto t = rec.series("time");
   const auto total = rec.series("controller.force");

@@ -7,7 +7,7 @@
 
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/io/input_error.hpp"
-#include "handsim/sim/simulator.hpp"
+#include "handsim/sim/run.hpp"
 
 using namespace handsim;
 using namespace handsim::sim;
@@ -17,13 +17,13 @@ namespace {
 // Holds tendon T_index at `retraction` for 3 s without gravity; returns the index finger's
 // joint angles and the tension at the end.
 std::pair<kinematics::JointVector, double> settle(const hand::HandModel& hand, double retraction) {
-  SimOptions opt;
-  opt.gravity.setZero();
-  Simulator sim(hand, opt);
-  SimState s = sim.initialState();
+  Options opt;
+  opt.gravity_world.setZero();
+  sim::Run run(compileModel(std::make_shared<const hand::HandModel>(hand), {}, opt), {});
   const int t = hand.tendonIndex("T_index");
-  s.tendon_command[static_cast<std::size_t>(t)] = retraction;
-  while (s.time < 3.0) sim.step(s);
+  run.state().tendon_command[static_cast<std::size_t>(t)] = retraction;
+  while (run.state().time < 3.0) run.step();
+  const SimState& s = run.state();
   return {s.q[static_cast<std::size_t>(hand.fingerIndex("index"))],
           s.tendon_tension[static_cast<std::size_t>(t)]};
 }
@@ -67,16 +67,18 @@ TEST(Tendon, BlockedPhalanxLetsTheDistalOnesKeepClosing) {
 // A slack tendon cannot push: released, the springs bring the finger back to rest.
 TEST(Tendon, SlackTendonCarriesNoTension) {
   const hand::HandModel hand = hand::loadHand("kthand");
-  SimOptions opt;
-  opt.gravity.setZero();
-  Simulator sim(hand, opt);
-  std::vector<double> start(hand.actuators.size(), 0.0);
+  Options opt;
+  opt.gravity_world.setZero();
+  RunPlan plan;
+  plan.initial.assign(hand.actuators.size(), 0.0);
   for (int j = 0; j < 3; ++j)
-    start[static_cast<std::size_t>(hand.driverOf({hand.fingerIndex("index"), j}).first)] = 0.5;
-  SimState s = sim.initialState(start);
+    plan.initial[static_cast<std::size_t>(hand.driverOf({hand.fingerIndex("index"), j}).first)] =
+        0.5;
+  sim::Run run(compileModel(std::make_shared<const hand::HandModel>(hand), {}, opt), plan);
+  const SimState& s = run.state();
   double worst = 0.0;
   while (s.time < 3.0) {
-    sim.step(s);
+    run.step();
     worst =
         std::max(worst, s.tendon_tension[static_cast<std::size_t>(hand.tendonIndex("T_index"))]);
   }

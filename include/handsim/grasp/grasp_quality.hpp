@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "handsim/geometry/triangle_mesh.hpp"
 #include "handsim/grasp/grasp_contact.hpp"
 
 namespace handsim::grasp {
@@ -15,6 +16,11 @@ struct GraspQualityOptions {
   double torque_radius = 1.0;  ///< lambda [m]: torques are divided by it (e.g. object radius)
   Eigen::Vector3d torque_reference = Eigen::Vector3d::Zero();  ///< torques about this [m]
 };
+
+/// The torque radius lambda of an object (GraspQualityOptions::torque_radius): the largest
+/// distance of a vertex of `mesh` from `centre` [m], so torques about the centre and forces
+/// weigh alike (Ferrari and Canny 1992; GraspIt! uses the same radius). 0 for an empty mesh.
+double torqueRadius(const geometry::TriangleMesh& mesh, const Eigen::Vector3d& centre);
 
 /// Result of evaluateGrasp. The wrench space is the convex hull of the union of all
 /// primitive wrenches (Ferrari & Canny's L1 grasp wrench space, GraspIt!'s "epsilon").

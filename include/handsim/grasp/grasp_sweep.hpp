@@ -9,10 +9,8 @@
 
 #include "handsim/grasp/grasp_quality.hpp"
 #include "handsim/hand/hand_model.hpp"
-#include "handsim/sim/actuator_trajectory.hpp"
-#include "handsim/sim/hybrid_grasp_controller.hpp"
-#include "handsim/sim/simulator.hpp"
-#include "handsim/sim/world.hpp"
+#include "handsim/sim/model.hpp"
+#include "handsim/sim/run.hpp"
 
 namespace handsim::grasp {
 
@@ -21,17 +19,14 @@ namespace handsim::grasp {
 /// File format: docs/grasp-sweep.md.
 struct SweepSpec {
   std::string source_file;
-  hand::HandModel hand;
-  sim::WorldObject object;                             ///< in its own frame (pose unused)
-  std::vector<Eigen::Isometry3d> palm_poses;           ///< palm frame in the object frame, per pose
-  std::vector<double> initial;                         ///< actuator positions at the start (na)
-  std::vector<sim::ActuatorTrajectory> close;          ///< the closing motion, per actuator (na)
-  std::vector<double> initial_tendons;                 ///< tendon retractions at the start [m] (nt)
-  std::vector<sim::ActuatorTrajectory> close_tendons;  ///< per tendon (nt)
-  /// The closing scenario's grasp controller, if it has one.
-  std::optional<sim::HybridGraspOptions> controller;
-  sim::SimOptions options;
-  double duration = 2.0;        ///< closing time simulated per pose [s]
+  std::shared_ptr<const hand::HandModel> hand;
+  sim::ObjectModel object;                    ///< in its own frame
+  std::vector<Eigen::Isometry3d> palm_poses;  ///< palm frame in the object frame, per pose
+  /// The closing scenario's plan (start, trajectories, controller, duration); each pose runs
+  /// it with the palm at the world origin and the object placed by the pose's inverse, gravity
+  /// as the closing scenario states it in that frame.
+  sim::RunPlan closing;
+  sim::Options options;         ///< the closing scenario's
   double friction = 0.5;        ///< Coulomb coefficient hand-object [-]
   GraspQualityOptions quality;  ///< cone edges, torque radius [m]; the torque
                                 ///< reference is the object's bounding-box centre
@@ -50,9 +45,13 @@ struct SweepResult {
   GraspQuality quality;          ///< of the closed grasp (default when start_collision)
 };
 
-/// Evaluates pose `index` with a contact model built for spec.hand (one per thread).
+/// The model every pose of a sweep runs on (hand, its meshes, the object, the options):
+/// compiled once, shared by all threads.
+std::shared_ptr<const sim::Model> compileSweepModel(const SweepSpec& spec);
+
+/// Evaluates pose `index` as one sim::Run on `model` (from compileSweepModel).
 SweepResult evaluateSweepPose(const SweepSpec& spec, int index,
-                              const std::shared_ptr<sim::ContactModel>& model);
+                              const std::shared_ptr<const sim::Model>& model);
 
 /// Evaluates `indices` on `threads` threads (0: all cores). `done` (may be empty) is called
 /// after each pose, from one thread at a time, with the result. Results come back in the order

@@ -24,6 +24,10 @@ struct EffectiveDrive {
 /// all engaged).
 std::vector<std::vector<EffectiveDrive>> effectiveDrives(const HandModel& hand,
                                                          const std::vector<ClutchState>& clutches);
+/// The same, written into `out` (resized to [finger][joint]); allocates nothing when `out`
+/// already has those sizes (the simulator's step).
+void effectiveDrives(const HandModel& hand, const std::vector<ClutchState>& clutches,
+                     std::vector<std::vector<EffectiveDrive>>& out);
 
 /// Joint positions [finger] from actuator positions (size = hand.actuators.size()).
 std::vector<kinematics::JointVector> jointPositions(const HandModel& hand,

@@ -2,47 +2,52 @@
 #pragma once
 
 #include <functional>
-#include <optional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "handsim/hand/hand_model.hpp"
-#include "handsim/sim/actuator_trajectory.hpp"
-#include "handsim/sim/hybrid_grasp_controller.hpp"
-#include "handsim/sim/recorder.hpp"
-#include "handsim/sim/simulator.hpp"
-#include "handsim/sim/world.hpp"
+#include "handsim/sim/model.hpp"
+#include "handsim/sim/run.hpp"
 
 namespace handsim::sim {
 
-/// An experiment read from a scenario file (docs/scenario-format.md): a hand, its initial
-/// actuator positions, trapezoidal references, duration, step and gravity.
+/// An experiment (docs/scenario-format.md): a hand, objects, options and a run plan. The one
+/// file format of handsim's runs: the CLI's simulate and sweeps read it, and the GUI opens and
+/// saves its scenes in it.
 struct Scenario {
-  std::string source_file;
-  hand::HandModel hand;
-  SimOptions options;
-  double duration = 1.0;                         ///< [s]
-  int record_every = 1;                          ///< record one state every N steps
-  std::vector<double> initial;                   ///< actuator positions [actuator units] (na)
-  std::vector<ActuatorTrajectory> trajectories;  ///< per actuator (na), may be empty
-  std::vector<double> initial_tendons;           ///< tendon retractions at the start [m] (nt)
-  std::vector<ActuatorTrajectory> tendon_trajectories;  ///< per tendon (nt), may be empty
-  std::vector<WorldObject> objects;                     ///< static objects the hand can touch
-  /// Seed 002's hybrid force/position grasp controller (KTHand-like hands), if given; its
-  /// variables are recorded as controller.phase, controller.force, controller.force_reference
-  /// and controller.x1..x4.
-  std::optional<HybridGraspOptions> controller;
+  std::string source_file;  ///< file it was read from ("" when built in code)
+  std::string description;
+  /// The hand as the file names it: a built-in id, or a path (relative to the scenario file or
+  /// absolute).
+  std::string hand_ref;
+  std::shared_ptr<const hand::HandModel> hand;
+  std::vector<ObjectModel> objects;  ///< with their initial poses in the world
+  Options options;
+  RunPlan plan;
 };
 
-/// Reads a scenario file. The hand is a built-in id or a path relative to the scenario file.
-/// Errors throw io::InputError naming file, line, column and field.
+/// Reads a scenario file. Errors throw io::InputError naming file, line, column and field.
 Scenario loadScenario(const std::string& path);
 Scenario parseScenario(const std::string& text, const std::string& file_name);
 
-/// Runs a scenario from its initial state, recording into `recorder` (which must be built for
-/// scenario.hand and not yet used: controller channels are added to it). `progress` (may be empty)
-/// is called with the fraction done about every 1%. Returns the final state.
-SimState runScenario(const Scenario& scenario, Recorder& recorder,
-                     const std::function<void(double)>& progress = {});
+/// The scenario as a file: everything needed to reproduce the run (hand, palm pose, objects
+/// with their poses and scales, dt, gravity, contact and solver options, initial positions,
+/// every trajectory in actuator units with its limits and start, the controller, duration).
+/// Paths are written relative to the folder of `target_file` where they can be. Numbers are
+/// written so that they read back exactly, so a saved scenario runs bit for bit as the
+/// original.
+std::string scenarioToJson(const Scenario& scenario, const std::string& target_file);
+/// Writes scenarioToJson atomically to `path` (io::writeFileAtomically).
+void saveScenario(const Scenario& scenario, const std::string& path);
+
+/// The scenario's model (hand, its geometry, objects, options). Throws io::InputError when
+/// a link mesh of the hand fails to load.
+std::shared_ptr<const Model> compileScenario(const Scenario& scenario);
+
+/// Compiles and runs a scenario to its end. `progress` (may be empty) gets the fraction done
+/// about every 1%. The returned run holds the final state and the recording.
+std::unique_ptr<Run> runScenario(const Scenario& scenario,
+                                 const std::function<void(double)>& progress = {});
 
 }  // namespace handsim::sim

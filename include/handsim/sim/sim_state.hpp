@@ -1,52 +1,109 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+// The mutable state of a simulation (docs/development.md): what MuJoCo calls mjData. Every
+// field that changes during a run lives here, with its unit, frame and size; the model
+// (sim::Model) never changes. Sizes: na actuators, nf fingers (each finger's joint vectors
+// have its dof entries), nt tendons, nc clutches, no objects.
 #pragma once
 
-#include <Eigen/Core>
+#include <Eigen/Cholesky>
+#include <Eigen/Geometry>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "handsim/collision/contact_scratch.hpp"
+#include "handsim/contact/contact.hpp"
+#include "handsim/dynamics/lagrange_euler.hpp"
 #include "handsim/hand/breakaway_clutch.hpp"
+#include "handsim/hand/transmission.hpp"
+#include "handsim/kinematics/forward_kinematics.hpp"
 #include "handsim/kinematics/types.hpp"
-#include "handsim/sim/world.hpp"
 
 namespace handsim::sim {
 
-/// A force on one link, applied for the next step (the contact stage writes these).
+using contact::Contact;
+
+/// An external force on one link, applied during the following steps (e.g. a probe).
 struct LinkLoad {
   int finger = -1;
-  int row = -1;                                     ///< the link rigid with frame {row + 1}
-  Eigen::Vector3d point = Eigen::Vector3d::Zero();  ///< application point in {k0} [m]
-  Eigen::Vector3d force = Eigen::Vector3d::Zero();  ///< force on the link in {k0} [N]
+  int row = -1;  ///< the link rigid with frame {row + 1}
+  Eigen::Vector3d point_world = Eigen::Vector3d::Zero();  ///< application point [m]
+  Eigen::Vector3d force_world = Eigen::Vector3d::Zero();  ///< force on the link [N]
 };
 
-/// Everything that changes during a run (the model, HandModel, never does). Sizes: na =
-/// number of actuators, nf = number of fingers, each finger's vectors have its dof entries.
-/// Joint quantities describe the state at `time`; accelerations, torques and servo forces are
-/// the ones applied during the step that ended at `time`.
+/// Twist of a rigid body: linear velocity of its frame origin then angular velocity, both in
+/// the world frame [m/s; rad/s].
+using Twist = Eigen::Matrix<double, 6, 1>;
+
+/// Scratch memory of the step stages: sized by makeState, grown (never shrunk) when a step
+/// needs more constraint rows than any before, so steps after the first few do not allocate.
+/// Not physics: nothing here is read across steps.
+struct StepWorkspace {
+  std::vector<std::vector<hand::EffectiveDrive>> drives;  ///< [f][j] at the current clutches
+  std::vector<dynamics::DynamicsTerms> terms;             ///< D, H, C per finger
+  std::vector<kinematics::JointVector> external;          ///< J^T f of loads and contacts (nf)
+  Eigen::MatrixXd mass;                   ///< actuator-space inertia R^T D R + J (na x na)
+  Eigen::LDLT<Eigen::MatrixXd> mass_ldlt; ///< its factorisation
+  Eigen::VectorXd bias;                   ///< R^T (H + C - external) (na)
+  Eigen::VectorXd force;                  ///< servo, tendon and spring forces minus bias (na)
+  Eigen::VectorXd acceleration;           ///< actuator accelerations (na)
+  Eigen::VectorXd velocity_old;           ///< actuator velocities at the start of the step (na)
+  Eigen::VectorXd velocity;               ///< actuator velocities at its end (na)
+  Eigen::VectorXd lower, upper;           ///< actuator ranges narrowed by joint limits (na)
+  std::vector<std::pair<Eigen::Index, double>> limit_rows;  ///< (actuator, +1 lower/-1 upper)
+  Eigen::MatrixXd rows;       ///< constraint rows J (capacity x na)
+  Eigen::VectorXd row_bias;   ///< right-hand sides c of J v >= c (capacity)
+  Eigen::MatrixXd minv_rows;  ///< M^-1 J^T (na x capacity)
+  Eigen::MatrixXd delassus;   ///< J M^-1 J^T (capacity x capacity)
+  Eigen::VectorXd lambda;     ///< impulses (capacity)
+  collision::ContactScratch collision;  ///< narrow-phase buffers (pairs, patches)
+};
+
+/// Everything that changes during a run. Joint quantities describe the state at `time`;
+/// accelerations, torques, servo forces and contacts are those of the step that ended at
+/// `time`. Frames: {W} world, {P} palm, {k0} base of finger k, {ki} its DH frames.
 struct SimState {
-  double time = 0.0;                          ///< [s]
-  std::int64_t step = 0;                      ///< number of steps taken
+  double time = 0.0;      ///< [s]
+  std::int64_t step = 0;  ///< number of steps taken
+
+  // --- where the hand and the objects are ------------------------------------------------
+  Eigen::Isometry3d palm_pose_world = Eigen::Isometry3d::Identity();  ///< {P} -> {W}
+  std::vector<Eigen::Isometry3d> object_pose_world;  ///< object frame -> {W} (no)
+  std::vector<Twist> object_twist_world;  ///< (no); zero for fixed objects [m/s; rad/s]
+
+  // --- actuators, clutches, tendons -------------------------------------------------------
   std::vector<double> actuator_position;      ///< [actuator unit, e.g. counts] (na)
   std::vector<double> actuator_velocity;      ///< [unit/s] (na)
-  std::vector<double> actuator_acceleration;  ///< [unit/s^2] (na)
-  std::vector<double> actuator_command;       ///< set point of actuators without a trajectory,
-                                              ///< e.g. from a GUI slider [unit] (na)
-  std::vector<double> actuator_reference;     ///< servo reference position [unit] (na)
-  std::vector<double> actuator_effort;        ///< servo torque at the primary joint [N m] (na)
-  std::vector<hand::ClutchState> clutches;    ///< one per hand clutch
-  std::vector<double> tendon_position;        ///< motor retraction of each tendon [m] (nt)
-  std::vector<double> tendon_command;         ///< set point of tendons without a trajectory [m]
-  std::vector<double> tendon_tension;         ///< tension during the last step [N] (nt)
-  std::vector<kinematics::JointVector> q;     ///< joint positions [rad or m] (nf x dof)
-  std::vector<kinematics::JointVector> qd;    ///< joint velocities [rad/s or m/s]
-  std::vector<kinematics::JointVector> qdd;   ///< joint accelerations [rad/s^2 or m/s^2]
-  std::vector<kinematics::JointVector> tau;   ///< torque the drive applies at each joint [N m]
-  std::vector<LinkLoad> loads;                ///< external forces for the next step
-  std::vector<Contact> contacts;              ///< hand-object contacts found this step
-  std::vector<double> inner_load_torque;      ///< per clutch: eq. 9 load, + resists closing [N m]
-  std::vector<std::string> warnings;          ///< numerical trouble, limits (first few kept)
-  std::int64_t warning_count = 0;             ///< all warnings, including those not kept
+  std::vector<double> actuator_acceleration;  ///< [unit/s^2] (na), of the last step
+  /// Set point of actuators without a trajectory, e.g. from a GUI slider [unit] (na).
+  std::vector<double> actuator_command;
+  std::vector<double> actuator_reference;           ///< servo reference position [unit] (na)
+  std::vector<double> actuator_reference_velocity;  ///< its rate [unit/s] (na)
+  std::vector<double> actuator_effort;  ///< servo torque at the primary joint [N m] (na)
+  std::vector<hand::ClutchState> clutches;  ///< (nc)
+  std::vector<double> inner_load_torque;    ///< eq. 9 load, + resists closing [N m] (nc)
+  std::vector<double> tendon_position;      ///< motor retraction of each tendon [m] (nt)
+  std::vector<double> tendon_command;  ///< set point of tendons without a trajectory [m] (nt)
+  std::vector<double> tendon_tension;  ///< tension during the last step [N] (nt)
+
+  // --- joints ------------------------------------------------------------------------------
+  std::vector<kinematics::JointVector> q;    ///< positions [rad or m] (nf x dof)
+  std::vector<kinematics::JointVector> qd;   ///< velocities [rad/s or m/s]
+  std::vector<kinematics::JointVector> qdd;  ///< accelerations of the last step [rad/s^2, m/s^2]
+  std::vector<kinematics::JointVector> tau;  ///< torque the drive applied [N m or N]
+
+  // --- results of the stages ---------------------------------------------------------------
+  /// Forward kinematics of q: every DH frame of finger f in its base {k0} (nf). Written by the
+  /// kinematics stage at the end of each step and by forwardPosition; read by the contact
+  /// stage, the clutch, the recorder and the viewport.
+  std::vector<kinematics::ChainFrames> link_frames;
+  std::vector<LinkLoad> loads;        ///< external forces on links (the user's, kept)
+  std::vector<Contact> contacts;      ///< link-object contacts of the last step, world frame
+  std::vector<std::string> warnings;  ///< numerical trouble, clutch events (first few kept)
+  std::int64_t warning_count = 0;     ///< all warnings, including those not kept
+
+  StepWorkspace work;  ///< scratch of the stages
 };
 
 }  // namespace handsim::sim

@@ -22,6 +22,9 @@ class TrapezoidalProfile {
   double from() const { return from_; }
   double to() const { return to_; }
   double start() const { return start_; }
+  /// The limits the profile was built with (what a scenario file states) [unit/s, unit/s^2].
+  double maxVelocity() const { return vmax_; }
+  double maxAcceleration() const { return a_; }
   /// Duration of the acceleration phase (= that of the deceleration phase) [s].
   double accelerationTime() const { return ta_; }
   /// Duration of the cruise phase [s]; 0 for a triangular profile.
@@ -37,6 +40,7 @@ class TrapezoidalProfile {
   double from_, to_, start_;
   double dir_;  ///< +1 or -1
   double a_;    ///< acceleration magnitude
+  double vmax_;  ///< velocity limit
   double ta_ = 0.0, tc_ = 0.0, vp_ = 0.0;
 };
 

@@ -149,4 +149,10 @@ GraspQuality evaluateGrasp(const std::vector<GraspContact>& contacts,
   return q;
 }
 
+double torqueRadius(const geometry::TriangleMesh& mesh, const Eigen::Vector3d& centre) {
+  double radius = 0.0;
+  for (const auto& v : mesh.vertices) radius = std::max(radius, (v - centre).norm());
+  return radius;
+}
+
 }  // namespace handsim::grasp

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <filesystem>
 #include <iomanip>
+#include <limits>
 #include <mutex>
 #include <sstream>
 #include <thread>
@@ -16,8 +17,8 @@
 #include "handsim/geometry/mesh_loader.hpp"
 #include "handsim/grasp/grasp_contact.hpp"
 #include "handsim/hand/hand_loader.hpp"
-#include "handsim/hand/transmission.hpp"
 #include "handsim/sim/scenario.hpp"
+#include "handsim/sim/step.hpp"
 
 namespace handsim::grasp {
 
@@ -70,14 +71,11 @@ SweepSpec loadSweepSpec(const std::string& path) {
   } catch (const io::InputError& e) {
     doc.fail("/closing", e.what());
   }
-  spec.hand = std::move(sc.hand);
-  spec.initial = sc.initial;
-  spec.close = sc.trajectories;
-  spec.initial_tendons = sc.initial_tendons;
-  spec.close_tendons = sc.tendon_trajectories;
-  spec.controller = sc.controller;
+  spec.hand = sc.hand;
+  spec.closing = sc.plan;
+  // Only the first and last states are recorded: a sweep keeps the final grasp.
+  spec.closing.record_every = std::numeric_limits<int>::max();
   spec.options = sc.options;
-  spec.duration = sc.duration;
 
   const json& obj = doc.object(doc.require(root, "", "object"), "/object");
   doc.allowOnly(obj, "/object", {"mesh", "scale", "name"});
@@ -88,15 +86,14 @@ SweepSpec loadSweepSpec(const std::string& path) {
     if (!(mo.scale > 0.0)) doc.fail("/object/scale", "must be positive");
   }
   const std::filesystem::path mesh_path = resolve(dir, mesh);
+  const std::string name = obj.contains("name") ? doc.string(obj["name"], "/object/name")
+                                                : std::filesystem::path(mesh).stem().string();
   try {
-    spec.object.model = geometry::loadMesh(mesh_path.string(), mo);
+    spec.object = sim::loadObject(mesh_path.string(), mo, name, spec.options.contact.kdop_k);
   } catch (const io::InputError& e) {
     doc.fail("/object/mesh", e.what());
   }
-  spec.object.source = mesh_path.string();
-  spec.object.name = obj.contains("name") ? doc.string(obj["name"], "/object/name")
-                                          : std::filesystem::path(mesh).stem().string();
-  const geometry::TriangleMesh merged = spec.object.model.merged();
+  const geometry::TriangleMesh& merged = spec.object.geometry->collision.mesh;
   const geometry::Aabb box = geometry::boundingBox(merged);
   if (box.empty()) doc.fail("/object/mesh", "the object has no triangles");
   spec.object_centre = 0.5 * (box.min + box.max);
@@ -147,10 +144,7 @@ SweepSpec loadSweepSpec(const std::string& path) {
     if (spec.quality.cone_edges < 3 || spec.quality.cone_edges > 64)
       doc.fail("/cone_edges", "expected 3 to 64");
   }
-  spec.quality.torque_radius = 0.0;
-  for (const auto& v : merged.vertices)
-    spec.quality.torque_radius =
-        std::max(spec.quality.torque_radius, (v - spec.object_centre).norm());
+  spec.quality.torque_radius = torqueRadius(merged, spec.object_centre);
   if (const json* r = doc.optional(root, "torque_radius_m")) {
     spec.quality.torque_radius = doc.rational(*r, "/torque_radius_m");
     if (!(spec.quality.torque_radius > 0.0)) doc.fail("/torque_radius_m", "must be positive");
@@ -158,39 +152,28 @@ SweepSpec loadSweepSpec(const std::string& path) {
   return spec;
 }
 
+std::shared_ptr<const sim::Model> compileSweepModel(const SweepSpec& spec) {
+  return sim::compileModel(spec.hand, {spec.object}, spec.options);
+}
+
 SweepResult evaluateSweepPose(const SweepSpec& spec, int index,
-                              const std::shared_ptr<sim::ContactModel>& model) {
+                              const std::shared_ptr<const sim::Model>& model) {
   const Eigen::Isometry3d& palm = spec.palm_poses.at(static_cast<std::size_t>(index));
   SweepResult r;
   r.index = index;
   r.palm_position = palm.translation();
   // Everything runs in the palm frame: the object is placed by the palm pose's inverse.
-  sim::WorldObject object = spec.object;
-  object.pose = palm.inverse();
-  model->setObjects({object});
-  const auto q0 = hand::jointPositions(spec.hand, hand::clampActuators(spec.hand, spec.initial));
-  r.start_collision = model->handTouchesObjects(q0);
+  sim::RunPlan plan = spec.closing;
+  plan.object_pose_world = {palm.inverse()};
+  sim::Run run(model, std::move(plan));
+  r.start_collision = sim::handTouchesObjects(*model, run.state());
   if (r.start_collision) return r;
+  run.runToEnd();
 
-  sim::Simulator sim(spec.hand, spec.options);
-  sim.setContactModel(model);
-  for (std::size_t a = 0; a < spec.close.size(); ++a)
-    sim.setTrajectory(static_cast<int>(a), spec.close[a]);
-  for (std::size_t t = 0; t < spec.close_tendons.size(); ++t)
-    sim.setTendonTrajectory(static_cast<int>(t), spec.close_tendons[t]);
-  sim::SimState s = sim.initialState(spec.initial);
-  s.tendon_position = s.tendon_command = spec.initial_tendons;
-  std::optional<sim::HybridGraspController> controller;
-  if (spec.controller) controller.emplace(spec.hand, *spec.controller);
-  const auto steps = static_cast<std::int64_t>(std::llround(spec.duration / spec.options.dt));
-  for (std::int64_t i = 0; i < steps; ++i) {
-    if (controller) controller->update(s, spec.options.dt);
-    sim.step(s);
-  }
-
+  const sim::SimState& s = run.state();
   r.contacts = static_cast<int>(s.contacts.size());
   GraspQualityOptions q = spec.quality;
-  q.torque_reference = object.pose * spec.object_centre;
+  q.torque_reference = s.object_pose_world[0] * spec.object_centre;
   r.quality = evaluateGrasp(graspContactsOn(s.contacts, 0, spec.friction), q);
   return r;
 }
@@ -201,14 +184,14 @@ std::vector<SweepResult> runSweep(const SweepSpec& spec, const std::vector<int>&
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   threads =
       std::min<unsigned>(threads, static_cast<unsigned>(std::max<std::size_t>(1, indices.size())));
+  // One model for every thread: the link and object trees are built once.
+  const std::shared_ptr<const sim::Model> model = compileSweepModel(spec);
   std::vector<SweepResult> results(indices.size());
   std::atomic<std::size_t> next{0};
   std::mutex report;
   std::exception_ptr failure;
   auto worker = [&]() {
     try {
-      // One contact model per thread: the link trees are built once, the object per pose.
-      auto model = std::make_shared<sim::ContactModel>(spec.hand);
       for (std::size_t i = next++; i < indices.size(); i = next++) {
         results[i] = evaluateSweepPose(spec, indices[i], model);
         if (done) {

@@ -24,14 +24,16 @@ std::string formatValue(double v, const std::string& unit) {
 }
 }  // namespace
 
-std::vector<std::vector<EffectiveDrive>> effectiveDrives(const HandModel& hand,
-                                                         const std::vector<ClutchState>& clutches) {
+void effectiveDrives(const HandModel& hand, const std::vector<ClutchState>& clutches,
+                     std::vector<std::vector<EffectiveDrive>>& out) {
   if (!clutches.empty() && clutches.size() != hand.clutches.size())
     throw std::invalid_argument("clutch states: expected " + std::to_string(hand.clutches.size()) +
                                 ", got " + std::to_string(clutches.size()));
-  std::vector<std::vector<EffectiveDrive>> out(hand.fingers.size());
-  for (std::size_t f = 0; f < hand.fingers.size(); ++f)
+  out.resize(hand.fingers.size());
+  for (std::size_t f = 0; f < hand.fingers.size(); ++f) {
     out[f].resize(static_cast<std::size_t>(hand.fingers[f].dof()));
+    std::fill(out[f].begin(), out[f].end(), EffectiveDrive{});
+  }
   for (std::size_t a = 0; a < hand.actuators.size(); ++a) {
     for (const auto& d : hand.actuators[a].drives) {
       auto& e =
@@ -54,6 +56,12 @@ std::vector<std::vector<EffectiveDrive>> effectiveDrives(const HandModel& hand,
     outer.ratio += ri;
     outer.offset -= ri * ab;
   }
+}
+
+std::vector<std::vector<EffectiveDrive>> effectiveDrives(const HandModel& hand,
+                                                         const std::vector<ClutchState>& clutches) {
+  std::vector<std::vector<EffectiveDrive>> out;
+  effectiveDrives(hand, clutches, out);
   return out;
 }
 

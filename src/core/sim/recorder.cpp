@@ -42,10 +42,11 @@ void Recorder::record(const SimState& s) {
     for (int j = 0; j < chain.dof(); ++j) {
       const int row = chain.rowOfJoint(j);
       Eigen::Vector3d sum = Eigen::Vector3d::Zero();
+      // Forces on the link, all in the world frame.
       for (const auto& l : s.loads)
-        if (l.finger == static_cast<int>(f) && l.row == row) sum += l.force;
+        if (l.finger == static_cast<int>(f) && l.row == row) sum += l.force_world;
       for (const auto& c : s.contacts)
-        if (c.finger == static_cast<int>(f) && c.row == row) sum += c.force * c.normal;
+        if (c.finger == static_cast<int>(f) && c.row == row) sum -= c.forceOnObjectWorld();
       data_.insert(data_.end(), {s.q[f][j], s.qd[f][j], s.qdd[f][j], s.tau[f][j], sum.norm()});
     }
   }

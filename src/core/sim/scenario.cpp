@@ -8,6 +8,7 @@
 #include "../io/json_document.hpp"
 #include "handsim/geometry/mesh_loader.hpp"
 #include "handsim/hand/hand_loader.hpp"
+#include "handsim/io/atomic_file.hpp"
 
 namespace handsim::sim {
 
@@ -28,61 +29,100 @@ Scenario readScenario(const JsonDocument& doc) {
   const json& root = doc.object(doc.root(), "");
   doc.allowOnly(root, "",
                 {"format", "version", "description", "hand", "duration_s", "dt_s", "gravity_mps2",
-                 "record_every", "initial", "trajectories", "objects", "controller"});
+                 "contact", "solver", "record_every", "palm_pose", "initial", "trajectories",
+                 "objects", "controller"});
   if (doc.string(doc.require(root, "", "format"), "/format") != "handsim-scenario")
     doc.fail("/format", "expected \"handsim-scenario\"");
   if (doc.integer(doc.require(root, "", "version"), "/version") != 1)
     doc.fail("/version", "unsupported version");
   Scenario sc;
   sc.source_file = doc.file();
-  const std::string hand_ref = doc.string(doc.require(root, "", "hand"), "/hand");
+  if (const json* d = doc.optional(root, "description"))
+    sc.description = doc.string(*d, "/description");
+  sc.hand_ref = doc.string(doc.require(root, "", "hand"), "/hand");
   const std::filesystem::path dir = std::filesystem::path(doc.file()).parent_path();
-  const std::filesystem::path rel = dir / hand_ref;
+  const std::filesystem::path rel = dir / sc.hand_ref;
   std::error_code ec;
+  hand::HandModel hand_model;
   try {
-    sc.hand = hand::loadHand(std::filesystem::is_regular_file(rel, ec) ? rel.string() : hand_ref);
+    hand_model =
+        hand::loadHand(std::filesystem::is_regular_file(rel, ec) ? rel.string() : sc.hand_ref);
   } catch (const io::InputError& e) {
     doc.fail("/hand", e.what());
   }
-  sc.duration = positive(doc, root, "", "duration_s");
+  const hand::HandModel& hand = hand_model;
+  RunPlan& plan = sc.plan;
+  plan.duration = positive(doc, root, "", "duration_s");
   if (doc.optional(root, "dt_s")) sc.options.dt = positive(doc, root, "", "dt_s");
   if (const json* g = doc.optional(root, "gravity_mps2"))
-    sc.options.gravity = doc.vector3(*g, "/gravity_mps2");
-  if (const json* r = doc.optional(root, "record_every")) {
-    sc.record_every = doc.integer(*r, "/record_every");
-    if (sc.record_every < 1) doc.fail("/record_every", "must be at least 1");
+    sc.options.gravity_world = doc.vector3(*g, "/gravity_mps2");
+  if (const json* c = doc.optional(root, "contact")) {
+    doc.object(*c, "/contact");
+    doc.allowOnly(*c, "/contact", {"stiffness", "slop_m", "sink_rate", "kdop_k"});
+    auto read = [&](const char* key, double& value, double lo, double hi) {
+      if (const json* v = doc.optional(*c, key)) {
+        const std::string p = JsonDocument::child("/contact", key);
+        value = doc.rational(*v, p);
+        if (!(value >= lo && value <= hi))
+          doc.fail(p, "expected a value in [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                          "]");
+      }
+    };
+    read("stiffness", sc.options.contact.stiffness, 0.0, 1.0);
+    read("slop_m", sc.options.contact.slop, 0.0, 0.01);
+    read("sink_rate", sc.options.contact.sink_rate, 0.0, 1.0);
+    if (const json* k = doc.optional(*c, "kdop_k")) {
+      sc.options.contact.kdop_k = doc.integer(*k, "/contact/kdop_k");
+      const int kk = sc.options.contact.kdop_k;
+      if (kk != 14 && kk != 18 && kk != 26) doc.fail("/contact/kdop_k", "expected 14, 18 or 26");
+    }
   }
-  if (sc.duration / sc.options.dt > 1e8) doc.fail("/duration_s", "more than 1e8 steps");
+  if (const json* so = doc.optional(root, "solver")) {
+    doc.object(*so, "/solver");
+    doc.allowOnly(*so, "/solver", {"sweeps"});
+    if (const json* n = doc.optional(*so, "sweeps")) {
+      sc.options.solver.sweeps = doc.integer(*n, "/solver/sweeps");
+      if (sc.options.solver.sweeps < 1 || sc.options.solver.sweeps > 100000)
+        doc.fail("/solver/sweeps", "expected 1 to 100000");
+    }
+  }
+  if (const json* r = doc.optional(root, "record_every")) {
+    plan.record_every = doc.integer(*r, "/record_every");
+    if (plan.record_every < 1) doc.fail("/record_every", "must be at least 1");
+  }
+  if (plan.duration / sc.options.dt > 1e8) doc.fail("/duration_s", "more than 1e8 steps");
+  if (const json* pose = doc.optional(root, "palm_pose"))
+    plan.palm_pose_world = doc.pose(*pose, "/palm_pose");
 
-  const std::size_t na = sc.hand.actuators.size();
-  sc.initial.assign(na, 0.0);
+  const std::size_t na = hand.actuators.size();
+  plan.initial.assign(na, 0.0);
   for (std::size_t a = 0; a < na; ++a)
-    sc.initial[a] = std::clamp(0.0, sc.hand.actuators[a].lower, sc.hand.actuators[a].upper);
-  for (const auto& t : sc.hand.tendons)
-    sc.initial_tendons.push_back(std::clamp(0.0, t.lower, t.upper));
-  sc.tendon_trajectories.assign(sc.hand.tendons.size(), {});
+    plan.initial[a] = std::clamp(0.0, hand.actuators[a].lower, hand.actuators[a].upper);
+  for (const auto& t : hand.tendons)
+    plan.initial_tendons.push_back(std::clamp(0.0, t.lower, t.upper));
+  plan.tendon_trajectories.assign(hand.tendons.size(), {});
   if (const json* init = doc.optional(root, "initial")) {
     doc.object(*init, "/initial");
     for (auto it = init->begin(); it != init->end(); ++it) {
       const std::string p = JsonDocument::child("/initial", it.key());
-      const int a = sc.hand.actuatorIndex(it.key());
-      if (const int t = sc.hand.tendonIndex(it.key()); a < 0 && t >= 0) {
-        const auto& tendon = sc.hand.tendons[static_cast<std::size_t>(t)];
+      const int a = hand.actuatorIndex(it.key());
+      if (const int t = hand.tendonIndex(it.key()); a < 0 && t >= 0) {
+        const auto& tendon = hand.tendons[static_cast<std::size_t>(t)];
         const double v = doc.rational(it.value(), p);
         if (v < tendon.lower || v > tendon.upper) doc.fail(p, "outside the tendon's range");
-        sc.initial_tendons[static_cast<std::size_t>(t)] = v;
+        plan.initial_tendons[static_cast<std::size_t>(t)] = v;
         continue;
       }
       if (a < 0)
-        doc.fail(p, "no actuator or tendon named '" + it.key() + "' in hand '" + sc.hand.id + "'");
-      const auto& act = sc.hand.actuators[static_cast<std::size_t>(a)];
+        doc.fail(p, "no actuator or tendon named '" + it.key() + "' in hand '" + hand.id + "'");
+      const auto& act = hand.actuators[static_cast<std::size_t>(a)];
       const double v = doc.rational(it.value(), p);
       if (v < act.lower || v > act.upper) doc.fail(p, "outside the actuator's range");
-      sc.initial[static_cast<std::size_t>(a)] = v;
+      plan.initial[static_cast<std::size_t>(a)] = v;
     }
   }
 
-  sc.trajectories.assign(na, {});
+  plan.trajectories.assign(na, {});
   if (const json* trajs = doc.optional(root, "trajectories")) {
     doc.array(*trajs, "/trajectories");
     for (std::size_t i = 0; i < trajs->size(); ++i) {
@@ -101,37 +141,37 @@ Scenario readScenario(const JsonDocument& doc) {
       bool degrees = false;
       if (tn) {
         const std::string name = doc.string(*tn, JsonDocument::child(tp, "tendon"));
-        const int ti = sc.hand.tendonIndex(name);
+        const int ti = hand.tendonIndex(name);
         if (ti < 0) doc.fail(JsonDocument::child(tp, "tendon"), "no tendon named '" + name + "'");
-        const auto& tendon = sc.hand.tendons[static_cast<std::size_t>(ti)];
-        traj_ptr = &sc.tendon_trajectories[static_cast<std::size_t>(ti)];
-        from = sc.initial_tendons[static_cast<std::size_t>(ti)];
+        const auto& tendon = hand.tendons[static_cast<std::size_t>(ti)];
+        traj_ptr = &plan.tendon_trajectories[static_cast<std::size_t>(ti)];
+        from = plan.initial_tendons[static_cast<std::size_t>(ti)];
         lo = tendon.lower;
         hi = tendon.upper;
       } else if (an) {
         const std::string name = doc.string(*an, JsonDocument::child(tp, "actuator"));
-        a = sc.hand.actuatorIndex(name);
+        a = hand.actuatorIndex(name);
         if (a < 0)
           doc.fail(JsonDocument::child(tp, "actuator"), "no actuator named '" + name + "'");
       } else {
         const std::string name = doc.string(*jn, JsonDocument::child(tp, "joint"));
-        const hand::JointRef j = sc.hand.jointRef(name);
+        const hand::JointRef j = hand.jointRef(name);
         if (j.finger < 0)
           doc.fail(JsonDocument::child(tp, "joint"), "no joint named '" + name + "'");
-        const auto [act, drive] = sc.hand.driverOf(j);
+        const auto [act, drive] = hand.driverOf(j);
         a = act;
-        const auto& chain = sc.hand.fingers[static_cast<std::size_t>(j.finger)];
+        const auto& chain = hand.fingers[static_cast<std::size_t>(j.finger)];
         degrees = chain.rows[static_cast<std::size_t>(chain.rowOfJoint(j.joint))].type ==
                   kinematics::JointType::Revolute;
-        scale = 1.0 / sc.hand.actuators[static_cast<std::size_t>(act)]
+        scale = 1.0 / hand.actuators[static_cast<std::size_t>(act)]
                           .drives[static_cast<std::size_t>(drive)]
                           .ratio;
       }
       if (!traj_ptr) {
-        traj_ptr = &sc.trajectories[static_cast<std::size_t>(a)];
-        from = sc.initial[static_cast<std::size_t>(a)];
-        lo = sc.hand.actuators[static_cast<std::size_t>(a)].lower;
-        hi = sc.hand.actuators[static_cast<std::size_t>(a)].upper;
+        traj_ptr = &plan.trajectories[static_cast<std::size_t>(a)];
+        from = plan.initial[static_cast<std::size_t>(a)];
+        lo = hand.actuators[static_cast<std::size_t>(a)].lower;
+        hi = hand.actuators[static_cast<std::size_t>(a)].upper;
       }
       auto& traj = *traj_ptr;
       if (!traj.empty()) doc.fail(tp, "this actuator already has a trajectory");
@@ -191,19 +231,18 @@ Scenario readScenario(const JsonDocument& doc) {
       o.gains = Eigen::Vector4d(v[0], v[1], v[2], v[3]);
     }
     try {
-      HybridGraspController check(sc.hand, o);
+      HybridGraspController check(hand, o);
     } catch (const std::invalid_argument& e) {
       doc.fail(cp, e.what());
     }
-    sc.controller = o;
+    plan.controller = o;
   }
   if (const json* objs = doc.optional(root, "objects")) {
     doc.array(*objs, "/objects");
     for (std::size_t i = 0; i < objs->size(); ++i) {
       const std::string op = JsonDocument::child("/objects", i);
       const json& o = doc.object((*objs)[i], op);
-      doc.allowOnly(o, op, {"name", "mesh", "pose", "scale"});
-      WorldObject obj;
+      doc.allowOnly(o, op, {"name", "mesh", "pose", "scale", "friction"});
       const std::string mp = JsonDocument::child(op, "mesh");
       const std::string mesh = doc.string(doc.require(o, op, "mesh"), mp);
       // Relative to the scenario file, else to the shipped assets.
@@ -212,19 +251,26 @@ Scenario readScenario(const JsonDocument& doc) {
         path = std::filesystem::path(hand::assetDirectory()) / mesh;
       geometry::MeshLoadOptions options;
       if (doc.optional(o, "scale")) options.scale = positive(doc, o, op, "scale");
+      const std::string name = o.contains("name")
+                                   ? doc.string(o["name"], JsonDocument::child(op, "name"))
+                                   : std::filesystem::path(mesh).stem().string();
+      ObjectModel obj;
       try {
-        obj.model = geometry::loadMesh(path.string(), options);
+        obj = loadObject(path.string(), options, name, sc.options.contact.kdop_k);
       } catch (const io::InputError& e) {
         doc.fail(mp, e.what());
       }
-      obj.source = path.string();
-      obj.name = o.contains("name") ? doc.string(o["name"], JsonDocument::child(op, "name"))
-                                    : std::filesystem::path(mesh).stem().string();
       if (const json* pose = doc.optional(o, "pose"))
-        obj.pose = doc.pose(*pose, JsonDocument::child(op, "pose"));
+        obj.initial_pose_world = doc.pose(*pose, JsonDocument::child(op, "pose"));
+      if (const json* f = doc.optional(o, "friction")) {
+        obj.friction = doc.rational(*f, JsonDocument::child(op, "friction"));
+        if (!(obj.friction >= 0.0) || !std::isfinite(obj.friction))
+          doc.fail(JsonDocument::child(op, "friction"), "must be finite and not negative");
+      }
       sc.objects.push_back(std::move(obj));
     }
   }
+  sc.hand = std::make_shared<const hand::HandModel>(std::move(hand_model));
   return sc;
 }
 
@@ -238,40 +284,126 @@ Scenario loadScenario(const std::string& path) {
   return readScenario(JsonDocument::load(path));
 }
 
-SimState runScenario(const Scenario& sc, Recorder& recorder,
-                     const std::function<void(double)>& progress) {
-  Simulator sim(sc.hand, sc.options);
-  if (!sc.objects.empty()) sim.setObjects(sc.objects);
-  for (std::size_t a = 0; a < sc.trajectories.size(); ++a)
-    sim.setTrajectory(static_cast<int>(a), sc.trajectories[a]);
-  for (std::size_t t = 0; t < sc.tendon_trajectories.size(); ++t)
-    sim.setTendonTrajectory(static_cast<int>(t), sc.tendon_trajectories[t]);
-  SimState s = sim.initialState(sc.initial);
-  s.tendon_position = s.tendon_command = sc.initial_tendons;
-  std::optional<HybridGraspController> controller;
-  if (sc.controller) {
-    controller.emplace(sc.hand, *sc.controller);
-    const HybridGraspController* c = &*controller;
-    recorder.addChannel("controller.phase",
-                        [c](const SimState&) { return static_cast<double>(c->phase()); });
-    recorder.addChannel("controller.force", [c](const SimState&) { return c->totalForce(); });
-    recorder.addChannel("controller.force_reference",
-                        [c](const SimState&) { return c->reference()[1]; });
-    for (int i = 0; i < 4; ++i)
-      recorder.addChannel("controller.x" + std::to_string(i + 1),
-                          [c, i](const SimState&) { return c->x()[i]; });
+namespace {
+
+using ordered = nlohmann::ordered_json;
+
+ordered poseJson(const Eigen::Isometry3d& pose) {
+  ordered rotation = ordered::array();
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) rotation.push_back(pose.linear()(r, c));
+  const Eigen::Vector3d t = pose.translation();
+  return {{"translation_m", {t.x(), t.y(), t.z()}}, {"rotation", rotation}};
+}
+
+// A path as the file at `target` should name it: relative to its folder when both are on
+// the same tree, absolute otherwise.
+std::string pathFrom(const std::string& path, const std::string& target) {
+  std::error_code ec;
+  const std::filesystem::path abs = std::filesystem::absolute(path, ec);
+  const std::filesystem::path dir =
+      std::filesystem::absolute(std::filesystem::path(target), ec).parent_path();
+  const std::filesystem::path rel = abs.lexically_relative(dir);
+  if (rel.empty()) return abs.lexically_normal().string();
+  return rel.lexically_normal().string();
+}
+
+ordered segmentsJson(const ActuatorTrajectory& trajectory) {
+  ordered segments = ordered::array();
+  for (const TrapezoidalProfile& p : trajectory.segments())
+    segments.push_back({{"to", p.to()},
+                        {"max_velocity", p.maxVelocity()},
+                        {"max_acceleration", p.maxAcceleration()},
+                        {"start_s", p.start()}});
+  return segments;
+}
+
+}  // namespace
+
+std::string scenarioToJson(const Scenario& sc, const std::string& target_file) {
+  if (!sc.hand) throw std::invalid_argument("scenarioToJson: the scenario has no hand");
+  const hand::HandModel& hand = *sc.hand;
+  const RunPlan& plan = sc.plan;
+  ordered doc = {{"format", "handsim-scenario"}, {"version", 1}};
+  if (!sc.description.empty()) doc["description"] = sc.description;
+  // A built-in id stays an id; a hand file is named by its path.
+  std::error_code ec;
+  const bool is_file = !hand.source_file.empty() &&
+                       (sc.hand_ref.empty() || sc.hand_ref.find('/') != std::string::npos ||
+                        std::filesystem::path(sc.hand_ref).extension() == ".json");
+  doc["hand"] = is_file ? pathFrom(hand.source_file, target_file)
+                        : (sc.hand_ref.empty() ? hand.id : sc.hand_ref);
+  doc["duration_s"] = plan.duration;
+  doc["dt_s"] = sc.options.dt;
+  const Eigen::Vector3d& g = sc.options.gravity_world;
+  doc["gravity_mps2"] = {g.x(), g.y(), g.z()};
+  doc["contact"] = {{"stiffness", sc.options.contact.stiffness},
+                    {"slop_m", sc.options.contact.slop},
+                    {"sink_rate", sc.options.contact.sink_rate},
+                    {"kdop_k", sc.options.contact.kdop_k}};
+  doc["solver"] = {{"sweeps", sc.options.solver.sweeps}};
+  doc["record_every"] = plan.record_every;
+  doc["palm_pose"] = poseJson(plan.palm_pose_world);
+  ordered initial = ordered::object();
+  const std::vector<double> start =
+      hand::clampActuators(hand, plan.initial.empty()
+                                     ? std::vector<double>(hand.actuators.size(), 0.0)
+                                     : plan.initial);
+  for (std::size_t a = 0; a < hand.actuators.size(); ++a) initial[hand.actuators[a].name] = start[a];
+  for (std::size_t t = 0; t < hand.tendons.size(); ++t)
+    initial[hand.tendons[t].name] =
+        t < plan.initial_tendons.size()
+            ? plan.initial_tendons[t]
+            : std::clamp(0.0, hand.tendons[t].lower, hand.tendons[t].upper);
+  doc["initial"] = initial;
+  ordered trajectories = ordered::array();
+  for (std::size_t a = 0; a < plan.trajectories.size(); ++a)
+    if (!plan.trajectories[a].empty())
+      trajectories.push_back({{"actuator", hand.actuators[a].name},
+                              {"segments", segmentsJson(plan.trajectories[a])}});
+  for (std::size_t t = 0; t < plan.tendon_trajectories.size(); ++t)
+    if (!plan.tendon_trajectories[t].empty())
+      trajectories.push_back({{"tendon", hand.tendons[t].name},
+                              {"segments", segmentsJson(plan.tendon_trajectories[t])}});
+  doc["trajectories"] = trajectories;
+  ordered objects = ordered::array();
+  for (const ObjectModel& o : sc.objects) {
+    if (o.source.empty())
+      throw std::invalid_argument("object '" + o.name + "' was not read from a file");
+    objects.push_back({{"name", o.name},
+                       {"mesh", pathFrom(o.source, target_file)},
+                       {"scale", o.scale},
+                       {"friction", o.friction},
+                       {"pose", poseJson(o.initial_pose_world)}});
   }
-  recorder.record(s);
-  const auto steps = static_cast<std::int64_t>(std::llround(sc.duration / sc.options.dt));
-  const std::int64_t every_percent = std::max<std::int64_t>(1, steps / 100);
-  for (std::int64_t i = 1; i <= steps; ++i) {
-    if (controller) controller->update(s, sc.options.dt);
-    sim.step(s);
-    if (i % sc.record_every == 0 || i == steps) recorder.record(s);
-    if (progress && i % every_percent == 0)
-      progress(static_cast<double>(i) / static_cast<double>(steps));
+  doc["objects"] = objects;
+  if (plan.controller) {
+    const HybridGraspOptions& c = *plan.controller;
+    doc["controller"] = {{"type", "kthand_hybrid"},
+                         {"desired_force_N", c.desired_force},
+                         {"gains", {c.gains[0], c.gains[1], c.gains[2], c.gains[3]}},
+                         {"closing_speed_mps", c.closing_speed},
+                         {"contact_threshold_N", c.contact_threshold},
+                         {"ramp_s", c.ramp_time},
+                         {"hold_s", c.hold_time},
+                         {"retract_speed_mps", c.retract_speed}};
   }
-  return s;
+  return doc.dump(2) + "\n";
+}
+
+void saveScenario(const Scenario& scenario, const std::string& path) {
+  io::writeFileAtomically(path, scenarioToJson(scenario, path));
+}
+
+std::shared_ptr<const Model> compileScenario(const Scenario& scenario) {
+  return compileModel(scenario.hand, scenario.objects, scenario.options);
+}
+
+std::unique_ptr<Run> runScenario(const Scenario& scenario,
+                                 const std::function<void(double)>& progress) {
+  auto run = std::make_unique<Run>(compileScenario(scenario), scenario.plan);
+  run->runToEnd(progress);
+  return run;
 }
 
 }  // namespace handsim::sim

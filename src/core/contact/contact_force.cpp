@@ -2,14 +2,15 @@
 // Seed 000 eq. 11 "inverts" the cross-product matrix [p_c - p_km]x, which has rank 2. What the
 // torques determine for a frictionless contact is the magnitude f along the known normal d:
 // tau_m = Z_m . ((p_c - p_m) x f d) = a_m f, solved by least squares (DESIGN.md section 2).
-#include "handsim/collision/contact_force.hpp"
+#include "handsim/contact/contact_force.hpp"
 
 #include <stdexcept>
 #include <string>
 
+#include "handsim/contact/contact_jacobian.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
 
-namespace handsim::collision {
+namespace handsim::contact {
 namespace {
 
 void checkLinkRow(const kinematics::Chain& chain, int link_row) {
@@ -17,17 +18,6 @@ void checkLinkRow(const kinematics::Chain& chain, int link_row) {
     throw std::invalid_argument("link_row " + std::to_string(link_row) + " is outside finger '" +
                                 chain.name + "' with " + std::to_string(chain.rows.size()) +
                                 " rows");
-}
-
-// Linear Jacobian columns J_v (3 x dof) of the point p (in {k0}) on the link of frame
-// {link_row + 1}; zero columns for joints beyond it.
-Eigen::Matrix<double, 3, Eigen::Dynamic> linearJacobian(const kinematics::Chain& chain,
-                                                        const Eigen::Ref<const Eigen::VectorXd>& q,
-                                                        int link_row, const Eigen::Vector3d& p) {
-  checkLinkRow(chain, link_row);
-  const kinematics::ChainFrames frames = kinematics::forwardKinematics(chain, q);
-  const Eigen::Vector3d local = frames.at(link_row + 1).inverse() * p;
-  return kinematics::geometricJacobian(chain, frames, link_row + 1, local).topRows<3>();
 }
 
 }  // namespace
@@ -39,7 +29,8 @@ ContactForceEstimate contactForceFromTorques(const kinematics::Chain& chain,
                                              const Eigen::Ref<const Eigen::VectorXd>& tau,
                                              double lever_tolerance_m) {
   kinematics::checkJointVectorSize(chain, tau.size(), "tau");
-  const auto jv = linearJacobian(chain, q, link_row, point_base);
+  checkLinkRow(chain, link_row);
+  const kinematics::ChainFrames frames = kinematics::forwardKinematics(chain, q);
   ContactForceEstimate out;
   const double len = normal_base.norm();
   if (!(len > 0.0) || !normal_base.allFinite()) {
@@ -47,6 +38,8 @@ ContactForceEstimate contactForceFromTorques(const kinematics::Chain& chain,
     return out;
   }
   const Eigen::Vector3d d = normal_base / len;
+  const kinematics::JointVector a_all =
+      linkPointJacobianTranspose(chain, frames, link_row, point_base, d);
   // Only joints at rows 0..link_row move the link; the others would add zero rows to a and
   // their torques do not belong to this contact.
   Eigen::VectorXd a(chain.dof()), t(chain.dof());
@@ -54,7 +47,7 @@ ContactForceEstimate contactForceFromTorques(const kinematics::Chain& chain,
   for (int r = 0, j = 0; r < static_cast<int>(chain.rows.size()); ++r) {
     if (chain.rows[static_cast<std::size_t>(r)].type == kinematics::JointType::Fixed) continue;
     if (r <= link_row) {
-      a[used] = jv.col(j).dot(d);
+      a[used] = a_all[j];
       t[used] = tau[j];
       ++used;
     }
@@ -83,7 +76,9 @@ Eigen::VectorXd jointTorquesFromContactForce(const kinematics::Chain& chain,
                                              const Eigen::Ref<const Eigen::VectorXd>& q,
                                              int link_row, const Eigen::Vector3d& point_base,
                                              const Eigen::Vector3d& force_base) {
-  return linearJacobian(chain, q, link_row, point_base).transpose() * force_base;
+  checkLinkRow(chain, link_row);
+  const kinematics::ChainFrames frames = kinematics::forwardKinematics(chain, q);
+  return linkPointJacobianTranspose(chain, frames, link_row, point_base, force_base);
 }
 
-}  // namespace handsim::collision
+}  // namespace handsim::contact

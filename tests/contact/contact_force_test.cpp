@@ -2,7 +2,7 @@
 // Contact force from joint torques: torques built independently (the paper's lever formula on
 // the forward-kinematics frames, and finite differences of the contact point) must give back
 // the force; a force through every joint axis must be reported as unobservable.
-#include "handsim/collision/contact_force.hpp"
+#include "handsim/contact/contact_force.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@
 
 #include "handsim/kinematics/forward_kinematics.hpp"
 
-using namespace handsim::collision;
+using namespace handsim::contact;
 using namespace handsim::kinematics;
 using Eigen::Vector3d;
 

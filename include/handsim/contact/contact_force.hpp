@@ -8,7 +8,7 @@
 
 #include "handsim/kinematics/chain.hpp"
 
-namespace handsim::collision {
+namespace handsim::contact {
 
 /// Default smallest lever |a| for which the force is considered observable [m] (|a| is the
 /// norm of the torques a unit force along the normal produces, N m per N).
@@ -46,4 +46,4 @@ Eigen::VectorXd jointTorquesFromContactForce(const kinematics::Chain& chain,
                                              int link_row, const Eigen::Vector3d& point_base,
                                              const Eigen::Vector3d& force_base);
 
-}  // namespace handsim::collision
+}  // namespace handsim::contact

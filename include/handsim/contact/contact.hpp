@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <Eigen/Core>
+
+namespace handsim::contact {
+
+/// One point contact between a hand link and an object (seed 000 sec. IV), in the world frame.
+///
+/// Normal convention, the same everywhere in handsim (grasp::GraspContact too): `normal_world`
+/// points INTO the object, along the force the link applies to it. The object pushes the link
+/// with -force * normal_world.
+struct Contact {
+  int finger = -1;  ///< index into HandModel::fingers
+  int row = -1;     ///< the link rigid with frame {row + 1} of that finger
+  int object = -1;  ///< index into Model::objects
+  Eigen::Vector3d point_world = Eigen::Vector3d::Zero();     ///< patch centre [m]
+  Eigen::Vector3d normal_world = -Eigen::Vector3d::UnitZ();  ///< unit, into the object
+  double depth = 0.0;  ///< penetration estimate [m] (>= 0)
+  double force = 0.0;  ///< normal force the link applies to the object [N] (>= 0)
+
+  /// Force the link applies to the object [N], world frame.
+  Eigen::Vector3d forceOnObjectWorld() const { return force * normal_world; }
+  /// Force the object applies to the link [N], world frame.
+  Eigen::Vector3d forceOnLinkWorld() const { return -forceOnObjectWorld(); }
+};
+
+}  // namespace handsim::contact

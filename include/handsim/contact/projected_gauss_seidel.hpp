@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Projected Gauss-Seidel for unilateral velocity constraints in impulse form: the linear
+// complementarity problem 0 <= lambda  _|_  J v+ - c >= 0 with v+ = v + M^-1 J^T lambda,
+// solved one row at a time with each impulse projected onto lambda >= 0 (Cottle, Pang and
+// Stone, The Linear Complementarity Problem, 1992, sec. 5.2 "projected SOR" with relaxation 1;
+// in the velocity/impulse form used by rigid-body simulators, Catto, "Iterative Dynamics with
+// Temporal Coherence", GDC 2005, and Erleben, "Velocity-based shock propagation for multibody
+// dynamics animation", ACM TOG 26(2), 2007).
+#pragma once
+
+#include <Eigen/Core>
+
+namespace handsim::contact {
+
+/// Runs `sweeps` Gauss-Seidel sweeps over the first rows of the system (nr = bias.size()).
+///  - rows: J (nr x n), one constraint per row, J v >= bias wanted;
+///  - minv_rows: M^-1 J^T (n x nr);
+///  - w: J M^-1 J^T (nr x nr), the Delassus matrix; a row with w_ii <= row_floor is skipped
+///    (it constrains nothing, e.g. a contact on a clutch-locked link);
+///  - velocity (n): updated in place to v + M^-1 J^T lambda;
+///  - lambda (nr): the impulses on return (>= 0), starting from zero.
+/// Deterministic (fixed sweep count, fixed row order) and free of heap allocation.
+void projectedGaussSeidel(const Eigen::Ref<const Eigen::MatrixXd>& rows,
+                          const Eigen::Ref<const Eigen::MatrixXd>& minv_rows,
+                          const Eigen::Ref<const Eigen::MatrixXd>& w,
+                          const Eigen::Ref<const Eigen::VectorXd>& bias, int sweeps,
+                          double row_floor, Eigen::Ref<Eigen::VectorXd> velocity,
+                          Eigen::Ref<Eigen::VectorXd> lambda);
+
+}  // namespace handsim::contact

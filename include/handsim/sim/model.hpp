@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The compiled, immutable model of a simulation (docs/development.md): what MuJoCo calls
+// mjModel. Loaders build it once from a hand file and object files; any number of states
+// (sim::SimState) run on one model, e.g. two grasp candidates on two threads.
+#pragma once
+
+#include <Eigen/Geometry>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "handsim/collision/kdop_tree.hpp"
+#include "handsim/geometry/loaded_model.hpp"
+#include "handsim/geometry/mesh_loader.hpp"
+#include "handsim/hand/hand_model.hpp"
+#include "handsim/sim/options.hpp"
+
+namespace handsim::sim {
+
+/// What the contact stage collides: a triangle mesh in the body's frame with its k-DOP tree
+/// (seed 000 sec. IV: built once) and a bounding sphere for the cheapest rejection.
+struct CollisionBody {
+  geometry::TriangleMesh mesh;  ///< body frame [m], with face normals
+  collision::KdopTree tree;     ///< over `mesh`; empty when the body has no triangles
+  Eigen::Vector3d centre = Eigen::Vector3d::Zero();  ///< bounding-sphere centre, body frame [m]
+  double radius = 0.0;                               ///< bounding-sphere radius [m]
+  bool empty() const { return tree.empty(); }
+};
+
+/// Builds the tree (k = 14, 18 or 26 directions) and the bounding sphere of `mesh`.
+CollisionBody makeCollisionBody(geometry::TriangleMesh mesh, int k);
+
+/// The geometry of one rigid body, loaded once and shared by the contact stage and the viewport:
+/// what is drawn (shapes with their colours) and what collides (all shapes merged).
+struct BodyGeometry {
+  std::string source;            ///< file the shapes were read from ("" when none)
+  geometry::LoadedModel visual;  ///< body frame [m], as drawn
+  CollisionBody collision;       ///< body frame [m], what contacts are computed with
+};
+
+/// Loads a mesh file (geometry::loadMesh) into a BodyGeometry. Throws io::InputError naming
+/// the file (and line and column where the reader knows them).
+std::shared_ptr<const BodyGeometry> loadBodyGeometry(const std::string& path,
+                                                     const geometry::MeshLoadOptions& options,
+                                                     int kdop_k);
+
+/// The hand's link and palm geometry (HandModel::palm_mesh, HandModel::link_meshes).
+struct HandGeometry {
+  BodyGeometry palm;                             ///< palm frame
+  std::vector<std::vector<BodyGeometry>> links;  ///< [finger][row], in the frame {row + 1}
+};
+
+/// Loads every link and palm mesh of the hand once. Links without a mesh get an empty body.
+/// Throws io::InputError naming the first mesh file that fails to load.
+std::shared_ptr<const HandGeometry> loadHandGeometry(const hand::HandModel& hand, int kdop_k);
+
+/// An object of the scene: its geometry, its material and how it is placed at the start.
+struct ObjectModel {
+  std::string name;    ///< shown to the user (the file stem by default)
+  std::string source;  ///< file the mesh was read from, as resolved ("" when made in code)
+  double scale = 1.0;  ///< the file's coordinates were multiplied by this [-]
+  std::shared_ptr<const BodyGeometry> geometry;  ///< object frame [m]; never null
+  /// Coulomb coefficient between the hand and this object [-], used by the grasp analysis.
+  double friction = 0.5;
+  /// Fixed objects stay at their pose; the hand cannot move them (seed 000's experiment).
+  bool fixed = true;
+  /// Object frame -> world at the start of a run (SimState::object_pose_world holds the current
+  /// one).
+  Eigen::Isometry3d initial_pose_world = Eigen::Isometry3d::Identity();
+};
+
+/// Loads an object from a mesh file. Throws io::InputError naming the file.
+ObjectModel loadObject(const std::string& path, const geometry::MeshLoadOptions& options = {},
+                       const std::string& name = "", int kdop_k = 18);
+
+/// The compiled model: hand, geometry, objects and options. Immutable once built; share it as
+/// std::shared_ptr<const Model>. The hand and its geometry are shared pointers too, so a model
+/// recompiled with another object list (compileModel) reuses the loaded link meshes.
+struct Model {
+  std::shared_ptr<const hand::HandModel> hand_ptr;
+  std::shared_ptr<const HandGeometry> hand_geometry;
+  std::vector<ObjectModel> objects;
+  Options options;
+
+  const hand::HandModel& hand() const { return *hand_ptr; }
+  /// Actuators, tendons and clutches of the hand (sizes of the state's vectors).
+  std::size_t actuatorCount() const { return hand_ptr->actuators.size(); }
+  std::size_t fingerCount() const { return hand_ptr->fingers.size(); }
+};
+
+/// Compiles a model. `geometry` null loads the hand's meshes (throws io::InputError on a bad
+/// one); pass an existing one (built for the same hand) to reuse it. Throws
+/// std::invalid_argument for bad options or an object without geometry.
+std::shared_ptr<const Model> compileModel(std::shared_ptr<const hand::HandModel> hand,
+                                          std::vector<ObjectModel> objects, Options options = {},
+                                          std::shared_ptr<const HandGeometry> geometry = nullptr);
+
+/// The same model with other objects (sharing hand, geometry and options).
+std::shared_ptr<const Model> withObjects(const Model& model, std::vector<ObjectModel> objects);
+
+}  // namespace handsim::sim

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <Eigen/Core>
+
+namespace handsim::sim {
+
+/// Parameters of the contact stage (docs/simulation.md, "Contacts").
+struct ContactOptions {
+  /// Fraction of a contact's penetration beyond `slop` pushed back per step [-]. 0 (the
+  /// default) is seed 000's pure velocity constraint; the depth estimate of coarse meshes can
+  /// be far larger than the true penetration, so raise it only for fine meshes.
+  double stiffness = 0.0;
+  /// Penetration a contact settles at: shallower contacts may sink to it so a resting link
+  /// keeps touching; deeper ones are not pushed back unless stiffness > 0 [m].
+  double slop = 1e-4;
+  /// Fraction of the remaining way to `slop` a fresh contact may sink per step [-].
+  double sink_rate = 0.2;
+  /// Directions of the bounding polytopes (14, 18 or 26; seed 000 sec. IV uses 18).
+  int kdop_k = 18;
+};
+
+/// Parameters of the constraint solver (projected Gauss-Seidel, docs/simulation.md).
+struct SolverOptions {
+  /// Gauss-Seidel sweeps over the constraint rows per solve.
+  int sweeps = 50;
+  /// A row whose effective inverse mass is below this fraction of the largest one (plus one)
+  /// constrains no actuator (e.g. a contact on a clutch-locked link) and is skipped [-].
+  double row_floor = 1e-12;
+  /// Speed below which an actuator counts as standing still when the clutch judges the
+  /// closing direction; the servo's push decides then [actuator unit/s].
+  double standstill_speed = 1e-9;
+};
+
+/// Everything about a run that is not the hand or the objects: the fixed step, gravity and
+/// the contact and solver parameters. Part of the compiled sim::Model.
+struct Options {
+  double dt = 1e-3;  ///< fixed step [s]
+  /// Gravitational acceleration in the world frame [m/s^2] (world z up). The palm may be
+  /// placed and turned in the world (SimState::palm_pose_world); gravity turns with it.
+  Eigen::Vector3d gravity_world = Eigen::Vector3d(0.0, 0.0, -9.81);
+  ContactOptions contact;
+  SolverOptions solver;
+};
+
+/// Throws std::invalid_argument naming the first bad field (dt <= 0, non-finite values,
+/// negative contact parameters, k not in {14, 18, 26}, sweeps < 1).
+void validateOptions(const Options& options);
+
+}  // namespace handsim::sim

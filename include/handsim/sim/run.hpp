@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The one run loop (docs/development.md): the CLI's simulate, grasp sweeps, the GUI and tests
+// all advance time through sim::Run. It owns the model (shared), the state, the references,
+// the controller and the recorder; front ends only pace it and change things between steps.
+#pragma once
+
+#include <Eigen/Geometry>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "handsim/sim/actuator_trajectory.hpp"
+#include "handsim/sim/hybrid_grasp_controller.hpp"
+#include "handsim/sim/model.hpp"
+#include "handsim/sim/recorder.hpp"
+#include "handsim/sim/sim_state.hpp"
+
+namespace handsim::sim {
+
+/// What a run does over time: where it starts, what it follows, what controls it, how long.
+/// Sizes: na actuators, nt tendons of the model's hand.
+struct RunPlan {
+  Eigen::Isometry3d palm_pose_world = Eigen::Isometry3d::Identity();  ///< {P} -> {W}
+  /// Object frame -> {W} at the start, per model object (no, or empty: the model's initial
+  /// poses). Two grasp candidates around one object are two plans on one model.
+  std::vector<Eigen::Isometry3d> object_pose_world;
+  std::vector<double> initial;  ///< actuator positions [actuator unit] (na, or empty: 0)
+  std::vector<double> initial_tendons;  ///< retractions [m] (nt, or empty: nearest 0)
+  /// References per actuator (na, or empty); an actuator without one tracks its command.
+  std::vector<ActuatorTrajectory> trajectories;
+  /// Retraction references per tendon (nt, or empty).
+  std::vector<ActuatorTrajectory> tendon_trajectories;
+  /// Seed 002's hybrid force/position grasp controller, run before every step.
+  std::optional<HybridGraspOptions> controller;
+  double duration = 0.0;  ///< [s]; 0: no end (the GUI's free play)
+  int record_every = 1;   ///< record every N-th step; the first and last states always
+};
+
+/// A run of one state on one model.
+class Run {
+ public:
+  /// Throws std::invalid_argument when the plan does not fit the model (sizes, non-finite
+  /// values, record_every < 1, negative duration) and naming a controller the hand cannot run.
+  Run(std::shared_ptr<const Model> model, RunPlan plan);
+  Run(const Run&) = delete;
+  Run& operator=(const Run&) = delete;
+
+  const Model& model() const { return *model_; }
+  const std::shared_ptr<const Model>& modelPtr() const { return model_; }
+  const RunPlan& plan() const { return plan_; }
+  const SimState& state() const { return state_; }
+  /// For commands between steps (set points, object and palm poses, loads). After editing
+  /// actuator positions or velocities call sim::forwardPosition(model(), state()).
+  SimState& state() { return state_; }
+  const Recorder& recorder() const { return *recorder_; }
+  /// The grasp controller, if the plan has one.
+  const HybridGraspController* controller() const {
+    return controller_ ? &*controller_ : nullptr;
+  }
+
+  /// Back to the plan's initial state: time 0, controller restarted, recorder cleared and the
+  /// first row recorded.
+  void reset();
+  /// One fixed step: the controller, the references at the end of the step (trajectories or
+  /// commands), sim::step, and a recorder row when due.
+  void step();
+  /// Steps of the whole run, llround(duration / dt); 0 when the plan has no end.
+  std::int64_t totalSteps() const { return total_steps_; }
+  /// True when the plan has an end and the state has reached it.
+  bool finished() const { return total_steps_ > 0 && state_.step >= total_steps_; }
+  /// Steps until finished(); `progress` (may be empty) gets the fraction done about every 1%.
+  /// Throws std::logic_error for a plan without an end.
+  void runToEnd(const std::function<void(double)>& progress = {});
+
+  /// A new plan (trajectories, initial state, controller, duration), then reset().
+  void setPlan(RunPlan plan);
+  /// The same hand with other objects or options (e.g. an object added in the GUI): the state
+  /// keeps everything, object arrays follow the new list (SimState::object_pose_world of
+  /// surviving indices is kept). Throws std::invalid_argument for a model of another hand.
+  void setModel(std::shared_ptr<const Model> model);
+
+ private:
+  void check(const RunPlan& plan) const;
+  void writeReferences();
+  std::shared_ptr<const Model> model_;
+  RunPlan plan_;
+  SimState state_;
+  std::unique_ptr<Recorder> recorder_;
+  std::optional<HybridGraspController> controller_;
+  std::int64_t total_steps_ = 0;
+};
+
+}  // namespace handsim::sim

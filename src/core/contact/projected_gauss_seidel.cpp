@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Projected Gauss-Seidel (Cottle, Pang and Stone 1992, sec. 5.2; Catto 2005): each row's
+// impulse is moved to the value that makes its constraint hold with the others fixed, then
+// projected onto lambda >= 0, and the velocity follows the change.
+#include "handsim/contact/projected_gauss_seidel.hpp"
+
+#include <algorithm>
+
+namespace handsim::contact {
+
+void projectedGaussSeidel(const Eigen::Ref<const Eigen::MatrixXd>& rows,
+                          const Eigen::Ref<const Eigen::MatrixXd>& minv_rows,
+                          const Eigen::Ref<const Eigen::MatrixXd>& w,
+                          const Eigen::Ref<const Eigen::VectorXd>& bias, int sweeps,
+                          double row_floor, Eigen::Ref<Eigen::VectorXd> velocity,
+                          Eigen::Ref<Eigen::VectorXd> lambda) {
+  const Eigen::Index nr = bias.size();
+  lambda.setZero();
+  for (int sweep = 0; sweep < sweeps; ++sweep) {
+    for (Eigen::Index i = 0; i < nr; ++i) {
+      if (!(w(i, i) > row_floor)) continue;  // the row constrains no actuator
+      const double next =
+          std::max(0.0, lambda[i] - (rows.row(i).dot(velocity) - bias[i]) / w(i, i));
+      velocity += minv_rows.col(i) * (next - lambda[i]);
+      lambda[i] = next;
+    }
+  }
+}
+
+}  // namespace handsim::contact

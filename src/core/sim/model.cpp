@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Compiling the model: meshes are read and their k-DOP trees built once (seed 000 sec. IV),
+// here and nowhere else; the contact stage and the viewport share them.
+#include "handsim/sim/model.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+
+namespace handsim::sim {
+
+void validateOptions(const Options& o) {
+  auto bad = [](const std::string& field, const std::string& why) {
+    throw std::invalid_argument("options." + field + " " + why);
+  };
+  if (!(o.dt > 0.0) || !std::isfinite(o.dt)) bad("dt", "must be positive and finite");
+  if (!o.gravity_world.allFinite()) bad("gravity_world", "must be finite");
+  if (!(o.contact.stiffness >= 0.0) || !std::isfinite(o.contact.stiffness))
+    bad("contact.stiffness", "must be finite and not negative");
+  if (!(o.contact.slop >= 0.0) || !std::isfinite(o.contact.slop))
+    bad("contact.slop", "must be finite and not negative");
+  if (!(o.contact.sink_rate >= 0.0 && o.contact.sink_rate <= 1.0))
+    bad("contact.sink_rate", "must lie in [0, 1]");
+  if (o.contact.kdop_k != 14 && o.contact.kdop_k != 18 && o.contact.kdop_k != 26)
+    bad("contact.kdop_k", "must be 14, 18 or 26");
+  if (o.solver.sweeps < 1) bad("solver.sweeps", "must be at least 1");
+  if (!(o.solver.row_floor > 0.0) || !std::isfinite(o.solver.row_floor))
+    bad("solver.row_floor", "must be positive and finite");
+  if (!(o.solver.standstill_speed >= 0.0) || !std::isfinite(o.solver.standstill_speed))
+    bad("solver.standstill_speed", "must be finite and not negative");
+}
+
+CollisionBody makeCollisionBody(geometry::TriangleMesh mesh, int k) {
+  CollisionBody b;
+  if (mesh.normals.size() != mesh.triangles.size()) mesh.updateNormals();
+  b.mesh = std::move(mesh);
+  if (b.mesh.triangles.empty()) return b;
+  const geometry::Aabb box = geometry::boundingBox(b.mesh);
+  b.centre = 0.5 * (box.min + box.max);
+  for (const auto& t : b.mesh.triangles)
+    for (int i : t)
+      b.radius =
+          std::max(b.radius, (b.mesh.vertices[static_cast<std::size_t>(i)] - b.centre).norm());
+  collision::KdopTreeOptions opt;
+  opt.k = k;
+  b.tree = collision::KdopTree(b.mesh, opt);
+  return b;
+}
+
+namespace {
+
+BodyGeometry readBody(const std::string& path, const geometry::MeshLoadOptions& options, int k) {
+  BodyGeometry g;
+  g.source = path;
+  if (path.empty()) return g;
+  g.visual = geometry::loadMesh(path, options);
+  g.collision = makeCollisionBody(g.visual.merged(), k);
+  return g;
+}
+
+}  // namespace
+
+std::shared_ptr<const BodyGeometry> loadBodyGeometry(const std::string& path,
+                                                     const geometry::MeshLoadOptions& options,
+                                                     int kdop_k) {
+  return std::make_shared<const BodyGeometry>(readBody(path, options, kdop_k));
+}
+
+std::shared_ptr<const HandGeometry> loadHandGeometry(const hand::HandModel& hand, int kdop_k) {
+  auto g = std::make_shared<HandGeometry>();
+  g->palm = readBody(hand.palm_mesh, {}, kdop_k);
+  g->links.resize(hand.fingers.size());
+  for (std::size_t f = 0; f < hand.fingers.size(); ++f)
+    for (std::size_t r = 0; r < hand.fingers[f].rows.size(); ++r) {
+      const std::string path = f < hand.link_meshes.size() && r < hand.link_meshes[f].size()
+                                   ? hand.link_meshes[f][r]
+                                   : std::string();
+      g->links[f].push_back(readBody(path, {}, kdop_k));
+    }
+  return g;
+}
+
+ObjectModel loadObject(const std::string& path, const geometry::MeshLoadOptions& options,
+                       const std::string& name, int kdop_k) {
+  ObjectModel o;
+  o.geometry = loadBodyGeometry(path, options, kdop_k);
+  o.source = path;
+  o.scale = options.scale;
+  o.name = name.empty() ? std::filesystem::path(path).stem().string() : name;
+  return o;
+}
+
+std::shared_ptr<const Model> compileModel(std::shared_ptr<const hand::HandModel> hand,
+                                          std::vector<ObjectModel> objects, Options options,
+                                          std::shared_ptr<const HandGeometry> geometry) {
+  if (!hand) throw std::invalid_argument("compileModel: no hand");
+  validateOptions(options);
+  for (std::size_t i = 0; i < objects.size(); ++i) {
+    if (!objects[i].geometry)
+      throw std::invalid_argument("object " + std::to_string(i) + " ('" + objects[i].name +
+                                  "') has no geometry");
+    if (!objects[i].initial_pose_world.matrix().allFinite())
+      throw std::invalid_argument("object '" + objects[i].name + "': pose is not finite");
+    if (!(objects[i].friction >= 0.0) || !std::isfinite(objects[i].friction))
+      throw std::invalid_argument("object '" + objects[i].name +
+                                  "': friction must be finite and not negative");
+  }
+  if (geometry && geometry->links.size() != hand->fingers.size())
+    throw std::invalid_argument("compileModel: the hand geometry was built for another hand");
+  auto m = std::make_shared<Model>();
+  m->hand_geometry = geometry ? std::move(geometry) : loadHandGeometry(*hand, options.contact.kdop_k);
+  m->hand_ptr = std::move(hand);
+  m->objects = std::move(objects);
+  m->options = options;
+  return m;
+}
+
+std::shared_ptr<const Model> withObjects(const Model& model, std::vector<ObjectModel> objects) {
+  return compileModel(model.hand_ptr, std::move(objects), model.options, model.hand_geometry);
+}
+
+}  // namespace handsim::sim

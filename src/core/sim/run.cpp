@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The run loop: references and controller between the staged steps, rows into the recorder.
+#include "handsim/sim/run.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "handsim/sim/step.hpp"
+
+namespace handsim::sim {
+
+Run::Run(std::shared_ptr<const Model> model, RunPlan plan) : model_(std::move(model)) {
+  if (!model_) throw std::invalid_argument("Run: no model");
+  setPlan(std::move(plan));
+}
+
+void Run::check(const RunPlan& p) const {
+  const hand::HandModel& hand = model_->hand();
+  const std::size_t na = hand.actuators.size(), nt = hand.tendons.size();
+  auto sized = [](std::size_t got, std::size_t want, const char* what) {
+    if (got != 0 && got != want)
+      throw std::invalid_argument(std::string("run plan: ") + what + ": expected " +
+                                  std::to_string(want) + " entries, got " + std::to_string(got));
+  };
+  sized(p.initial.size(), na, "initial actuator positions");
+  sized(p.initial_tendons.size(), nt, "initial tendon retractions");
+  sized(p.trajectories.size(), na, "actuator trajectories");
+  sized(p.tendon_trajectories.size(), nt, "tendon trajectories");
+  sized(p.object_pose_world.size(), model_->objects.size(), "object poses");
+  for (const auto& pose : p.object_pose_world)
+    if (!pose.matrix().allFinite()) throw std::invalid_argument("run plan: object pose not finite");
+  for (double v : p.initial_tendons)
+    if (!std::isfinite(v)) throw std::invalid_argument("run plan: tendon retraction not finite");
+  if (!(p.duration >= 0.0) || !std::isfinite(p.duration))
+    throw std::invalid_argument("run plan: duration must be finite and not negative");
+  if (p.duration / model_->options.dt > 1e9)
+    throw std::invalid_argument("run plan: more than 1e9 steps");
+  if (p.record_every < 1) throw std::invalid_argument("run plan: record_every must be >= 1");
+}
+
+void Run::setPlan(RunPlan plan) {
+  check(plan);
+  // Validates the controller against the hand before anything changes.
+  std::optional<HybridGraspController> controller;
+  if (plan.controller) controller.emplace(model_->hand(), *plan.controller);
+  plan_ = std::move(plan);
+  total_steps_ = static_cast<std::int64_t>(std::llround(plan_.duration / model_->options.dt));
+  recorder_ = std::make_unique<Recorder>(model_->hand());
+  controller_.reset();
+  if (plan_.controller) {
+    const std::optional<HybridGraspController>* c = &controller_;
+    recorder_->addChannel("controller.phase",
+                          [c](const SimState&) { return static_cast<double>((*c)->phase()); });
+    recorder_->addChannel("controller.force", [c](const SimState&) { return (*c)->totalForce(); });
+    recorder_->addChannel("controller.force_reference",
+                          [c](const SimState&) { return (*c)->reference()[1]; });
+    for (int i = 0; i < 4; ++i)
+      recorder_->addChannel("controller.x" + std::to_string(i + 1),
+                            [c, i](const SimState&) { return (*c)->x()[i]; });
+  }
+  reset();
+}
+
+void Run::reset() {
+  state_ = makeState(*model_, plan_.initial, plan_.palm_pose_world);
+  if (!plan_.initial_tendons.empty())
+    state_.tendon_position = state_.tendon_command = plan_.initial_tendons;
+  if (!plan_.object_pose_world.empty()) state_.object_pose_world = plan_.object_pose_world;
+  if (plan_.controller) controller_.emplace(model_->hand(), *plan_.controller);
+  recorder_->clear();
+  recorder_->record(state_);
+}
+
+void Run::writeReferences() {
+  // The servo tracks where the motor should be at the end of the step.
+  const double t_next = state_.time + model_->options.dt;
+  SimState& s = state_;
+  for (std::size_t a = 0; a < s.actuator_reference.size(); ++a) {
+    if (a < plan_.trajectories.size()) {
+      s.actuator_reference[a] = plan_.trajectories[a].position(t_next, s.actuator_command[a]);
+      s.actuator_reference_velocity[a] = plan_.trajectories[a].velocity(t_next);
+    } else {
+      s.actuator_reference[a] = s.actuator_command[a];
+      s.actuator_reference_velocity[a] = 0.0;
+    }
+  }
+  for (std::size_t t = 0; t < s.tendon_position.size(); ++t)
+    s.tendon_position[t] = t < plan_.tendon_trajectories.size()
+                               ? plan_.tendon_trajectories[t].position(t_next, s.tendon_command[t])
+                               : s.tendon_command[t];
+}
+
+void Run::step() {
+  if (controller_) controller_->update(state_, model_->options.dt);
+  writeReferences();
+  sim::step(*model_, state_);
+  if (state_.step % plan_.record_every == 0 || state_.step == total_steps_)
+    recorder_->record(state_);
+}
+
+void Run::runToEnd(const std::function<void(double)>& progress) {
+  if (total_steps_ <= 0) throw std::logic_error("Run::runToEnd: the plan has no end");
+  const std::int64_t every_percent = std::max<std::int64_t>(1, total_steps_ / 100);
+  while (!finished()) {
+    step();
+    if (progress && state_.step % every_percent == 0)
+      progress(static_cast<double>(state_.step) / static_cast<double>(total_steps_));
+  }
+}
+
+void Run::setModel(std::shared_ptr<const Model> model) {
+  if (!model || model->hand_ptr != model_->hand_ptr)
+    throw std::invalid_argument("Run::setModel: the model must be of the same hand");
+  model_ = std::move(model);
+  total_steps_ = static_cast<std::int64_t>(std::llround(plan_.duration / model_->options.dt));
+  matchObjects(*model_, state_);
+}
+
+}  // namespace handsim::sim

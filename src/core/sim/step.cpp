@@ -1,0 +1,490 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The staged step (docs/simulation.md). The worm-geared drives are not back-drivable, so every
+// joint follows its actuator through the transmission (q = R a + q0, R from the clutch
+// states, seed 000 eq. 1-4 and 10) and the dynamics are written in actuator coordinates:
+// (R^T D R + J_rotor) a'' = tau_servo + tau_tendon - R^T (H + C - tau_ext), with D, H, C by
+// Lagrange-Euler (seed 000 eq. 8); tendon-pulled joints are their own passive actuators.
+// Contacts and actuator ranges are unilateral velocity constraints solved by projected
+// Gauss-Seidel (contact/projected_gauss_seidel.hpp).
+#include "handsim/sim/step.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "handsim/collision/contact_patch.hpp"
+#include "handsim/collision/tree_collision.hpp"
+#include "handsim/contact/contact_jacobian.hpp"
+#include "handsim/contact/projected_gauss_seidel.hpp"
+#include "handsim/hand/transmission.hpp"
+
+namespace handsim::sim {
+
+namespace {
+
+constexpr std::size_t kKeptWarnings = 20;
+
+Eigen::Index idx(std::size_t i) { return static_cast<Eigen::Index>(i); }
+
+// Makes room for `rows` constraint rows; the capacity only grows, so a run reaches a steady
+// state without allocation.
+void reserveRows(StepWorkspace& w, Eigen::Index rows, Eigen::Index na) {
+  if (w.rows.rows() >= rows && w.rows.cols() == na) return;
+  const Eigen::Index cap = std::max<Eigen::Index>(rows, 2 * w.rows.rows());
+  w.rows.resize(cap, na);
+  w.row_bias.resize(cap);
+  w.minv_rows.resize(na, cap);
+  w.delassus.resize(cap, cap);
+  w.lambda.resize(cap);
+}
+
+}  // namespace
+
+void addWarning(SimState& s, const std::string& what) {
+  ++s.warning_count;
+  if (s.warnings.size() < kKeptWarnings)
+    s.warnings.push_back("t = " + std::to_string(s.time) + " s: " + what);
+}
+
+Eigen::Isometry3d fingerBaseWorld(const Model& model, const SimState& s, int finger) {
+  return s.palm_pose_world * model.hand().fingers.at(static_cast<std::size_t>(finger)).base;
+}
+
+Eigen::Isometry3d linkPoseWorld(const Model& model, const SimState& s, int finger, int row) {
+  const auto f = static_cast<std::size_t>(finger);
+  return s.palm_pose_world * (model.hand().fingers.at(f).base * s.link_frames.at(f).at(row + 1));
+}
+
+SimState makeState(const Model& model, const std::vector<double>& actuator_positions,
+                   const Eigen::Isometry3d& palm_pose_world) {
+  const hand::HandModel& hand = model.hand();
+  const std::size_t na = hand.actuators.size();
+  if (!actuator_positions.empty() && actuator_positions.size() != na)
+    throw std::invalid_argument("initial actuator positions: expected " + std::to_string(na) +
+                                " values, got " + std::to_string(actuator_positions.size()));
+  for (double v : actuator_positions)
+    if (!std::isfinite(v)) throw std::invalid_argument("initial actuator position is not finite");
+  if (!palm_pose_world.matrix().allFinite())
+    throw std::invalid_argument("palm pose is not finite");
+  SimState s;
+  s.palm_pose_world = palm_pose_world;
+  s.actuator_position = hand::clampActuators(
+      hand, actuator_positions.empty() ? std::vector<double>(na, 0.0) : actuator_positions);
+  s.actuator_velocity.assign(na, 0.0);
+  s.actuator_acceleration.assign(na, 0.0);
+  s.actuator_command = s.actuator_position;
+  s.actuator_reference = s.actuator_position;
+  s.actuator_reference_velocity.assign(na, 0.0);
+  s.actuator_effort.assign(na, 0.0);
+  s.clutches.assign(hand.clutches.size(), {});
+  s.inner_load_torque.assign(hand.clutches.size(), 0.0);
+  for (const auto& t : hand.tendons) s.tendon_position.push_back(std::clamp(0.0, t.lower, t.upper));
+  s.tendon_command = s.tendon_position;
+  s.tendon_tension.assign(hand.tendons.size(), 0.0);
+  for (const auto& f : hand.fingers) {
+    s.q.emplace_back(kinematics::JointVector::Zero(f.dof()));
+    s.qd.emplace_back(kinematics::JointVector::Zero(f.dof()));
+    s.qdd.emplace_back(kinematics::JointVector::Zero(f.dof()));
+    s.tau.emplace_back(kinematics::JointVector::Zero(f.dof()));
+  }
+  s.link_frames.resize(hand.fingers.size());
+  matchObjects(model, s);
+
+  StepWorkspace& w = s.work;
+  const auto nf = hand.fingers.size();
+  hand::effectiveDrives(hand, s.clutches, w.drives);
+  w.terms.resize(nf);
+  w.external.resize(nf);
+  for (std::size_t f = 0; f < nf; ++f)
+    w.external[f] = kinematics::JointVector::Zero(hand.fingers[f].dof());
+  w.mass = Eigen::MatrixXd::Zero(idx(na), idx(na));
+  w.mass_ldlt = Eigen::LDLT<Eigen::MatrixXd>(idx(na));
+  for (Eigen::VectorXd* v : {&w.bias, &w.force, &w.acceleration, &w.velocity_old, &w.velocity,
+                             &w.lower, &w.upper})
+    *v = Eigen::VectorXd::Zero(idx(na));
+  w.limit_rows.reserve(2 * na);
+  reserveRows(w, idx(2 * na + 16), idx(na));
+  s.contacts.reserve(64);
+  s.warnings.reserve(kKeptWarnings);
+  forwardPosition(model, s);
+  return s;
+}
+
+void matchObjects(const Model& model, SimState& s) {
+  const std::size_t old = s.object_pose_world.size();
+  s.object_pose_world.resize(model.objects.size());
+  s.object_twist_world.resize(model.objects.size(), Twist::Zero());
+  for (std::size_t o = old; o < model.objects.size(); ++o)
+    s.object_pose_world[o] = model.objects[o].initial_pose_world;
+}
+
+void forwardPosition(const Model& model, SimState& s) {
+  const hand::HandModel& hand = model.hand();
+  hand::effectiveDrives(hand, s.clutches, s.work.drives);
+  const auto& drives = s.work.drives;
+  for (std::size_t f = 0; f < drives.size(); ++f) {
+    for (std::size_t j = 0; j < drives[f].size(); ++j) {
+      const auto& e = drives[f][j];
+      const auto a = static_cast<std::size_t>(e.actuator);
+      const auto jj = idx(j);
+      s.q[f][jj] = e.ratio * s.actuator_position[a] + e.offset;
+      s.qd[f][jj] = e.ratio * s.actuator_velocity[a];
+    }
+    s.link_frames[f] = kinematics::forwardKinematics(hand.fingers[f], s.q[f]);
+  }
+}
+
+void detectContacts(const Model& model, SimState& s) {
+  s.contacts.clear();
+  if (model.objects.empty()) return;
+  const HandGeometry& geometry = *model.hand_geometry;
+  for (std::size_t f = 0; f < geometry.links.size(); ++f) {
+    for (std::size_t r = 0; r < geometry.links[f].size(); ++r) {
+      const CollisionBody& link = geometry.links[f][r].collision;
+      if (link.empty()) continue;
+      const Eigen::Isometry3d link_pose =
+          linkPoseWorld(model, s, static_cast<int>(f), static_cast<int>(r));
+      for (std::size_t o = 0; o < model.objects.size(); ++o) {
+        const CollisionBody& obj = model.objects[o].geometry->collision;
+        if (obj.empty()) continue;
+        const Eigen::Isometry3d& object_pose = s.object_pose_world[o];
+        // Bounding spheres first: most pairs are far apart.
+        const Eigen::Vector3d lc = link_pose * link.centre;
+        const Eigen::Vector3d oc = object_pose * obj.centre;
+        if ((lc - oc).norm() > link.radius + obj.radius) continue;
+        const Eigen::Isometry3d obj_in_link = link_pose.inverse() * object_pose;
+        collision::ContactScratch& scratch = s.work.collision;
+        collision::allContacts(link.tree, obj.tree, obj_in_link, scratch, scratch.pairs);
+        if (scratch.pairs.empty()) continue;
+        const std::size_t patches =
+            collision::buildContactPatches(link.mesh, obj.mesh, obj_in_link, scratch.pairs, scratch);
+        for (std::size_t k = 0; k < patches; ++k) {
+          const collision::ContactPatch& patch = scratch.patches[k];
+          if (patch.normal.squaredNorm() == 0.0) continue;
+          Contact c;
+          c.finger = static_cast<int>(f);
+          c.row = static_cast<int>(r);
+          c.object = static_cast<int>(o);
+          c.point_world = link_pose * patch.point;
+          // The patch normal points out of the object; ours into it.
+          c.normal_world = -(link_pose.linear() * patch.normal);
+          c.depth = patch.depth_m;
+          s.contacts.push_back(c);
+        }
+      }
+    }
+  }
+}
+
+bool handTouchesObjects(const Model& model, const SimState& s) {
+  auto touches = [&](const CollisionBody& body, const Eigen::Isometry3d& pose) {
+    if (body.empty()) return false;
+    for (std::size_t o = 0; o < model.objects.size(); ++o) {
+      const CollisionBody& obj = model.objects[o].geometry->collision;
+      if (obj.empty()) continue;
+      const Eigen::Isometry3d& object_pose = s.object_pose_world[o];
+      if ((pose * body.centre - object_pose * obj.centre).norm() > body.radius + obj.radius)
+        continue;
+      if (collision::anyContact(body.tree, obj.tree, pose.inverse() * object_pose)) return true;
+    }
+    return false;
+  };
+  const HandGeometry& geometry = *model.hand_geometry;
+  if (touches(geometry.palm.collision, s.palm_pose_world)) return true;
+  for (std::size_t f = 0; f < geometry.links.size(); ++f)
+    for (std::size_t r = 0; r < geometry.links[f].size(); ++r)
+      if (touches(geometry.links[f][r].collision,
+                  linkPoseWorld(model, s, static_cast<int>(f), static_cast<int>(r))))
+        return true;
+  return false;
+}
+
+void computeActuation(const Model& model, SimState& s) {
+  const hand::HandModel& hand = model.hand();
+  for (std::size_t a = 0; a < hand.actuators.size(); ++a) {
+    const auto& act = hand.actuators[a];
+    const double rho = act.drives.front().ratio;
+    const double err = rho * (s.actuator_reference[a] - s.actuator_position[a]);
+    const double derr = rho * (s.actuator_reference_velocity[a] - s.actuator_velocity[a]);
+    const double effort = act.servo.kp * err + act.servo.kd * derr;
+    s.actuator_effort[a] = std::clamp(effort, -act.servo.torque_limit, act.servo.torque_limit);
+  }
+  // Tendons (seed 002): the motor sits at its reference; the elastic tendon cannot push,
+  // T = k max(0, retraction - sum r_j q_j).
+  for (std::size_t t = 0; t < hand.tendons.size(); ++t) {
+    const auto& tendon = hand.tendons[t];
+    s.tendon_position[t] = std::clamp(s.tendon_position[t], tendon.lower, tendon.upper);
+    double excursion = 0.0;
+    for (const auto& tj : tendon.joints)
+      excursion +=
+          tj.pulley_radius * s.q[static_cast<std::size_t>(tj.joint.finger)][tj.joint.joint];
+    s.tendon_tension[t] = tendon.stiffness * std::max(0.0, s.tendon_position[t] - excursion);
+  }
+}
+
+void computeDynamics(const Model& model, SimState& s) {
+  const hand::HandModel& hand = model.hand();
+  const std::size_t na = hand.actuators.size();
+  const std::size_t nf = hand.fingers.size();
+  StepWorkspace& w = s.work;
+  hand::effectiveDrives(hand, s.clutches, w.drives);
+  const auto& drives = w.drives;
+
+  // Per finger, reflected to actuator space: M = R^T D R + J, b = R^T (H + C - ext).
+  w.mass.setZero();
+  w.bias.setZero();
+  for (std::size_t f = 0; f < nf; ++f) {
+    const auto& chain = hand.fingers[f];
+    const Eigen::Isometry3d base = fingerBaseWorld(model, s, static_cast<int>(f));
+    const Eigen::Vector3d g_base = base.linear().transpose() * model.options.gravity_world;
+    w.terms[f] = dynamics::lagrangeEuler(chain, s.q[f], s.qd[f], g_base);
+    w.external[f].setZero();
+    if (!s.loads.empty()) {
+      const Eigen::Isometry3d to_base = base.inverse();
+      for (const LinkLoad& l : s.loads)
+        if (l.finger == static_cast<int>(f))
+          w.external[f] += contact::linkPointJacobianTranspose(
+              chain, s.link_frames[f], l.row, to_base * l.point_world,
+              to_base.linear() * l.force_world);
+    }
+    const int n = chain.dof();
+    const auto& terms = w.terms[f];
+    for (int i = 0; i < n; ++i) {
+      const auto& ei = drives[f][static_cast<std::size_t>(i)];
+      if (ei.ratio == 0.0) continue;
+      const auto ai = static_cast<Eigen::Index>(ei.actuator);
+      w.bias[ai] += ei.ratio * (terms.H[i] + terms.C[i] - w.external[f][i]);
+      for (int k = 0; k < n; ++k) {
+        const auto& ek = drives[f][static_cast<std::size_t>(k)];
+        if (ek.ratio == 0.0) continue;
+        w.mass(ai, static_cast<Eigen::Index>(ek.actuator)) += ei.ratio * terms.D(i, k) * ek.ratio;
+      }
+    }
+  }
+
+  // Servo (PD at the primary joint, see ServoGains) and rotor inertia.
+  for (std::size_t a = 0; a < na; ++a) {
+    const auto& act = hand.actuators[a];
+    const double rho = act.drives.front().ratio;
+    w.force[idx(a)] = rho * s.actuator_effort[a] - w.bias[idx(a)];
+    w.mass(idx(a), idx(a)) += rho * rho * act.servo.rotor_inertia;
+  }
+  // Each pulled joint feels r_j T against its return spring and damping; pulled joints are
+  // their own passive actuators (ratio 1).
+  for (std::size_t t = 0; t < hand.tendons.size(); ++t) {
+    const auto& tendon = hand.tendons[t];
+    const double tension = s.tendon_tension[t];
+    for (const auto& tj : tendon.joints) {
+      const auto f = static_cast<std::size_t>(tj.joint.finger);
+      const double q = s.q[f][tj.joint.joint], qd = s.qd[f][tj.joint.joint];
+      const auto a = static_cast<Eigen::Index>(hand.driverOf(tj.joint).first);
+      w.force[a] += tj.pulley_radius * tension - tj.spring * (q - tj.rest) - tj.damping * qd;
+    }
+  }
+  w.mass_ldlt.compute(w.mass);
+  w.acceleration = w.mass_ldlt.solve(w.force);
+  if (!w.acceleration.allFinite()) {
+    addWarning(s,
+               "actuator-space inertia is singular or the state is not finite; accelerations set "
+               "to 0");
+    w.acceleration.setZero();
+  }
+
+  // Each actuator's range, narrowed by the limits of the joints it moves.
+  for (std::size_t a = 0; a < na; ++a) {
+    w.lower[idx(a)] = hand.actuators[a].lower;
+    w.upper[idx(a)] = hand.actuators[a].upper;
+  }
+  for (std::size_t f = 0; f < nf; ++f) {
+    const auto& chain = hand.fingers[f];
+    for (int j = 0; j < chain.dof(); ++j) {
+      const auto& e = drives[f][static_cast<std::size_t>(j)];
+      if (e.ratio == 0.0) continue;
+      const auto& row = chain.rows[static_cast<std::size_t>(chain.rowOfJoint(j))];
+      double l = (row.lower - e.offset) / e.ratio, h = (row.upper - e.offset) / e.ratio;
+      if (l > h) std::swap(l, h);
+      const auto a = static_cast<Eigen::Index>(e.actuator);
+      w.lower[a] = std::max(w.lower[a], l);
+      w.upper[a] = std::min(w.upper[a], h);
+    }
+  }
+}
+
+void solveContacts(const Model& model, SimState& s) {
+  const hand::HandModel& hand = model.hand();
+  const std::size_t na = hand.actuators.size();
+  const double dt = model.options.dt;
+  const ContactOptions& co = model.options.contact;
+  StepWorkspace& w = s.work;
+  const auto& drives = w.drives;
+
+  for (std::size_t a = 0; a < na; ++a) w.velocity_old[idx(a)] = s.actuator_velocity[a];
+  w.velocity = w.velocity_old + w.acceleration * dt;
+  w.limit_rows.clear();
+  for (std::size_t a = 0; a < na; ++a) {
+    const double predicted = s.actuator_position[a] + w.velocity[idx(a)] * dt;
+    if (predicted > w.upper[idx(a)]) w.limit_rows.emplace_back(idx(a), -1.0);
+    if (predicted < w.lower[idx(a)]) w.limit_rows.emplace_back(idx(a), 1.0);
+  }
+  const auto nc = static_cast<Eigen::Index>(s.contacts.size());
+  const auto nr = nc + static_cast<Eigen::Index>(w.limit_rows.size());
+  for (Contact& c : s.contacts) c.force = 0.0;
+  if (nr == 0) return;
+  reserveRows(w, nr, idx(na));
+  auto rows = w.rows.topRows(nr);
+  auto bias = w.row_bias.head(nr);
+  rows.setZero();
+  for (Eigen::Index i = 0; i < nc; ++i) {
+    const Contact& c = s.contacts[static_cast<std::size_t>(i)];
+    const auto f = static_cast<std::size_t>(c.finger);
+    const auto& chain = hand.fingers[f];
+    // The row asks that the link point not move further into the object: along the normal
+    // out of the object (-normal_world), in the finger base.
+    const Eigen::Isometry3d to_base = fingerBaseWorld(model, s, c.finger).inverse();
+    const kinematics::JointVector g = contact::linkPointJacobianTranspose(
+        chain, s.link_frames[f], c.row, to_base * c.point_world,
+        -(to_base.linear() * c.normal_world));
+    for (int j = 0; j < chain.dof(); ++j) {
+      const auto& e = drives[f][static_cast<std::size_t>(j)];
+      rows(i, static_cast<Eigen::Index>(e.actuator)) += g[j] * e.ratio;
+    }
+    // A fresh contact may still sink to the slop (a fraction of the way per step), so a
+    // resting link stays in touch instead of flickering in and out of contact; deeper ones
+    // are pushed back by the contact stiffness.
+    bias[i] = (co.stiffness * std::max(0.0, c.depth - co.slop) -
+               co.sink_rate * std::max(0.0, co.slop - c.depth)) /
+              dt;
+  }
+  for (std::size_t k = 0; k < w.limit_rows.size(); ++k) {
+    const auto [a, sign] = w.limit_rows[k];
+    const Eigen::Index i = nc + static_cast<Eigen::Index>(k);
+    rows(i, a) = sign;
+    // sign * v >= sign * (limit - position) / dt keeps the step inside the range.
+    bias[i] = sign * ((sign > 0.0 ? w.lower[a] : w.upper[a]) -
+                      s.actuator_position[static_cast<std::size_t>(a)]) /
+              dt;
+  }
+  auto minv_rows = w.minv_rows.leftCols(nr);
+  minv_rows = w.mass_ldlt.solve(rows.transpose());
+  auto delassus = w.delassus.topLeftCorner(nr, nr);
+  delassus.noalias() = rows * minv_rows;
+  const double floor =
+      model.options.solver.row_floor * (1.0 + delassus.diagonal().cwiseAbs().maxCoeff());
+  auto lambda = w.lambda.head(nr);
+  // First the impact: the velocity brought into contacts and stops is removed (an impulse,
+  // not a force the clutch feels). Then the step's accelerations are constrained; that
+  // impulse over dt is the sustained normal force.
+  w.velocity = w.velocity_old;
+  contact::projectedGaussSeidel(rows, minv_rows, delassus, bias, model.options.solver.sweeps,
+                                floor, w.velocity, lambda);
+  w.velocity += w.acceleration * dt;
+  contact::projectedGaussSeidel(rows, minv_rows, delassus, bias, model.options.solver.sweeps,
+                                floor, w.velocity, lambda);
+  for (Eigen::Index i = 0; i < nc; ++i) s.contacts[static_cast<std::size_t>(i)].force = lambda[i] / dt;
+  w.acceleration = (w.velocity - w.velocity_old) / dt;
+}
+
+bool updateClutches(const Model& model, SimState& s) {
+  const hand::HandModel& hand = model.hand();
+  bool changed = false;
+  for (std::size_t c = 0; c < hand.clutches.size(); ++c) {
+    const auto& cm = hand.clutches[c];
+    const auto fi = static_cast<std::size_t>(cm.inner.finger);
+    const int inner_row = hand.fingers[fi].rowOfJoint(cm.inner.joint);
+    const Eigen::Isometry3d to_base = fingerBaseWorld(model, s, cm.inner.finger).inverse();
+    const kinematics::ChainFrames& frames = s.link_frames[fi];
+    // Seed 000 eq. 9 with the external loads and this step's contact forces on the inner link.
+    double load = 0.0;
+    for (const LinkLoad& l : s.loads)
+      if (l.finger == cm.inner.finger && l.row == inner_row)
+        load += hand::innerLoadTorque(hand, cm, frames, to_base * l.point_world,
+                                      to_base.linear() * l.force_world);
+    for (const Contact& ct : s.contacts)
+      if (ct.finger == cm.inner.finger && ct.row == inner_row && ct.force > 0.0)
+        load += hand::innerLoadTorque(hand, cm, frames, to_base * ct.point_world,
+                                      to_base.linear() * ct.forceOnLinkWorld());
+    s.inner_load_torque[c] = load;
+    const auto a = static_cast<std::size_t>(cm.actuator);
+    // A finger stopped by an object does not move, but its motor still drives it closed: judge
+    // the direction by the velocity, or by the servo's push when the finger stands still.
+    const double rho = hand.actuators[a].drives.front().ratio;
+    const double drive = std::abs(s.actuator_velocity[a]) > model.options.solver.standstill_speed
+                             ? s.actuator_velocity[a]
+                             : rho * s.actuator_effort[a];
+    const auto ev =
+        hand::updateClutch(hand, cm, s.clutches[c], s.actuator_position[a], drive, load);
+    if (ev == hand::ClutchEvent::BrokeAway) {
+      addWarning(s, "clutch of " + hand.actuators[a].name + " broke away at " +
+                        std::to_string(s.actuator_position[a]) + " " + hand.actuators[a].unit);
+      changed = true;
+    } else if (ev == hand::ClutchEvent::Reengaged) {
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+void computeJointTorques(const Model& model, SimState& s) {
+  const hand::HandModel& hand = model.hand();
+  StepWorkspace& w = s.work;
+  // The contact forces count as external forces on their links.
+  for (const Contact& c : s.contacts) {
+    if (c.force <= 0.0) continue;
+    const auto f = static_cast<std::size_t>(c.finger);
+    const Eigen::Isometry3d to_base = fingerBaseWorld(model, s, c.finger).inverse();
+    w.external[f] += contact::linkPointJacobianTranspose(
+        hand.fingers[f], s.link_frames[f], c.row, to_base * c.point_world,
+        to_base.linear() * c.forceOnLinkWorld());
+  }
+  for (std::size_t f = 0; f < hand.fingers.size(); ++f) {
+    const auto& chain = hand.fingers[f];
+    for (int j = 0; j < chain.dof(); ++j) {
+      const auto& e = w.drives[f][static_cast<std::size_t>(j)];
+      s.qdd[f][j] = e.ratio * w.acceleration[static_cast<Eigen::Index>(e.actuator)];
+    }
+    const auto& terms = w.terms[f];
+    s.tau[f] = terms.D * s.qdd[f] + terms.H + terms.C - w.external[f];
+  }
+}
+
+void integrate(const Model& model, SimState& s) {
+  const hand::HandModel& hand = model.hand();
+  const double dt = model.options.dt;
+  StepWorkspace& w = s.work;
+  // Semi-implicit Euler; the clamp only removes rounding beyond the limits.
+  for (std::size_t a = 0; a < hand.actuators.size(); ++a) {
+    const auto ai = idx(a);
+    double vel = w.velocity[ai];
+    double p = std::clamp(s.actuator_position[a] + vel * dt, w.lower[ai], w.upper[ai]);
+    if (!std::isfinite(p) || !std::isfinite(vel)) {
+      addWarning(s, hand.actuators[a].name + ": state became non-finite; held in place");
+      p = s.actuator_position[a];
+      vel = 0.0;
+      w.acceleration[ai] = 0.0;
+    }
+    s.actuator_position[a] = p;
+    s.actuator_velocity[a] = vel;
+    s.actuator_acceleration[a] = w.acceleration[ai];
+  }
+  s.time += dt;
+  ++s.step;
+}
+
+void step(const Model& model, SimState& s) {
+  detectContacts(model, s);
+  computeActuation(model, s);
+  computeDynamics(model, s);
+  solveContacts(model, s);
+  if (updateClutches(model, s)) {
+    // The transmission changed (eq. 10): the joints follow the actuators anew, and the
+    // dynamics and the contact forces are solved again for it.
+    forwardPosition(model, s);
+    computeDynamics(model, s);
+    solveContacts(model, s);
+  }
+  computeJointTorques(model, s);
+  integrate(model, s);
+  forwardPosition(model, s);
+}
+
+}  // namespace handsim::sim
