@@ -75,16 +75,15 @@ class SimulationController : public QObject {
   void setActuatorCommand(int actuator, double value);
   /// Set points for every actuator at once (same rules).
   void setActuatorCommands(const std::vector<double>& values);
-  /// Actuator positions that best realise joint values (least squares per actuator through
-  /// the current transmission), clamped into their ranges.
+  /// Actuator positions that best realise joint values at the current clutch states
+  /// (hand::actuatorsForJoints; actuators no joint constrains keep their set points).
   std::vector<double> actuatorsForJoints(const std::vector<kinematics::JointVector>& q) const;
   /// Fingertip position of `finger` in the palm frame [m] in the shown state.
   Eigen::Vector3d fingertip(int finger) const;
-  /// Inverse kinematics to a fingertip target in the palm frame [m]: closed form for
-  /// BarrettHand-type fingers, damped least squares otherwise, then through the transmission
-  /// (coupled joints: a least-squares fit in actuator space). Returns an empty string and moves
-  /// the hand, or the reason the target is unreachable (with the miss distance) and leaves
-  /// the hand where it was.
+  /// Inverse kinematics to a fingertip target in the palm frame [m] through the transmission
+  /// (hand::fingertipActuators, from the current actuator positions). Returns an empty string
+  /// and moves the hand, or the reason the target is unreachable (with the miss distance) and
+  /// leaves the hand where it was.
   /// `phi` [rad], for planar three-link fingers only, is the angle of the last link in the
   /// finger's plane (kinematics/closed_form_ik.hpp); the target must then lie in that plane.
   QString moveFingertip(int finger, const Eigen::Vector3d& target, std::optional<double> phi = {});
