@@ -242,44 +242,17 @@ void SimulationController::resetToZero() {
 }
 
 std::vector<int> SimulationController::closingActuators() const {
-  const hand::HandModel& h = engine_->hand;
-  const auto joint_name = [&h](const hand::JointRef& j) -> std::string {
-    if (j.finger < 0 || j.finger >= static_cast<int>(h.fingers.size())) return {};
-    const kinematics::Chain& chain = h.fingers[static_cast<std::size_t>(j.finger)];
-    if (j.joint < 0 || j.joint >= chain.dof()) return {};
-    const auto row = static_cast<std::size_t>(chain.rowOfJoint(j.joint));
-    return row < chain.joint_names.size() ? chain.joint_names[row] : std::string{};
-  };
-  const auto on_tendon = [&h](const hand::JointRef& j) {
-    for (const hand::Tendon& t : h.tendons)
-      for (const hand::TendonJoint& tj : t.joints)
-        if (tj.joint == j) return true;
-    return false;
-  };
-  std::vector<int> out;
-  for (std::size_t a = 0; a < h.actuators.size(); ++a) {
-    const hand::Actuator& act = h.actuators[a];
-    const QString name = QString::fromStdString(act.name).toLower();
-    if (name.contains(QLatin1String("spread")) || name.contains(QLatin1String("wrist")) ||
-        name.contains(QLatin1String("base")))
-      continue;
-    bool flexes = false;
-    bool only_j1 = true;
-    bool tendon = false;
-    for (const hand::JointDrive& d : act.drives) {
-      const std::string joint = joint_name(d.joint);
-      flexes = flexes || joint == "J2" || joint == "J3";
-      only_j1 = only_j1 && joint == "J1";
-      tendon = tendon || on_tendon(d.joint);
-    }
-    if (tendon || act.drives.empty()) continue;
-    if (flexes || (act.unit == "counts" && !only_j1)) out.push_back(static_cast<int>(a));
-  }
-  return out;
+  return engine_->hand.closing_actuators;
 }
 
 void SimulationController::autoGrasp() {
   const hand::HandModel& h = engine_->hand;
+  if (h.closing_actuators.empty() && h.closing_tendons.empty()) {
+    Q_EMIT statusMessage(
+        tr("Auto Grasp: the hand file names no closing actuators or tendons "
+           "(its \"grasp\" key, see docs/hand-format.md); nothing moves"));
+    return;
+  }
   std::vector<double> start = hand::clampActuators(h, state().actuator_position);
   std::vector<TrajectorySegment> segments;
   for (int a : closingActuators()) {
@@ -289,8 +262,12 @@ void SimulationController::autoGrasp() {
     segments.push_back({a, act.upper, velocity,
                         velocity / (kAutoGraspRampFraction * kAutoGraspRangeSeconds), 0.0});
   }
+  // Tendons that do not close stay where runs start them (applyTrajectories).
   tendon_targets_.clear();
-  for (const hand::Tendon& t : h.tendons) tendon_targets_.push_back(t.upper);
+  for (const hand::Tendon& t : h.tendons)
+    tendon_targets_.push_back(std::clamp(0.0, t.lower, t.upper));
+  for (int t : h.closing_tendons)
+    tendon_targets_[static_cast<std::size_t>(t)] = h.tendons[static_cast<std::size_t>(t)].upper;
   // The user's own closing motion replaces a scenario's tendon motions and controller.
   scenario_tendons_.clear();
   initial_tendons_.clear();

@@ -93,15 +93,16 @@ class SimulationController : public QObject {
   bool applyPose(const std::string& name);
   /// All actuators to 0 (clamped), clutches engaged.
   void resetToZero();
-  /// The actuators that close fingers, which autoGrasp() drives: those named neither like a
-  /// spread, a wrist nor a base, that do not drive tendon joints, and that drive a joint named
-  /// J2 or J3 or are encoder motors ("counts") driving more than J1 joints. For the BarrettHand
-  /// M1-M3; its spread M4 drives only J1 joints and stays where it is.
+  /// The actuators that close fingers, which autoGrasp() drives: the hand file's
+  /// "grasp"/"closing_actuators" (HandModel::closing_actuators; docs/hand-format.md). For the
+  /// BarrettHand M1-M3; its spread M4 stays where it is. Empty when the file names none.
   std::vector<int> closingActuators() const;
   /// Closes the hand on what lies between the fingers: from the shown pose (it becomes the
   /// run's initial state, time 0), a trapezoidal trajectory of every closingActuators() to its
-  /// upper limit and, for tendon hands, of every tendon to the upper end of its range; other
-  /// actuators hold. Replaces the trajectories and plays. Clutches act on their own.
+  /// upper limit and of every closing tendon (HandModel::closing_tendons) to the upper end of
+  /// its range; other actuators and tendons hold. Replaces the trajectories and plays.
+  /// Clutches act on their own. When the hand file names no closing actuator or tendon it
+  /// changes nothing and says so through statusMessage().
   void autoGrasp();
 
   // --- trajectories and playback --------------------------------------------------------
@@ -155,6 +156,9 @@ class SimulationController : public QObject {
   void runningChanged(bool running);
   /// A new simulator warning (numerical trouble, limits).
   void warning(const QString& message);
+  /// A note for the status bar that is not a simulation warning (e.g. why Auto Grasp did
+  /// nothing).
+  void statusMessage(const QString& message);
 
  private:
   static constexpr int kHistoryStride = 10;
