@@ -354,15 +354,15 @@ void SimulationController::loadScenario(const std::string& path) {
     engine_->grasp_options = scenario.controller;
     engine_->grasp.emplace(engine_->hand, *scenario.controller);
     const std::optional<sim::HybridGraspController>* g = &engine_->grasp;
-    engine_->recorder.addChannel("controller.phase", [g](const sim::SimState&) {
+    engine_->recorder.addChannel("controller.phase", "", [g](const sim::SimState&) {
       return static_cast<double>((*g)->phase());
     });
-    engine_->recorder.addChannel("controller.force",
+    engine_->recorder.addChannel("controller.force", "N",
                                  [g](const sim::SimState&) { return (*g)->totalForce(); });
-    engine_->recorder.addChannel("controller.force_reference",
+    engine_->recorder.addChannel("controller.force_reference", "N",
                                  [g](const sim::SimState&) { return (*g)->reference()[1]; });
     for (int i = 0; i < 4; ++i)
-      engine_->recorder.addChannel("controller.x" + std::to_string(i + 1),
+      engine_->recorder.addChannel("controller.x" + std::to_string(i + 1), i == 0 ? "rad" : "m",
                                    [g, i](const sim::SimState&) { return (*g)->x()[i]; });
   }
   duration_ = scenario.duration;

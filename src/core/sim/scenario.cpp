@@ -252,13 +252,13 @@ SimState runScenario(const Scenario& sc, Recorder& recorder,
   if (sc.controller) {
     controller.emplace(sc.hand, *sc.controller);
     const HybridGraspController* c = &*controller;
-    recorder.addChannel("controller.phase",
+    recorder.addChannel("controller.phase", "",
                         [c](const SimState&) { return static_cast<double>(c->phase()); });
-    recorder.addChannel("controller.force", [c](const SimState&) { return c->totalForce(); });
-    recorder.addChannel("controller.force_reference",
+    recorder.addChannel("controller.force", "N", [c](const SimState&) { return c->totalForce(); });
+    recorder.addChannel("controller.force_reference", "N",
                         [c](const SimState&) { return c->reference()[1]; });
     for (int i = 0; i < 4; ++i)
-      recorder.addChannel("controller.x" + std::to_string(i + 1),
+      recorder.addChannel("controller.x" + std::to_string(i + 1), i == 0 ? "rad" : "m",
                           [c, i](const SimState&) { return c->x()[i]; });
   }
   recorder.record(s);
