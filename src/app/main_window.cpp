@@ -63,6 +63,8 @@ MainWindow::MainWindow(SimulationController* controller, QWidget* parent)
     status_warnings_->setToolTip(w);
     statusBar()->showMessage(w, 5000);
   });
+  connect(controller_, &SimulationController::statusMessage, this,
+          [this](const QString& m) { statusBar()->showMessage(m, 5000); });
   auto* status_timer = new QTimer(this);
   connect(status_timer, &QTimer::timeout, this, &MainWindow::updateStatus);
   status_timer->start(250);

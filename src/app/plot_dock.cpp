@@ -86,9 +86,13 @@ PlotDock::PlotDock(SimulationController* controller, QWidget* parent)
 void PlotDock::rebuildList() {
   const QSignalBlocker block(list_);
   list_->clear();
-  for (const std::string& c : controller_->recorder().columns()) {
+  const sim::Recorder& rec = controller_->recorder();
+  for (std::size_t i = 0; i < rec.columns().size(); ++i) {
+    const std::string& c = rec.columns()[i];
     if (c == "time") continue;
     auto* item = new QListWidgetItem(QString::fromStdString(c), list_);
+    const QString unit = QString::fromStdString(rec.units()[i]);
+    item->setToolTip(unit.isEmpty() ? tr("no unit") : tr("unit: %1").arg(unit));
     item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
     item->setCheckState(Qt::Unchecked);
   }

@@ -11,9 +11,9 @@
 #include "handsim/geometry/mesh_loader.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/hand/transmission.hpp"
+#include "handsim/hand/transmission_ik.hpp"
 #include "handsim/kinematics/closed_form_ik.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
-#include "handsim/kinematics/numerical_ik.hpp"
 #include "handsim/kinematics/unreachable_target.hpp"
 #include "handsim/sim/scenario.hpp"
 #include "handsim/sim/trapezoidal_profile.hpp"
@@ -182,21 +182,7 @@ void SimulationController::setActuatorCommands(const std::vector<double>& values
 
 std::vector<double> SimulationController::actuatorsForJoints(
     const std::vector<kinematics::JointVector>& q) const {
-  const auto drives = hand::effectiveDrives(engine_->hand, live_.clutches);
-  std::vector<double> num(engine_->hand.actuators.size(), 0.0);
-  std::vector<double> den(engine_->hand.actuators.size(), 0.0);
-  for (std::size_t f = 0; f < drives.size() && f < q.size(); ++f)
-    for (std::size_t j = 0; j < drives[f].size(); ++j) {
-      const hand::EffectiveDrive& d = drives[f][j];
-      if (d.actuator < 0 || d.ratio == 0.0 || static_cast<Eigen::Index>(j) >= q[f].size()) continue;
-      num[static_cast<std::size_t>(d.actuator)] +=
-          d.ratio * (q[f](static_cast<Eigen::Index>(j)) - d.offset);
-      den[static_cast<std::size_t>(d.actuator)] += d.ratio * d.ratio;
-    }
-  std::vector<double> a = live_.actuator_command;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (den[i] > 0.0) a[i] = num[i] / den[i];
-  return hand::clampActuators(engine_->hand, a);
+  return hand::actuatorsForJoints(engine_->hand, q, live_.actuator_command, live_.clutches);
 }
 
 Eigen::Vector3d SimulationController::fingertip(int finger) const {
@@ -217,84 +203,19 @@ std::optional<double> SimulationController::fingertipPhi(int finger) const {
 
 QString SimulationController::moveFingertip(int finger, const Eigen::Vector3d& target,
                                             std::optional<double> phi) {
-  const hand::HandModel& hand = engine_->hand;
-  if (finger < 0 || finger >= static_cast<int>(hand.fingers.size())) return tr("no such finger");
-  if (!target.allFinite()) return tr("the target is not a finite point");
-  const auto f = static_cast<std::size_t>(finger);
-  const kinematics::Chain& chain = hand.fingers[f];
-  const Eigen::Vector3d local = chain.base.inverse() * target;
-  const kinematics::JointVector q0 = live_.q[f];
-  kinematics::JointVector q;
+  hand::FingertipIkOptions options;
+  options.phi = phi;
   try {
-    if (phi && kinematics::isPlanarThreeLinkFinger(chain)) {
-      // The planar solver works in the frame of the first planar joint, which the joints
-      // before it (kept as they are) place.
-      const auto frames = kinematics::forwardKinematics(chain, q0);
-      const Eigen::Vector3d in_plane =
-          frames.at(static_cast<int>(chain.rows.size()) - 3).inverse() * local;
-      if (std::abs(in_plane.z()) > 1e-4)
-        return tr("Unreachable: the target is %1 mm off the finger's plane; the hand stays "
-                  "where it was")
-            .arg(std::abs(in_plane.z()) * 1000.0, 0, 'f', 1);
-      q = kinematics::planarFingerIk(chain, in_plane.x(), in_plane.y(), *phi, q0);
-    } else {
-      q = kinematics::isBarrettFinger(chain)
-              ? kinematics::barrettFingerIk(chain, local, q0)
-              : kinematics::inverseKinematicsNumerical(chain, local, q0, 1e-5);
-    }
+    setActuatorCommands(hand::fingertipActuators(engine_->hand, finger, target,
+                                                 live_.actuator_position, live_.clutches, options));
   } catch (const kinematics::UnreachableTarget& e) {
-    return tr("Unreachable: the fingertip misses the target by %1 mm (%2)")
+    return tr("Unreachable: the fingertip misses the target by %1 mm (%2); the hand stays where "
+              "it was")
         .arg(e.miss() * 1000.0, 0, 'f', 1)
         .arg(QString::fromUtf8(e.what()));
+  } catch (const std::invalid_argument& e) {
+    return QString::fromUtf8(e.what());
   }
-  // Through the transmission: coupled joints (one motor, two joints) generally cannot take
-  // the joint-space solution exactly, so refine in the space of this finger's actuators.
-  std::vector<kinematics::JointVector> all_q = live_.q;
-  all_q[f] = q;
-  std::vector<double> a = actuatorsForJoints(all_q);
-  std::vector<int> mine;
-  const auto drives = hand::effectiveDrives(hand, live_.clutches);
-  for (const auto& row : drives[f])
-    if (row.actuator >= 0 && row.ratio != 0.0 &&
-        std::find(mine.begin(), mine.end(), row.actuator) == mine.end())
-      mine.push_back(row.actuator);
-  auto tip = [&](const std::vector<double>& act) {
-    const auto jq = hand::jointPositions(hand, act, live_.clutches);
-    return Eigen::Vector3d(kinematics::fingertipPosition(chain, jq[f]));
-  };
-  Eigen::Vector3d err = local - tip(a);
-  double lambda = 1e-3;
-  for (int it = 0; it < 100 && err.norm() > 1e-7 && !mine.empty(); ++it) {
-    Eigen::MatrixXd J(3, static_cast<Eigen::Index>(mine.size()));
-    for (std::size_t k = 0; k < mine.size(); ++k) {
-      const auto ai = static_cast<std::size_t>(mine[k]);
-      const double h = std::max(1e-6, 1e-6 * (hand.actuators[ai].upper - hand.actuators[ai].lower));
-      std::vector<double> b = a;
-      b[ai] += h;
-      J.col(static_cast<Eigen::Index>(k)) = (tip(b) - tip(a)) / h;
-    }
-    const Eigen::MatrixXd JJt = J * J.transpose() + lambda * lambda * Eigen::Matrix3d::Identity();
-    const Eigen::VectorXd step = J.transpose() * JJt.ldlt().solve(err);
-    std::vector<double> b = a;
-    for (std::size_t k = 0; k < mine.size(); ++k)
-      b[static_cast<std::size_t>(mine[k])] += step(static_cast<Eigen::Index>(k));
-    b = hand::clampActuators(hand, b);
-    const Eigen::Vector3d e2 = local - tip(b);
-    if (e2.norm() < err.norm()) {
-      a = b;
-      err = e2;
-      lambda *= 0.5;
-    } else {
-      lambda *= 4.0;
-    }
-  }
-  constexpr double kAccept = 5e-4;  // [m] what a person can place with the spin boxes
-  if (err.norm() > kAccept) {
-    return tr("Unreachable through the transmission: the coupled joints leave the fingertip "
-              "%1 mm from the target; the hand stays where it was")
-        .arg(err.norm() * 1000.0, 0, 'f', 1);
-  }
-  setActuatorCommands(a);
   return {};
 }
 
@@ -321,44 +242,17 @@ void SimulationController::resetToZero() {
 }
 
 std::vector<int> SimulationController::closingActuators() const {
-  const hand::HandModel& h = engine_->hand;
-  const auto joint_name = [&h](const hand::JointRef& j) -> std::string {
-    if (j.finger < 0 || j.finger >= static_cast<int>(h.fingers.size())) return {};
-    const kinematics::Chain& chain = h.fingers[static_cast<std::size_t>(j.finger)];
-    if (j.joint < 0 || j.joint >= chain.dof()) return {};
-    const auto row = static_cast<std::size_t>(chain.rowOfJoint(j.joint));
-    return row < chain.joint_names.size() ? chain.joint_names[row] : std::string{};
-  };
-  const auto on_tendon = [&h](const hand::JointRef& j) {
-    for (const hand::Tendon& t : h.tendons)
-      for (const hand::TendonJoint& tj : t.joints)
-        if (tj.joint == j) return true;
-    return false;
-  };
-  std::vector<int> out;
-  for (std::size_t a = 0; a < h.actuators.size(); ++a) {
-    const hand::Actuator& act = h.actuators[a];
-    const QString name = QString::fromStdString(act.name).toLower();
-    if (name.contains(QLatin1String("spread")) || name.contains(QLatin1String("wrist")) ||
-        name.contains(QLatin1String("base")))
-      continue;
-    bool flexes = false;
-    bool only_j1 = true;
-    bool tendon = false;
-    for (const hand::JointDrive& d : act.drives) {
-      const std::string joint = joint_name(d.joint);
-      flexes = flexes || joint == "J2" || joint == "J3";
-      only_j1 = only_j1 && joint == "J1";
-      tendon = tendon || on_tendon(d.joint);
-    }
-    if (tendon || act.drives.empty()) continue;
-    if (flexes || (act.unit == "counts" && !only_j1)) out.push_back(static_cast<int>(a));
-  }
-  return out;
+  return engine_->hand.closing_actuators;
 }
 
 void SimulationController::autoGrasp() {
   const hand::HandModel& h = engine_->hand;
+  if (h.closing_actuators.empty() && h.closing_tendons.empty()) {
+    Q_EMIT statusMessage(
+        tr("Auto Grasp: the hand file names no closing actuators or tendons "
+           "(its \"grasp\" key, see docs/hand-format.md); nothing moves"));
+    return;
+  }
   std::vector<double> start = hand::clampActuators(h, state().actuator_position);
   std::vector<TrajectorySegment> segments;
   for (int a : closingActuators()) {
@@ -368,8 +262,12 @@ void SimulationController::autoGrasp() {
     segments.push_back({a, act.upper, velocity,
                         velocity / (kAutoGraspRampFraction * kAutoGraspRangeSeconds), 0.0});
   }
+  // Tendons that do not close stay where runs start them (applyTrajectories).
   tendon_targets_.clear();
-  for (const hand::Tendon& t : h.tendons) tendon_targets_.push_back(t.upper);
+  for (const hand::Tendon& t : h.tendons)
+    tendon_targets_.push_back(std::clamp(0.0, t.lower, t.upper));
+  for (int t : h.closing_tendons)
+    tendon_targets_[static_cast<std::size_t>(t)] = h.tendons[static_cast<std::size_t>(t)].upper;
   // The user's own closing motion replaces a scenario's tendon motions and controller.
   scenario_tendons_.clear();
   initial_tendons_.clear();
@@ -456,15 +354,15 @@ void SimulationController::loadScenario(const std::string& path) {
     engine_->grasp_options = scenario.controller;
     engine_->grasp.emplace(engine_->hand, *scenario.controller);
     const std::optional<sim::HybridGraspController>* g = &engine_->grasp;
-    engine_->recorder.addChannel("controller.phase", [g](const sim::SimState&) {
+    engine_->recorder.addChannel("controller.phase", "", [g](const sim::SimState&) {
       return static_cast<double>((*g)->phase());
     });
-    engine_->recorder.addChannel("controller.force",
+    engine_->recorder.addChannel("controller.force", "N",
                                  [g](const sim::SimState&) { return (*g)->totalForce(); });
-    engine_->recorder.addChannel("controller.force_reference",
+    engine_->recorder.addChannel("controller.force_reference", "N",
                                  [g](const sim::SimState&) { return (*g)->reference()[1]; });
     for (int i = 0; i < 4; ++i)
-      engine_->recorder.addChannel("controller.x" + std::to_string(i + 1),
+      engine_->recorder.addChannel("controller.x" + std::to_string(i + 1), i == 0 ? "rad" : "m",
                                    [g, i](const sim::SimState&) { return (*g)->x()[i]; });
   }
   duration_ = scenario.duration;

@@ -75,16 +75,15 @@ class SimulationController : public QObject {
   void setActuatorCommand(int actuator, double value);
   /// Set points for every actuator at once (same rules).
   void setActuatorCommands(const std::vector<double>& values);
-  /// Actuator positions that best realise joint values (least squares per actuator through
-  /// the current transmission), clamped into their ranges.
+  /// Actuator positions that best realise joint values at the current clutch states
+  /// (hand::actuatorsForJoints; actuators no joint constrains keep their set points).
   std::vector<double> actuatorsForJoints(const std::vector<kinematics::JointVector>& q) const;
   /// Fingertip position of `finger` in the palm frame [m] in the shown state.
   Eigen::Vector3d fingertip(int finger) const;
-  /// Inverse kinematics to a fingertip target in the palm frame [m]: closed form for
-  /// BarrettHand-type fingers, damped least squares otherwise, then through the transmission
-  /// (coupled joints: a least-squares fit in actuator space). Returns an empty string and moves
-  /// the hand, or the reason the target is unreachable (with the miss distance) and leaves
-  /// the hand where it was.
+  /// Inverse kinematics to a fingertip target in the palm frame [m] through the transmission
+  /// (hand::fingertipActuators, from the current actuator positions). Returns an empty string
+  /// and moves the hand, or the reason the target is unreachable (with the miss distance) and
+  /// leaves the hand where it was.
   /// `phi` [rad], for planar three-link fingers only, is the angle of the last link in the
   /// finger's plane (kinematics/closed_form_ik.hpp); the target must then lie in that plane.
   QString moveFingertip(int finger, const Eigen::Vector3d& target, std::optional<double> phi = {});
@@ -94,15 +93,16 @@ class SimulationController : public QObject {
   bool applyPose(const std::string& name);
   /// All actuators to 0 (clamped), clutches engaged.
   void resetToZero();
-  /// The actuators that close fingers, which autoGrasp() drives: those named neither like a
-  /// spread, a wrist nor a base, that do not drive tendon joints, and that drive a joint named
-  /// J2 or J3 or are encoder motors ("counts") driving more than J1 joints. For the BarrettHand
-  /// M1-M3; its spread M4 drives only J1 joints and stays where it is.
+  /// The actuators that close fingers, which autoGrasp() drives: the hand file's
+  /// "grasp"/"closing_actuators" (HandModel::closing_actuators; docs/hand-format.md). For the
+  /// BarrettHand M1-M3; its spread M4 stays where it is. Empty when the file names none.
   std::vector<int> closingActuators() const;
   /// Closes the hand on what lies between the fingers: from the shown pose (it becomes the
   /// run's initial state, time 0), a trapezoidal trajectory of every closingActuators() to its
-  /// upper limit and, for tendon hands, of every tendon to the upper end of its range; other
-  /// actuators hold. Replaces the trajectories and plays. Clutches act on their own.
+  /// upper limit and of every closing tendon (HandModel::closing_tendons) to the upper end of
+  /// its range; other actuators and tendons hold. Replaces the trajectories and plays.
+  /// Clutches act on their own. When the hand file names no closing actuator or tendon it
+  /// changes nothing and says so through statusMessage().
   void autoGrasp();
 
   // --- trajectories and playback --------------------------------------------------------
@@ -156,6 +156,9 @@ class SimulationController : public QObject {
   void runningChanged(bool running);
   /// A new simulator warning (numerical trouble, limits).
   void warning(const QString& message);
+  /// A note for the status bar that is not a simulation warning (e.g. why Auto Grasp did
+  /// nothing).
+  void statusMessage(const QString& message);
 
  private:
   static constexpr int kHistoryStride = 10;

@@ -22,19 +22,6 @@
 namespace handsim::plot {
 namespace {
 
-struct Suffix {
-  const char* suffix;
-  const char* unit;
-};
-
-// Units of the recorder's columns (sim/recorder.hpp); joint units assume revolute joints,
-// which is every joint the shipped hands plot by default.
-constexpr Suffix kUnits[] = {
-    {".angle", "rad"},  {".velocity", "rad/s"},        {".acceleration", "rad/s^2"},
-    {".torque", "N m"}, {".contact_force", "N"},       {".effort", "N m"},
-    {".clutch", "0/1"}, {".inner_load_torque", "N m"},
-};
-
 void commit(QSaveFile& file, const QString& path) {
   if (!file.commit())
     throw std::runtime_error("cannot write " + path.toStdString() + ": " +
@@ -67,14 +54,6 @@ void paintChart(QChart& chart, QPainter& painter, QSize size) {
 
 }  // namespace
 
-QString signalUnit(const QString& column) {
-  for (const Suffix& s : kUnits)
-    if (column.endsWith(QLatin1String(s.suffix))) return QString::fromLatin1(s.unit);
-  if (column.endsWith(QLatin1String(".position")) || column.endsWith(QLatin1String(".reference")))
-    return QStringLiteral("actuator unit");
-  return {};
-}
-
 std::vector<Signal> signalsFromRecorder(const sim::Recorder& recorder,
                                         const std::vector<std::string>& columns) {
   std::vector<std::string> unknown;
@@ -95,6 +74,7 @@ std::vector<Signal> signalsFromRecorder(const sim::Recorder& recorder,
   for (const std::string& c : columns) {
     Signal s;
     s.name = QString::fromStdString(c);
+    s.unit = QString::fromStdString(recorder.unit(c));
     s.t = t;
     s.y = recorder.series(c);
     out.push_back(std::move(s));
@@ -119,7 +99,7 @@ void fillChart(QChart& chart, const std::vector<Signal>& signals, const QString&
   double y_max = -y_min;
   bool first = true;
   for (const Signal& s : signals) {
-    const QString unit = signalUnit(s.name);
+    const QString& unit = s.unit;
     if (!unit.isEmpty() && !units.contains(unit)) units << unit;
     auto* series = new QLineSeries;
     series->setName(unit.isEmpty() ? s.name : s.name + QStringLiteral(" [") + unit + ']');

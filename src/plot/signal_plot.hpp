@@ -14,19 +14,19 @@ namespace handsim::plot {
 /// One plotted signal: a recorder column against time, in the recorder's SI units.
 struct Signal {
   QString name;           ///< recorder column, e.g. "F3.J2.torque"
+  QString unit;           ///< the column's unit from the recorder ("N m"); empty: a pure number
   std::vector<double> t;  ///< [s]
-  std::vector<double> y;  ///< [column unit]
+  std::vector<double> y;  ///< [unit]
 };
 
-/// Unit of a recorder column from its suffix ("F3.J2.torque" -> "N m"); empty when unknown.
-QString signalUnit(const QString& column);
-
-/// Reads `columns` from the recorder. Throws std::invalid_argument naming every unknown column
-/// and the known ones.
+/// Reads `columns` and their units (sim::Recorder::unit) from the recorder. Throws
+/// std::invalid_argument naming every unknown column and the known ones.
 std::vector<Signal> signalsFromRecorder(const sim::Recorder& recorder,
                                         const std::vector<std::string>& columns);
 
-/// Replaces the chart's series and axes with `signals` as line series against time. At most
+/// Replaces the chart's series and axes with `signals` as line series against time; each
+/// series is named "column [unit]" and the y axis is titled with the signals' distinct units.
+/// At most
 /// `max_points` points per series are drawn (evenly decimated) so live plots stay cheap.
 void fillChart(QChart& chart, const std::vector<Signal>& signals, const QString& title,
                int max_points = 4000);

@@ -9,6 +9,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "handsim/hand/hand_loader.hpp"
 #include "handsim/sim/scenario.hpp"
 #include "signal_plot.hpp"
 
@@ -57,6 +58,25 @@ class PlotTest : public QObject {
     QCOMPARE(lines.front(), QByteArray("time,F3.J2.angle,F3.J3.torque,M3.position"));
     QCOMPARE(static_cast<std::size_t>(lines.size()), rec.rowCount() + 1);
     QCOMPARE(lines.back().split(',').size(), 4);
+  }
+
+  void axisTitlesUseTheRecorderUnits() {
+    // anthro20's thumb slides on a prismatic joint: metres and newtons, not the radians a
+    // column-name suffix would suggest.
+    const handsim::hand::HandModel hand = handsim::hand::loadHand("anthro20");
+    handsim::sim::Recorder rec(hand);
+    rec.addChannel("custom", "kg", [](const handsim::sim::SimState&) { return 0.0; });
+    QChart chart;
+    const auto title = [&chart] { return chart.axes(Qt::Vertical).front()->titleText(); };
+    handsim::plot::fillChart(chart, handsim::plot::signalsFromRecorder(rec, {"thumb.slot.angle"}),
+                             QStringLiteral("t"));
+    QCOMPARE(title(), QStringLiteral("m"));
+    QCOMPARE(chart.series().front()->name(), QStringLiteral("thumb.slot.angle [m]"));
+    handsim::plot::fillChart(chart,
+                             handsim::plot::signalsFromRecorder(
+                                 rec, {"thumb.slot.torque", "thumb.arc.torque", "custom"}),
+                             QStringLiteral("t"));
+    QCOMPARE(title(), QStringLiteral("N, N m, kg"));
   }
 
   void unknownSignalIsNamed() {

@@ -9,6 +9,7 @@
 #include <QMimeData>
 #include <QSettings>
 #include <QSlider>
+#include <QStatusBar>
 #include <QSurfaceFormat>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -400,6 +401,48 @@ class WidgetTest : public QObject {
     controller_->resetRun();
     controller_->singleStep();
     QCOMPARE(controller_->recorder().series("controller.phase").back(), 0.0);
+  }
+
+  void autoGraspWithoutClosingActuatorsSaysSoAndKeepsTheHand() {
+    // A hand file without the "grasp" key: nothing is guessed from names.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("plain.json"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"format": "handsim-hand", "version": 1, "id": "plain",
+      "fingers": [{"name": "F1", "joints": [
+        {"name": "J1", "a_m": 0.05, "limits_deg": [0, 90]},
+        {"name": "J2", "a_m": 0.03, "limits_deg": [0, 90]}]}]})");
+    file.close();
+    controller_->loadHand(path.toStdString());
+    QVERIFY(controller_->closingActuators().empty());
+    const auto before = controller_->state().q;
+    QSignalSpy said(controller_, &SimulationController::statusMessage);
+    controller_->autoGrasp();
+    QCOMPARE(said.count(), 1);
+    const QString message = said.front().front().toString();
+    QVERIFY2(message.contains(QStringLiteral("grasp")), qPrintable(message));
+    QCOMPARE(window_->statusBar()->currentMessage(), message);
+    QVERIFY(!controller_->running());
+    QVERIFY(controller_->trajectories().empty());
+    QVERIFY(controller_->state().q == before);
+  }
+
+  void shippedHandsCloseWhatTheirFilesName() {
+    // The same actuators the name heuristic chose before the hand files named them.
+    const std::vector<std::pair<std::string, std::vector<std::string>>> expected = {
+        {"barrett", {"M1", "M2", "M3"}},
+        {"dexterous3", {"F1.J2", "F1.J3", "F2.J2", "F2.J3", "F3.J2", "F3.J3"}},
+        {"anthro20",
+         {"thumb.J2", "thumb.J3", "index.J2", "index.J3", "middle.J2", "middle.J3", "ring.J2",
+          "ring.J3", "little.J2", "little.J3"}},
+        {"kthand", {}}};
+    for (const auto& [id, names] : expected) {
+      controller_->loadHand(id);
+      std::vector<int> indices;
+      for (const std::string& n : names) indices.push_back(controller_->hand().actuatorIndex(n));
+      QCOMPARE(controller_->closingActuators(), indices);
+    }
   }
 
   void autoGraspPullsTheTendonsOfATendonHand() {

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <string>
 
+#include "handsim/io/atomic_file.hpp"
 #include "handsim/io/input_error.hpp"
 
 using namespace handsim;
@@ -178,4 +179,71 @@ TEST(HandLoader, Anthro20PosesAreSeed001Tables) {
   EXPECT_NEAR(v->q[1][1], -15 * kDeg, 1e-12);  // index abducts opposite the middle finger
   EXPECT_NEAR(v->q[2][1], 15 * kDeg, 1e-12);
   EXPECT_NE(m.pose("victory (seed table)"), nullptr);
+}
+
+TEST(HandLoader, GraspKeyNamesTheClosingActuatorsAndTendons) {
+  const HandModel none = parseHandFile(validHand(), "t.json");
+  EXPECT_TRUE(none.closing_actuators.empty());
+  EXPECT_TRUE(none.closing_tendons.empty());
+  const std::string with = replaced(validHand(), "\"id\": \"t\",",
+                                    "\"id\": \"t\", \"grasp\": {\"closing_actuators\": "
+                                    "[\"F1.J2\", \"F1.J1\"], \"closing_tendons\": []},");
+  const HandModel m = parseHandFile(with, "t.json");
+  EXPECT_EQ(m.closing_actuators,
+            (std::vector<int>{m.actuatorIndex("F1.J2"), m.actuatorIndex("F1.J1")}));
+  EXPECT_TRUE(m.closing_tendons.empty());
+
+  // The shipped hands name what the GUI's Auto Grasp closed before the key existed.
+  const HandModel barrett = loadHand("barrett");
+  EXPECT_EQ(barrett.closing_actuators,
+            (std::vector<int>{barrett.actuatorIndex("M1"), barrett.actuatorIndex("M2"),
+                              barrett.actuatorIndex("M3")}));
+  const HandModel kthand = loadHand("kthand");
+  EXPECT_TRUE(kthand.closing_actuators.empty());
+  EXPECT_EQ(kthand.closing_tendons,
+            (std::vector<int>{kthand.tendonIndex("T_thumb"), kthand.tendonIndex("T_index"),
+                              kthand.tendonIndex("T_middle")}));
+  for (const char* id : {"anthro20", "dexterous3"}) {
+    const HandModel h = loadHand(id);
+    std::vector<int> expected;
+    for (const auto& chain : h.fingers)
+      for (const char* joint : {"J2", "J3"})
+        expected.push_back(h.actuatorIndex(chain.name + "." + joint));
+    EXPECT_EQ(h.closing_actuators, expected) << id;
+  }
+}
+
+TEST(HandLoader, GraspKeyErrorsAreLocated) {
+  const std::string head = "\"id\": \"t\",";
+  expectError(replaced(validHand(), head,
+                       "\"id\": \"t\",\n\"grasp\": {\"closing_actuators\": [\"F1.J2\", \"M9\"]},"),
+              3, "/grasp/closing_actuators/1", "no actuator named 'M9'");
+  expectError(
+      replaced(validHand(), head, "\"id\": \"t\",\n\"grasp\": {\"closing_tendons\": [\"T1\"]},"), 3,
+      "/grasp/closing_tendons/0", "no tendon named 'T1'");
+  expectError(replaced(validHand(), head, "\"id\": \"t\",\n\"grasp\": {\"closing_motors\": []},"),
+              3, "/grasp/closing_motors", "closing_motors");
+  expectError(
+      replaced(validHand(), head,
+               "\"id\": \"t\",\n\"grasp\": {\"closing_actuators\": [\"F1.J2\", \"F1.J2\"]},"),
+      3, "/grasp/closing_actuators/1", "listed twice");
+  try {
+    parseHandFile(replaced(validHand(), head,
+                           "\"id\": \"t\",\n\"grasp\": {\"closing_actuators\": [\"M9\"]},"),
+                  "bad_hand.json");
+    FAIL() << "no exception";
+  } catch (const io::InputError& e) {
+    EXPECT_GT(e.location().column, 0) << e.what();
+  }
+  // A tendon's joint has a passive actuator; the tendon is what closes it.
+  const std::string kthand = io::readFile(assetDirectory() + "/hands/kthand.json");
+  try {
+    parseHandFile(
+        replaced(kthand, "\"closing_actuators\": []", "\"closing_actuators\": [\"index.J2\"]"),
+        "kthand.json");
+    FAIL() << "no exception";
+  } catch (const io::InputError& e) {
+    EXPECT_EQ(e.location().field, "/grasp/closing_actuators/0") << e.what();
+    EXPECT_NE(std::string(e.what()).find("closing_tendons"), std::string::npos) << e.what();
+  }
 }

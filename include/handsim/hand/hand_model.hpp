@@ -95,6 +95,13 @@ struct HandModel {
   std::vector<ClutchModel> clutches;
   std::vector<Tendon> tendons;  ///< their joints have passive direct actuators (no servo)
   std::vector<NamedPose> poses;
+  /// Actuators that close the fingers on an object (indices into `actuators`, in file order):
+  /// what the GUI's Auto Grasp drives to the upper ends of their ranges. From the hand file's
+  /// "grasp": {"closing_actuators": [...]}; empty when the file names none.
+  std::vector<int> closing_actuators;
+  /// Tendons that close the fingers (indices into `tendons`, in file order), retracted to the
+  /// upper ends of their ranges by Auto Grasp. From "grasp": {"closing_tendons": [...]}.
+  std::vector<int> closing_tendons;
 
   /// Index of the finger named `finger_name`, or -1.
   int fingerIndex(const std::string& finger_name) const;

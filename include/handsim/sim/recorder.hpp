@@ -19,22 +19,30 @@ namespace handsim::sim {
 ///   per finger `<finger>.tactile_force`: the normal contact forces on all its links, summed
 ///     (seed 002's per-finger tactile signal) [N];
 ///   per actuator `<actuator>.position|reference` [its unit: counts, rad or m] and
-///     `<actuator>.effort` [N m at its primary joint];
+///     `<actuator>.effort` [N m at its primary joint; N if that joint is prismatic];
 ///   per tendon `<tendon>.position` (retraction) [m] and `<tendon>.tension` [N];
 ///   per clutch `<finger>.clutch` (0 engaged, 1 broken away) and `<finger>.inner_load_torque`
 ///     [N m].
+/// units() gives each column's unit in these words ("s", "rad", "rad/s", "rad/s^2", "N m",
+/// "m", "m/s", "m/s^2", "N", "counts"; "" for the clutch flag), so plots need not guess.
 class Recorder {
  public:
   explicit Recorder(const hand::HandModel& hand);
 
-  /// Adds a column computed at each record (e.g. a controller's variables). Only before the
-  /// first record; throws std::logic_error afterwards.
-  void addChannel(const std::string& name, std::function<double(const SimState&)> value);
+  /// Adds a column computed at each record (e.g. a controller's variables), whose values are
+  /// in `unit` ("" for a pure number). Only before the first record; throws std::logic_error
+  /// afterwards.
+  void addChannel(const std::string& name, const std::string& unit,
+                  std::function<double(const SimState&)> value);
 
   void record(const SimState& state);
   void clear() { data_.clear(); }
 
   const std::vector<std::string>& columns() const { return columns_; }
+  /// Unit of each column, same order and size as columns() (see the class comment).
+  const std::vector<std::string>& units() const { return units_; }
+  /// Unit of the column named `column`; throws std::invalid_argument naming unknown columns.
+  std::string unit(const std::string& column) const;
   std::size_t rowCount() const { return columns_.empty() ? 0 : data_.size() / columns_.size(); }
   /// Index of a column, or -1.
   int columnIndex(const std::string& name) const;
@@ -53,7 +61,8 @@ class Recorder {
  private:
   const hand::HandModel& hand_;
   std::vector<std::string> columns_;
-  std::vector<double> data_;  ///< row-major
+  std::vector<std::string> units_;  ///< one per column
+  std::vector<double> data_;        ///< row-major
   std::vector<std::function<double(const SimState&)>> channels_;
 };
 

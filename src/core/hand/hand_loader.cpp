@@ -39,7 +39,7 @@ class HandReader {
     const json& root = doc_.object(doc_.root(), "");
     doc_.allowOnly(root, "",
                    {"format", "version", "id", "name", "description", "sources", "palm", "fingers",
-                    "actuators", "tendons", "clutches", "poses"});
+                    "actuators", "tendons", "clutches", "poses", "grasp"});
     const std::string format = doc_.string(doc_.require(root, "", "format"), "/format");
     if (format != "handsim-hand")
       doc_.fail("/format", "expected \"handsim-hand\", got \"" + format + "\"");
@@ -84,6 +84,7 @@ class HandReader {
       for (std::size_t p = 0; p < poses->size(); ++p)
         readPose((*poses)[p], JsonDocument::child("/poses", p), m);
     }
+    if (const json* grasp = doc_.optional(root, "grasp")) readGrasp(*grasp, "/grasp", m);
     return m;
   }
 
@@ -421,6 +422,52 @@ class HandReader {
     c.tau_break = doc_.rational(doc_.require(cj, ptr, "tau_break_Nm"), tp);
     if (c.tau_break <= 0.0) doc_.fail(tp, "breakaway torque must be positive");
     m.clutches.push_back(c);
+  }
+
+  // Which actuators and tendons close the hand is data, not a guess from their names; after
+  // addDirectActuators, so a joint's own actuator ("index.J2") can be named.
+  void readGrasp(const json& gj, const std::string& ptr, HandModel& m) {
+    doc_.object(gj, ptr);
+    doc_.allowOnly(gj, ptr, {"closing_actuators", "closing_tendons"});
+    if (const json* acts = doc_.optional(gj, "closing_actuators")) {
+      const std::string ap = JsonDocument::child(ptr, "closing_actuators");
+      doc_.array(*acts, ap);
+      for (std::size_t i = 0; i < acts->size(); ++i) {
+        const std::string p = JsonDocument::child(ap, i);
+        const std::string name = doc_.string((*acts)[i], p);
+        const int a = m.actuatorIndex(name);
+        if (a < 0) doc_.fail(p, "no actuator named '" + name + "'");
+        for (const TendonJoint& tj : tendonJoints(m))
+          if (m.driverOf(tj.joint).first == a)
+            doc_.fail(p, "'" + name +
+                             "' is the passive actuator of a tendon's joint; list the tendon "
+                             "under 'closing_tendons'");
+        if (std::find(m.closing_actuators.begin(), m.closing_actuators.end(), a) !=
+            m.closing_actuators.end())
+          doc_.fail(p, "actuator '" + name + "' is listed twice");
+        m.closing_actuators.push_back(a);
+      }
+    }
+    if (const json* tendons = doc_.optional(gj, "closing_tendons")) {
+      const std::string tp = JsonDocument::child(ptr, "closing_tendons");
+      doc_.array(*tendons, tp);
+      for (std::size_t i = 0; i < tendons->size(); ++i) {
+        const std::string p = JsonDocument::child(tp, i);
+        const std::string name = doc_.string((*tendons)[i], p);
+        const int t = m.tendonIndex(name);
+        if (t < 0) doc_.fail(p, "no tendon named '" + name + "'");
+        if (std::find(m.closing_tendons.begin(), m.closing_tendons.end(), t) !=
+            m.closing_tendons.end())
+          doc_.fail(p, "tendon '" + name + "' is listed twice");
+        m.closing_tendons.push_back(t);
+      }
+    }
+  }
+
+  static std::vector<TendonJoint> tendonJoints(const HandModel& m) {
+    std::vector<TendonJoint> out;
+    for (const Tendon& t : m.tendons) out.insert(out.end(), t.joints.begin(), t.joints.end());
+    return out;
   }
 
   void readPose(const json& pj, const std::string& ptr, HandModel& m) {

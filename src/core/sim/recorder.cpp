@@ -9,29 +9,50 @@
 namespace handsim::sim {
 
 Recorder::Recorder(const hand::HandModel& hand) : hand_(hand) {
-  columns_.push_back("time");
+  const auto add = [this](std::string name, std::string unit) {
+    columns_.push_back(std::move(name));
+    units_.push_back(std::move(unit));
+  };
+  const auto prismatic = [&hand](hand::JointRef j) {
+    const kinematics::Chain& chain = hand.fingers[static_cast<std::size_t>(j.finger)];
+    return chain.rows[static_cast<std::size_t>(chain.rowOfJoint(j.joint))].type ==
+           kinematics::JointType::Prismatic;
+  };
+  add("time", "s");
   for (std::size_t f = 0; f < hand.fingers.size(); ++f) {
     for (int j = 0; j < hand.fingers[f].dof(); ++j) {
-      const std::string base = hand.jointName({static_cast<int>(f), j});
-      for (const char* q : {"angle", "velocity", "acceleration", "torque", "contact_force"})
-        columns_.push_back(base + "." + q);
+      const hand::JointRef ref{static_cast<int>(f), j};
+      const std::string base = hand.jointName(ref);
+      const bool linear = prismatic(ref);
+      add(base + ".angle", linear ? "m" : "rad");
+      add(base + ".velocity", linear ? "m/s" : "rad/s");
+      add(base + ".acceleration", linear ? "m/s^2" : "rad/s^2");
+      add(base + ".torque", linear ? "N" : "N m");
+      add(base + ".contact_force", "N");
     }
   }
-  for (const auto& f : hand.fingers) columns_.push_back(f.name + ".tactile_force");
-  for (const auto& a : hand.actuators)
-    for (const char* q : {"position", "reference", "effort"}) columns_.push_back(a.name + "." + q);
-  for (const auto& t : hand.tendons)
-    for (const char* q : {"position", "tension"}) columns_.push_back(t.name + "." + q);
+  for (const auto& f : hand.fingers) add(f.name + ".tactile_force", "N");
+  for (const auto& a : hand.actuators) {
+    add(a.name + ".position", a.unit);
+    add(a.name + ".reference", a.unit);
+    add(a.name + ".effort", !a.drives.empty() && prismatic(a.drives.front().joint) ? "N" : "N m");
+  }
+  for (const auto& t : hand.tendons) {
+    add(t.name + ".position", "m");
+    add(t.name + ".tension", "N");
+  }
   for (const auto& c : hand.clutches) {
     const std::string finger = hand.fingers[static_cast<std::size_t>(c.inner.finger)].name;
-    columns_.push_back(finger + ".clutch");
-    columns_.push_back(finger + ".inner_load_torque");
+    add(finger + ".clutch", "");
+    add(finger + ".inner_load_torque", "N m");
   }
 }
 
-void Recorder::addChannel(const std::string& name, std::function<double(const SimState&)> value) {
+void Recorder::addChannel(const std::string& name, const std::string& unit,
+                          std::function<double(const SimState&)> value) {
   if (!data_.empty()) throw std::logic_error("Recorder::addChannel after the first record");
   columns_.push_back(name);
+  units_.push_back(unit);
   channels_.push_back(std::move(value));
 }
 
@@ -71,6 +92,12 @@ int Recorder::columnIndex(const std::string& name) const {
   for (std::size_t i = 0; i < columns_.size(); ++i)
     if (columns_[i] == name) return static_cast<int>(i);
   return -1;
+}
+
+std::string Recorder::unit(const std::string& column) const {
+  const int c = columnIndex(column);
+  if (c < 0) throw std::invalid_argument("no recorded signal named '" + column + "'");
+  return units_[static_cast<std::size_t>(c)];
 }
 
 std::vector<double> Recorder::series(const std::string& name) const {

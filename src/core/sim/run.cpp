@@ -51,13 +51,15 @@ void Run::setPlan(RunPlan plan) {
   controller_.reset();
   if (plan_.controller) {
     const std::optional<HybridGraspController>* c = &controller_;
-    recorder_->addChannel("controller.phase",
+    recorder_->addChannel("controller.phase", "",
                           [c](const SimState&) { return static_cast<double>((*c)->phase()); });
-    recorder_->addChannel("controller.force", [c](const SimState&) { return (*c)->totalForce(); });
-    recorder_->addChannel("controller.force_reference",
+    recorder_->addChannel("controller.force", "N",
+                          [c](const SimState&) { return (*c)->totalForce(); });
+    recorder_->addChannel("controller.force_reference", "N",
                           [c](const SimState&) { return (*c)->reference()[1]; });
+    // x = T q: the thumb-base angle, then tendon retractions (seed 002 eq. 1).
     for (int i = 0; i < 4; ++i)
-      recorder_->addChannel("controller.x" + std::to_string(i + 1),
+      recorder_->addChannel("controller.x" + std::to_string(i + 1), i == 0 ? "rad" : "m",
                             [c, i](const SimState&) { return (*c)->x()[i]; });
   }
   reset();
