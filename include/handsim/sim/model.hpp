@@ -11,6 +11,7 @@
 
 #include "handsim/collision/kdop_tree.hpp"
 #include "handsim/geometry/loaded_model.hpp"
+#include "handsim/geometry/mass_properties.hpp"
 #include "handsim/geometry/mesh_loader.hpp"
 #include "handsim/hand/hand_model.hpp"
 #include "handsim/sim/options.hpp"
@@ -64,14 +65,30 @@ struct ObjectModel {
   double friction = 0.5;
   /// Fixed objects stay at their pose; the hand cannot move them (seed 000's experiment).
   bool fixed = true;
+  /// Uniform density the mass properties were computed with [kg/m^3].
+  double density = kDefaultDensity;
+  /// Mass, centre of mass and inertia of the closed collision mesh (divergence theorem,
+  /// docs/mass-properties.md), object frame. Zero mass when the mesh is open or flat: see
+  /// `warnings`.
+  geometry::MassProperties mass;
+  /// What the loader found questionable (an open mesh, a flipped winding), for the user.
+  std::vector<std::string> warnings;
+  /// Default density: water, 1000 kg/m^3 (a filled plastic bottle is close to it).
+  static constexpr double kDefaultDensity = 1000.0;
   /// Object frame -> world at the start of a run (SimState::object_pose_world holds the current
   /// one).
   Eigen::Isometry3d initial_pose_world = Eigen::Isometry3d::Identity();
 };
 
-/// Loads an object from a mesh file. Throws io::InputError naming the file.
+/// Loads an object from a mesh file and computes its mass properties at `density`
+/// [kg/m^3] (an open mesh gets zero mass and a warning). Throws io::InputError naming the file.
 ObjectModel loadObject(const std::string& path, const geometry::MeshLoadOptions& options = {},
-                       const std::string& name = "", int kdop_k = 18);
+                       const std::string& name = "", int kdop_k = 18,
+                       double density = ObjectModel::kDefaultDensity);
+
+/// Computes object.mass from its collision mesh at `density` [kg/m^3]; an open or flat mesh
+/// gets zero mass and a warning in object.warnings naming the object and what is wrong.
+void computeMassProperties(ObjectModel& object, double density);
 
 /// The compiled model: hand, geometry, objects and options. Immutable once built; share it as
 /// std::shared_ptr<const Model>. The hand and its geometry are shared pointers too, so a model

@@ -81,13 +81,43 @@ std::shared_ptr<const HandGeometry> loadHandGeometry(const hand::HandModel& hand
   return g;
 }
 
+void computeMassProperties(ObjectModel& o, double density) {
+  o.density = density;
+  o.mass = {};
+  o.warnings.clear();
+  const geometry::TriangleMesh& mesh = o.geometry->collision.mesh;
+  if (mesh.triangles.empty()) {
+    o.warnings.push_back("object '" + o.name + "' has no triangles: no mass");
+    return;
+  }
+  const geometry::ClosednessReport closed = geometry::checkClosed(mesh);
+  if (!closed.closed) {
+    o.warnings.push_back("object '" + o.name + "' is not a closed mesh (" +
+                         std::to_string(closed.boundary_edges) + " boundary, " +
+                         std::to_string(closed.non_manifold_edges) + " non-manifold, " +
+                         std::to_string(closed.inconsistently_oriented_edges) +
+                         " inconsistently oriented edges): its mass is unknown, set to 0");
+    return;
+  }
+  try {
+    o.mass = geometry::massProperties(mesh, density);
+    if (o.mass.winding_flipped)
+      o.warnings.push_back("object '" + o.name + "' is wound inwards; its faces were reversed "
+                           "for the mass properties");
+  } catch (const std::invalid_argument& e) {
+    o.mass = {};
+    o.warnings.push_back("object '" + o.name + "': " + e.what() + "; its mass is set to 0");
+  }
+}
+
 ObjectModel loadObject(const std::string& path, const geometry::MeshLoadOptions& options,
-                       const std::string& name, int kdop_k) {
+                       const std::string& name, int kdop_k, double density) {
   ObjectModel o;
   o.geometry = loadBodyGeometry(path, options, kdop_k);
   o.source = path;
   o.scale = options.scale;
   o.name = name.empty() ? std::filesystem::path(path).stem().string() : name;
+  computeMassProperties(o, density);
   return o;
 }
 

@@ -242,7 +242,7 @@ Scenario readScenario(const JsonDocument& doc) {
     for (std::size_t i = 0; i < objs->size(); ++i) {
       const std::string op = JsonDocument::child("/objects", i);
       const json& o = doc.object((*objs)[i], op);
-      doc.allowOnly(o, op, {"name", "mesh", "pose", "scale", "friction"});
+      doc.allowOnly(o, op, {"name", "mesh", "pose", "scale", "friction", "density_kg_m3"});
       const std::string mp = JsonDocument::child(op, "mesh");
       const std::string mesh = doc.string(doc.require(o, op, "mesh"), mp);
       // Relative to the scenario file, else to the shipped assets.
@@ -254,9 +254,11 @@ Scenario readScenario(const JsonDocument& doc) {
       const std::string name = o.contains("name")
                                    ? doc.string(o["name"], JsonDocument::child(op, "name"))
                                    : std::filesystem::path(mesh).stem().string();
+      double density = ObjectModel::kDefaultDensity;
+      if (doc.optional(o, "density_kg_m3")) density = positive(doc, o, op, "density_kg_m3");
       ObjectModel obj;
       try {
-        obj = loadObject(path.string(), options, name, sc.options.contact.kdop_k);
+        obj = loadObject(path.string(), options, name, sc.options.contact.kdop_k, density);
       } catch (const io::InputError& e) {
         doc.fail(mp, e.what());
       }
@@ -374,6 +376,7 @@ std::string scenarioToJson(const Scenario& sc, const std::string& target_file) {
                        {"mesh", pathFrom(o.source, target_file)},
                        {"scale", o.scale},
                        {"friction", o.friction},
+                       {"density_kg_m3", o.density},
                        {"pose", poseJson(o.initial_pose_world)}});
   }
   doc["objects"] = objects;
