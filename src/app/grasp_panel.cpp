@@ -62,14 +62,13 @@ grasp::GraspQualityOptions GraspPanel::options() const {
   grasp::GraspQualityOptions o;
   const auto& objects = controller_->objects();
   if (objects.empty()) return o;
-  const geometry::TriangleMesh mesh = objects.front().model.merged();
+  const geometry::TriangleMesh& mesh = objects.front().geometry->collision.mesh;
   const geometry::Aabb box = geometry::boundingBox(mesh);
   if (box.empty()) return o;
   const Eigen::Vector3d centre = 0.5 * (box.min + box.max);
-  double radius = 0.0;
-  for (const Eigen::Vector3d& v : mesh.vertices) radius = std::max(radius, (v - centre).norm());
+  const double radius = grasp::torqueRadius(mesh, centre);
   if (radius > 0.0) o.torque_radius = radius;
-  o.torque_reference = objects.front().pose * centre;
+  o.torque_reference = controller_->objectPose(0) * centre;
   return o;
 }
 

@@ -24,7 +24,6 @@
 #include "osg_viewport.hpp"
 #include "plot_dock.hpp"
 #include "pose_recording.hpp"
-#include "scene_file.hpp"
 #include "simulation_controller.hpp"
 #include "trajectory_panel.hpp"
 
@@ -152,7 +151,8 @@ void MainWindow::buildActions() {
     if (!path.isEmpty()) saveScene(path);
   });
   save->setShortcut(QKeySequence::Save);
-  save->setToolTip(tr("Save the hand, objects and poses, and trajectories as JSON"));
+  save->setToolTip(tr("Save the scene as a scenario file (hand, palm and object poses, options, "
+                      "trajectories, controller) that handsim-cli simulate runs as it ran here"));
   QMenu* scenarios = file->addMenu(tr("Shipped &Scenarios"));
   const QDir scenario_dir(QString::fromStdString(hand::assetDirectory()) +
                           QStringLiteral("/scenarios"));
@@ -313,10 +313,11 @@ void MainWindow::loadDefaultScene() {
 }
 
 bool MainWindow::importObject(const QString& path) {
+  // Between the finger bases above the palm, wherever the palm is in the world.
   Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
   pose.translation() = Eigen::Vector3d(0.0, 0.025, 0.13);
   try {
-    controller_->importObject(path.toStdString(), pose);
+    controller_->importObject(path.toStdString(), controller_->palmPose() * pose);
   } catch (const std::exception& e) {
     showError(tr("Cannot import object"), QString::fromUtf8(e.what()));
     return false;
@@ -327,10 +328,7 @@ bool MainWindow::importObject(const QString& path) {
 
 bool MainWindow::openFile(const QString& path) {
   try {
-    if (isSceneFile(path.toStdString()))
-      loadScene(*controller_, path.toStdString());
-    else
-      controller_->loadScenario(path.toStdString());
+    controller_->loadScenario(path.toStdString());
   } catch (const std::exception& e) {
     showError(tr("Cannot open %1").arg(QFileInfo(path).fileName()), QString::fromUtf8(e.what()));
     return false;
@@ -342,7 +340,7 @@ bool MainWindow::openFile(const QString& path) {
 
 bool MainWindow::saveScene(const QString& path) {
   try {
-    handsim::app::saveScene(*controller_, path.toStdString());
+    controller_->saveScene(path.toStdString());
   } catch (const std::exception& e) {
     showError(tr("Cannot save scene"), QString::fromUtf8(e.what()));
     return false;

@@ -62,7 +62,7 @@ void ObjectPanel::rebuild() {
     for (const auto& o : controller_->objects())
       list_->addItem(QStringLiteral("%1 (%2 triangles)")
                          .arg(QString::fromStdString(o.name))
-                         .arg(o.model.triangleCount()));
+                         .arg(o.geometry->visual.triangleCount()));
     const int n = list_->count();
     list_->setCurrentRow(n == 0 ? -1 : std::clamp(row < 0 ? 0 : row, 0, n - 1));
   }
@@ -74,7 +74,7 @@ void ObjectPanel::showSelected() {
   const bool valid = i >= 0 && i < static_cast<int>(controller_->objects().size());
   for (QDoubleSpinBox* f : pose_) f->setEnabled(valid);
   if (!valid) return;
-  const Eigen::Isometry3d& pose = controller_->objects()[static_cast<std::size_t>(i)].pose;
+  const Eigen::Isometry3d& pose = controller_->objectPose(i);
   // Roll-pitch-yaw: R = Rz(yaw) Ry(pitch) Rx(roll), as the hand files' rpy_deg.
   const Eigen::Matrix3d R = pose.linear();
   const double pitch = std::asin(std::clamp(-R(2, 0), -1.0, 1.0));

@@ -72,7 +72,7 @@ OsgViewport::OsgViewport(SimulationController* controller, QWidget* parent)
 OsgViewport::~OsgViewport() = default;
 
 void OsgViewport::onHandChanged() {
-  scene_.setHand(controller_->hand());
+  scene_.setHand(controller_->model());
   dirty_ = true;
   update();
 }
@@ -128,8 +128,7 @@ void OsgViewport::setView(View view) {
 
 void OsgViewport::syncFromSnapshot() {
   if (!dirty_) return;
-  scene_.update(controller_->hand(), controller_->state(), controller_->objects(),
-                controller_->palmPose());
+  scene_.update(controller_->model(), controller_->state());
   dirty_ = false;
 }
 
@@ -216,8 +215,8 @@ void OsgViewport::dragObject(const QPointF& logical) {
   drag_point_ = now;
   // The grabbed point follows the mouse in the plane parallel to the screen through it.
   const Eigen::Vector3d delta_world(moved.x(), moved.y(), moved.z());
-  Eigen::Isometry3d pose = controller_->objects()[static_cast<std::size_t>(dragged_)].pose;
-  pose.translation() += controller_->palmPose().linear().transpose() * delta_world;
+  Eigen::Isometry3d pose = controller_->objectPose(dragged_);
+  pose.translation() += delta_world;
   controller_->setObjectPose(dragged_, pose);
 }
 

@@ -22,7 +22,6 @@ namespace {
 
 constexpr double kLinkRadius = 0.009;  // [m] stand-in link thickness (BarrettHand-like)
 constexpr double kFrameAxis = 0.02;    // [m] length of drawn frame axes
-constexpr int kKdopK = 18;             // the contact model's k (sim/contact_model.hpp)
 const osg::Vec4 kBoundsColour(1.0f, 0.9f, 0.2f, 1.0f);
 
 osg::Matrixd toOsg(const Eigen::Isometry3d& t) {
@@ -152,12 +151,11 @@ osg::ref_ptr<osg::Node> boxOutline(const osg::BoundingBox& b) {
   return unlitGeode(g);
 }
 
-// Wireframe of the root k-DOP of `mesh` as the contact stage builds it: the edges between the
-// faces of the polytope its slabs cut (not the diagonals inside a face). Nothing for an empty
-// mesh.
-osg::ref_ptr<osg::Node> kdopOutline(const geometry::TriangleMesh& mesh) {
-  if (mesh.triangles.empty()) return nullptr;
-  const collision::KdopTree tree(mesh, {kKdopK, 8});
+// Wireframe of the root k-DOP of the tree the contact stage uses (the model's, not a copy): the
+// edges between the faces of the polytope its slabs cut (not the diagonals inside a face).
+// Nothing for an empty tree.
+osg::ref_ptr<osg::Node> kdopOutline(const collision::KdopTree& tree) {
+  if (tree.empty()) return nullptr;
   const geometry::TriangleMesh poly = collision::kdopNodePolytope(tree, 0);
   std::map<std::pair<int, int>, std::vector<std::size_t>> edge_triangles;
   for (std::size_t t = 0; t < poly.triangles.size(); ++t)
@@ -245,10 +243,11 @@ SceneGraph::SceneGraph()
       palm_material_(makeMaterial(osg::Vec4(0.35f, 0.37f, 0.42f, 1.0f))) {
   root_->addChild(grid_);
   root_->addChild(palm_);
-  // Objects and contacts are given in the palm frame, as the simulator holds them.
+  // The hand hangs in the palm frame; objects and contacts are in the world, as the state
+  // holds them.
   palm_->addChild(hand_group_);
-  palm_->addChild(object_group_);
-  palm_->addChild(contact_group_);
+  root_->addChild(object_group_);
+  root_->addChild(contact_group_);
   workspace_geode_ = new osg::Geode;
   workspace_geode_->getOrCreateStateSet()->setMode(
       GL_LIGHTING, osg::StateAttribute::OFF | osg::StateAttribute::PROTECTED);
@@ -258,20 +257,18 @@ SceneGraph::SceneGraph()
   root_->getOrCreateStateSet()->setMode(GL_NORMALIZE, osg::StateAttribute::ON);
 }
 
-void SceneGraph::setHand(const hand::HandModel& hand) {
+void SceneGraph::setHand(const sim::Model& model) {
+  const hand::HandModel& hand = model.hand();
+  const sim::HandGeometry& geometry = *model.hand_geometry;
   hand_group_->removeChildren(0, hand_group_->getNumChildren());
   links_.clear();
   link_frames_.clear();
   link_bounds_.clear();
 
+  // The meshes the model loaded once (a bad one stopped the model from compiling, so nothing
+  // here draws what does not collide).
   osg::ref_ptr<osg::Geode> palm;
-  if (!hand.palm_mesh.empty()) {
-    try {
-      palm = modelGeode(geometry::loadMesh(hand.palm_mesh), false);
-    } catch (const std::exception&) {
-      palm = nullptr;  // a missing palm mesh falls back to the box below
-    }
-  }
+  if (!geometry.palm.visual.shapes.empty()) palm = modelGeode(geometry.palm.visual, false);
   if (!palm) {
     // Box around the wrist and every finger base, so any hand gets a plausible palm.
     Eigen::Vector3d lo = Eigen::Vector3d::Zero(), hi = Eigen::Vector3d::Zero();
@@ -305,18 +302,12 @@ void SceneGraph::setHand(const hand::HandModel& hand) {
     for (std::size_t r = 0; r < chain.rows.size(); ++r) {
       osg::ref_ptr<osg::Geode> shape;
       osg::ref_ptr<osg::Node> bounds;
-      const std::string mesh = f < hand.link_meshes.size() && r < hand.link_meshes[f].size()
-                                   ? hand.link_meshes[f][r]
-                                   : "";
-      if (!mesh.empty()) {
-        try {
-          const geometry::LoadedModel model = geometry::loadMesh(mesh);
-          shape = modelGeode(model, false);
-          bounds = kdopOutline(model.merged());
-        } catch (const std::exception&) {
-          shape = nullptr;  // drawn as a stand-in below rather than leaving a gap
-        }
+      const sim::BodyGeometry& body = geometry.links[f][r];
+      if (!body.visual.shapes.empty()) {
+        shape = modelGeode(body.visual, false);
+        bounds = kdopOutline(body.collision.tree);
       }
+      // Links without a mesh take no part in contacts and are drawn as a stand-in.
       if (!shape) shape = stickLink(chain.rows[r]);
       osg::ref_ptr<osg::MatrixTransform> link = new osg::MatrixTransform;
       link->addChild(shape);
@@ -334,15 +325,15 @@ void SceneGraph::setHand(const hand::HandModel& hand) {
   setOptions(options_);
 }
 
-void SceneGraph::setObjects(const std::vector<sim::WorldObject>& objects) {
+void SceneGraph::setObjects(const std::vector<sim::ObjectModel>& objects) {
   object_group_->removeChildren(0, object_group_->getNumChildren());
   objects_.clear();
   object_bounds_.clear();
-  for (const sim::WorldObject& o : objects) {
-    osg::ref_ptr<osg::MatrixTransform> t = new osg::MatrixTransform(toOsg(o.pose));
-    osg::ref_ptr<osg::Geode> geode = modelGeode(o.model, true);
+  for (const sim::ObjectModel& o : objects) {
+    osg::ref_ptr<osg::MatrixTransform> t = new osg::MatrixTransform(toOsg(o.initial_pose_world));
+    osg::ref_ptr<osg::Geode> geode = modelGeode(o.geometry->visual, true);
     t->addChild(geode);
-    osg::ref_ptr<osg::Node> bounds = kdopOutline(o.model.merged());
+    osg::ref_ptr<osg::Node> bounds = kdopOutline(o.geometry->collision.tree);
     if (!bounds) bounds = boxOutline(boundsOf(geode.get()));
     t->addChild(bounds);
     object_group_->addChild(t);
@@ -368,13 +359,15 @@ int SceneGraph::objectIndexOf(const osg::NodePath& path) const {
   return -1;
 }
 
-void SceneGraph::update(const hand::HandModel& hand, const sim::SimState& state,
-                        const std::vector<sim::WorldObject>& objects,
-                        const Eigen::Isometry3d& palm_pose) {
-  palm_->setMatrix(toOsg(palm_pose));
-  for (std::size_t f = 0; f < links_.size() && f < hand.fingers.size() && f < state.q.size(); ++f) {
+void SceneGraph::update(const sim::Model& model, const sim::SimState& state) {
+  const hand::HandModel& hand = model.hand();
+  palm_->setMatrix(toOsg(state.palm_pose_world));
+  // The link frames the state's kinematics stage computed: no forward kinematics here.
+  for (std::size_t f = 0; f < links_.size() && f < hand.fingers.size() &&
+                          f < state.link_frames.size();
+       ++f) {
     const kinematics::Chain& chain = hand.fingers[f];
-    const kinematics::ChainFrames frames = kinematics::forwardKinematics(chain, state.q[f]);
+    const kinematics::ChainFrames& frames = state.link_frames[f];
     for (std::size_t r = 0; r < links_[f].size(); ++r) {
       links_[f][r]->setMatrix(toOsg(chain.base * frames.at(static_cast<int>(r) + 1)));
       links_[f][r]->getOrCreateStateSet()->removeAttribute(osg::StateAttribute::MATERIAL);
@@ -391,8 +384,8 @@ void SceneGraph::update(const hand::HandModel& hand, const sim::SimState& state,
       finger_links[static_cast<std::size_t>(row)]->getOrCreateStateSet()->setAttributeAndModes(
           broken_material_);
   }
-  for (std::size_t i = 0; i < objects_.size() && i < objects.size(); ++i)
-    objects_[i]->setMatrix(toOsg(objects[i].pose));
+  for (std::size_t i = 0; i < objects_.size() && i < state.object_pose_world.size(); ++i)
+    objects_[i]->setMatrix(toOsg(state.object_pose_world[i]));
   rebuildContacts(state);
   applyTransparency();
 }
@@ -404,16 +397,18 @@ void SceneGraph::rebuildContacts(const sim::SimState& state) {
   drawn_contacts_ = static_cast<int>(state.contacts.size());
   osg::ref_ptr<osg::Geode> geode = new osg::Geode;
   for (const sim::Contact& c : state.contacts) {
-    // 1 cm for a touch, 1 cm more per 5 N, so a breakaway-sized 18 N force is clearly longer.
+    // The arrow shows the push on the link (out of the object, world frame): 1 cm for a touch,
+    // 1 cm more per 5 N, so a breakaway-sized 18 N force is clearly longer.
     const double length = std::min(0.01 + 0.002 * std::max(c.force, 0.0), 0.08);
-    const Eigen::Vector3d tip = c.point + length * c.normal;
-    geode->addDrawable(capsule(c.point, tip, 0.0015));
+    const Eigen::Vector3d out = -c.normal_world;
+    const Eigen::Vector3d tip = c.point_world + length * out;
+    geode->addDrawable(capsule(c.point_world, tip, 0.0015));
     osg::ref_ptr<osg::Cone> cone = new osg::Cone(toOsg(tip), 0.004f, 0.01f);
     osg::Quat q;
-    q.makeRotate(osg::Vec3(0, 0, 1), toOsg(c.normal));
+    q.makeRotate(osg::Vec3(0, 0, 1), toOsg(out));
     cone->setRotation(q);
     geode->addDrawable(new osg::ShapeDrawable(cone));
-    geode->addDrawable(new osg::ShapeDrawable(new osg::Sphere(toOsg(c.point), 0.003f)));
+    geode->addDrawable(new osg::ShapeDrawable(new osg::Sphere(toOsg(c.point_world), 0.003f)));
   }
   geode->getOrCreateStateSet()->setAttributeAndModes(
       makeMaterial(osg::Vec4(0.1f, 0.9f, 0.3f, 1.0f)),
@@ -437,7 +432,9 @@ void SceneGraph::applyTransparency() {
 }
 
 osg::BoundingSphere SceneGraph::contentBound() const {
-  return palm_->getBound();
+  osg::BoundingSphere bound = palm_->getBound();
+  bound.expandBy(object_group_->getBound());
+  return bound;
 }
 
 void SceneGraph::setWorkspace(const std::vector<Eigen::Vector3d>& points) {

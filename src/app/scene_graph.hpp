@@ -10,7 +10,7 @@
 
 #include "handsim/hand/hand_model.hpp"
 #include "handsim/sim/sim_state.hpp"
-#include "handsim/sim/world.hpp"
+#include "handsim/sim/model.hpp"
 
 namespace handsim::app {
 
@@ -31,14 +31,15 @@ class SceneGraph {
   SceneGraph();
   osg::Group* root() const { return root_.get(); }
 
-  /// Rebuilds the hand's nodes: link meshes where the hand file names them, otherwise
-  /// capsules along the DH link (the a offset along x and the d offset along z).
-  void setHand(const hand::HandModel& hand);
-  /// Rebuilds the object nodes from their meshes and colours.
-  void setObjects(const std::vector<sim::WorldObject>& objects);
-  /// Poses links and objects from a snapshot; colours inner links by clutch state.
-  void update(const hand::HandModel& hand, const sim::SimState& state,
-              const std::vector<sim::WorldObject>& objects, const Eigen::Isometry3d& palm_pose);
+  /// Rebuilds the hand's nodes from the model's link and palm geometry (loaded once by the
+  /// model), links without a mesh as capsules along the DH link (the a offset along x and the
+  /// d offset along z).
+  void setHand(const sim::Model& model);
+  /// Rebuilds the object nodes from the model's object meshes and colours.
+  void setObjects(const std::vector<sim::ObjectModel>& objects);
+  /// Poses palm, links and objects from a state (its palm and object poses in the world and its
+  /// link frames); colours inner links by clutch state; draws the contacts.
+  void update(const sim::Model& model, const sim::SimState& state);
   /// Index of the object whose geometry contains `node` on its path, or -1.
   int objectIndexOf(const osg::NodePath& path) const;
   /// Number of contact arrows drawn by the last update.

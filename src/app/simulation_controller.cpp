@@ -1,21 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "simulation_controller.hpp"
 
-#include <optional>
-
 #include <QFileInfo>
 #include <algorithm>
 #include <cmath>
-#include <map>
+#include <optional>
 
-#include "handsim/geometry/mesh_loader.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/hand/transmission.hpp"
 #include "handsim/hand/transmission_ik.hpp"
 #include "handsim/kinematics/closed_form_ik.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
 #include "handsim/kinematics/unreachable_target.hpp"
-#include "handsim/sim/scenario.hpp"
+#include "handsim/sim/step.hpp"
 #include "handsim/sim/trapezoidal_profile.hpp"
 
 namespace handsim::app {
@@ -32,21 +29,9 @@ constexpr double kMaxRealGap = 0.25;
 // and how many such times it takes to reach full speed.
 constexpr double kAutoGraspRangeSeconds = 1.5;
 constexpr double kAutoGraspRampFraction = 0.25;
+// A saved scene without trajectories still needs a length to run from the command line.
+constexpr double kDefaultSavedDuration = 1.0;
 }  // namespace
-
-/// The hand model and the objects that refer to it (Simulator and Recorder keep references
-/// to the model, so they live and die together).
-struct SimulationController::Engine {
-  explicit Engine(hand::HandModel h, sim::SimOptions options)
-      : hand(std::move(h)), simulator(hand, options), recorder(hand) {}
-  hand::HandModel hand;
-  sim::Simulator simulator;
-  sim::Recorder recorder;
-  /// A scenario's grasp controller (seed 002), restarted with every run; the recorder reads
-  /// its variables through channels that point at this storage.
-  std::optional<sim::HybridGraspOptions> grasp_options;
-  std::optional<sim::HybridGraspController> grasp;
-};
 
 SimulationController::SimulationController(QObject* parent) : QObject(parent) {
   timer_.setInterval(kFramePeriodMs);
@@ -57,123 +42,155 @@ SimulationController::SimulationController(QObject* parent) : QObject(parent) {
 
 SimulationController::~SimulationController() = default;
 
-const hand::HandModel& SimulationController::hand() const {
-  return engine_->hand;
-}
-const sim::Recorder& SimulationController::recorder() const {
-  return engine_->recorder;
-}
-
-void SimulationController::loadHand(const std::string& id_or_path) {
-  hand::HandModel model = hand::loadHand(id_or_path);  // throws before anything changes
+void SimulationController::replaceScene(sim::Scenario scene,
+                                        std::shared_ptr<const sim::Model> model) {
   setRunning(false);
-  engine_ = std::make_unique<Engine>(std::move(model), sim::SimOptions{});
-  objects_dirty_ = true;
-  hand_source_ = id_or_path;
+  scene_ = std::move(scene);
+  run_ = std::make_unique<sim::Run>(std::move(model), sim::RunPlan{});
   segments_.clear();
   tendon_targets_.clear();
   scenario_tendons_.clear();
-  initial_tendons_.clear();
-  initial_.clear();
   duration_ = 0.0;
+}
+
+void SimulationController::loadHand(const std::string& id_or_path) {
+  // Everything that can fail (the hand file, its link meshes) comes first: a bad hand leaves
+  // the scene as it was.
+  auto hand = std::make_shared<const hand::HandModel>(hand::loadHand(id_or_path));
+  auto model = sim::compileModel(hand, {}, sim::Options{});
+  sim::Scenario scene;
+  scene.hand_ref = id_or_path;
+  scene.hand = std::move(hand);
+  replaceScene(std::move(scene), std::move(model));
   resetRun();
   Q_EMIT handChanged();
+  Q_EMIT objectsChanged();
   Q_EMIT trajectoriesChanged();
   Q_EMIT snapshotChanged();
 }
 
-int SimulationController::importObject(const std::string& path, const Eigen::Isometry3d& pose) {
-  sim::WorldObject object;
-  object.model = geometry::loadMesh(path);  // throws io::InputError; scene untouched
-  object.source = path;
-  object.name = QFileInfo(QString::fromStdString(path)).completeBaseName().toStdString();
-  object.pose = pose;
-  return addObject(std::move(object));
+sim::RunPlan SimulationController::plan() const {
+  sim::RunPlan p = scene_.plan;
+  p.duration = duration();
+  return p;
 }
 
-int SimulationController::addObject(sim::WorldObject object) {
-  objects_.push_back(std::move(object));
-  objectsEdited(true);
-  return static_cast<int>(objects_.size()) - 1;
+sim::Scenario SimulationController::scenario() const {
+  sim::Scenario sc = scene_;
+  sc.plan = run_->plan();
+  // Objects are written with their start poses; the plan then needs none of its own.
+  sc.objects = run_->model().objects;
+  for (std::size_t o = 0; o < sc.objects.size() && o < sc.plan.object_pose_world.size(); ++o)
+    sc.objects[o].initial_pose_world = sc.plan.object_pose_world[o];
+  sc.plan.object_pose_world.clear();
+  if (!(sc.plan.duration > 0.0)) sc.plan.duration = kDefaultSavedDuration;
+  return sc;
+}
+
+void SimulationController::saveScene(const std::string& path) const {
+  sim::saveScenario(scenario(), path);
+}
+
+int SimulationController::importObject(const std::string& path, const Eigen::Isometry3d& pose) {
+  // Throws io::InputError before anything changes.
+  sim::ObjectModel object = sim::loadObject(
+      path, {}, QFileInfo(QString::fromStdString(path)).completeBaseName().toStdString(),
+      run_->model().options.contact.kdop_k);
+  for (const std::string& w : object.warnings) Q_EMIT warning(QString::fromStdString(w));
+  return addObject(std::move(object), pose);
+}
+
+int SimulationController::addObject(sim::ObjectModel object, const Eigen::Isometry3d& pose) {
+  std::vector<sim::ObjectModel> objects = run_->model().objects;
+  std::vector<Eigen::Isometry3d> poses = liveState().object_pose_world;
+  objects.push_back(std::move(object));
+  poses.push_back(pose);
+  setObjects(std::move(objects), std::move(poses));
+  return static_cast<int>(objects.size()) - 1;
 }
 
 void SimulationController::removeObject(int index) {
-  if (index < 0 || index >= static_cast<int>(objects_.size())) return;
-  objects_.erase(objects_.begin() + index);
-  objectsEdited(true);
+  if (index < 0 || index >= static_cast<int>(objects().size())) return;
+  std::vector<sim::ObjectModel> objects = run_->model().objects;
+  std::vector<Eigen::Isometry3d> poses = liveState().object_pose_world;
+  objects.erase(objects.begin() + index);
+  poses.erase(poses.begin() + index);
+  setObjects(std::move(objects), std::move(poses));
+}
+
+void SimulationController::clearObjects() {
+  setObjects({}, {});
+}
+
+void SimulationController::setObjects(std::vector<sim::ObjectModel> objects,
+                                      std::vector<Eigen::Isometry3d> poses) {
+  scene_.objects = objects;
+  scene_.plan.object_pose_world = poses;
+  // The hand's meshes and trees are shared with the new model; only the list changes.
+  run_->setModel(sim::withObjects(run_->model(), std::move(objects)));
+  run_->state().object_pose_world = std::move(poses);
+  run_->state().contacts.clear();
+  for (sim::SimState& h : history_) {
+    h.object_pose_world = run_->state().object_pose_world;
+    h.contacts.clear();
+  }
+  Q_EMIT objectsChanged();
+  Q_EMIT snapshotChanged();
 }
 
 void SimulationController::setObjectPose(int index, const Eigen::Isometry3d& pose) {
-  if (index < 0 || index >= static_cast<int>(objects_.size())) return;
-  objects_[static_cast<std::size_t>(index)].pose = pose;
-  objectsEdited(false);
-}
-
-void SimulationController::objectsEdited(bool geometry) {
-  // A drag edits poses many times per frame; the contact model takes them once, before the
-  // next step.
-  objects_dirty_ = true;
-  if (geometry)
-    Q_EMIT objectsChanged();
-  else
-    Q_EMIT snapshotChanged();  // only transforms: redraw without rebuilding geometry
-}
-
-void SimulationController::syncObjectsToSimulator() {
-  if (!objects_dirty_) return;
-  objects_dirty_ = false;
-  try {
-    engine_->simulator.setObjects(objects_);
-  } catch (const std::exception& e) {
-    // A hand whose link meshes cannot be read still runs, without contacts.
-    Q_EMIT warning(tr("contacts disabled: %1").arg(QString::fromUtf8(e.what())));
-  }
+  if (index < 0 || index >= static_cast<int>(objects().size()) || !pose.matrix().allFinite())
+    return;
+  // A change of state only: the object's tree stays as it was built.
+  scene_.plan.object_pose_world[static_cast<std::size_t>(index)] = pose;
+  run_->state().object_pose_world[static_cast<std::size_t>(index)] = pose;
+  scrubbing_ = false;
+  Q_EMIT snapshotChanged();  // only transforms: redraw without rebuilding geometry
 }
 
 void SimulationController::jogPalm(const Eigen::Isometry3d& delta) {
-  setPalmPose(palm_pose_ * delta);
+  setPalmPose(liveState().palm_pose_world * delta);
 }
 
 void SimulationController::setPalmPose(const Eigen::Isometry3d& pose) {
   if (!pose.matrix().allFinite()) return;
-  // world = palm * object_in_palm must not change for any object.
-  const Eigen::Isometry3d change = pose.inverse() * palm_pose_;
-  for (sim::WorldObject& o : objects_) o.pose = change * o.pose;
-  palm_pose_ = pose;
-  objectsEdited(false);
-}
-
-void SimulationController::clearObjects() {
-  objects_.clear();
-  objectsEdited(true);
+  scene_.plan.palm_pose_world = pose;
+  run_->state().palm_pose_world = pose;
+  scrubbing_ = false;
+  Q_EMIT snapshotChanged();
 }
 
 void SimulationController::teleport(const std::vector<double>& positions) {
+  sim::SimState& s = run_->state();
   for (std::size_t a = 0; a < positions.size(); ++a) {
-    live_.actuator_position[a] = positions[a];
-    live_.actuator_velocity[a] = 0.0;
-    live_.actuator_acceleration[a] = 0.0;
-    live_.actuator_command[a] = positions[a];
-    live_.actuator_reference[a] = positions[a];
+    s.actuator_position[a] = positions[a];
+    s.actuator_velocity[a] = 0.0;
+    s.actuator_acceleration[a] = 0.0;
+    s.actuator_command[a] = positions[a];
+    s.actuator_reference[a] = positions[a];
   }
-  engine_->simulator.syncJoints(live_);
+  sim::forwardPosition(run_->model(), s);
 }
 
 void SimulationController::setActuatorCommand(int actuator, double value) {
-  if (actuator < 0 || actuator >= static_cast<int>(live_.actuator_command.size())) return;
-  std::vector<double> values = live_.actuator_command;
+  if (actuator < 0 || actuator >= static_cast<int>(liveState().actuator_command.size())) return;
+  std::vector<double> values = liveState().actuator_command;
   values[static_cast<std::size_t>(actuator)] = value;
   setActuatorCommands(values);
 }
 
 void SimulationController::setActuatorCommands(const std::vector<double>& values) {
-  if (values.size() != live_.actuator_command.size()) return;
+  if (values.size() != liveState().actuator_command.size()) return;
   for (double v : values)
     if (!std::isfinite(v)) return;
-  const std::vector<double> clamped = hand::clampActuators(engine_->hand, values);
+  const std::vector<double> clamped = hand::clampActuators(hand(), values);
   scrubbing_ = false;
   if (running_) {
-    live_.actuator_command = clamped;
+    run_->state().actuator_command = clamped;
+  } else if (liveState().step == 0) {
+    // A pose set before a run starts is where it starts (and what a saved scene starts from).
+    scene_.plan.initial = clamped;
+    resetRun();
   } else {
     teleport(clamped);
   }
@@ -182,17 +199,17 @@ void SimulationController::setActuatorCommands(const std::vector<double>& values
 
 std::vector<double> SimulationController::actuatorsForJoints(
     const std::vector<kinematics::JointVector>& q) const {
-  return hand::actuatorsForJoints(engine_->hand, q, live_.actuator_command, live_.clutches);
+  return hand::actuatorsForJoints(hand(), q, liveState().actuator_command, liveState().clutches);
 }
 
 Eigen::Vector3d SimulationController::fingertip(int finger) const {
-  const kinematics::Chain& chain = engine_->hand.fingers.at(static_cast<std::size_t>(finger));
+  const kinematics::Chain& chain = hand().fingers.at(static_cast<std::size_t>(finger));
   return chain.base *
          kinematics::fingertipPosition(chain, state().q[static_cast<std::size_t>(finger)]);
 }
 
 std::optional<double> SimulationController::fingertipPhi(int finger) const {
-  const kinematics::Chain& chain = engine_->hand.fingers.at(static_cast<std::size_t>(finger));
+  const kinematics::Chain& chain = hand().fingers.at(static_cast<std::size_t>(finger));
   if (!kinematics::isPlanarThreeLinkFinger(chain)) return {};
   const auto frames =
       kinematics::forwardKinematics(chain, state().q[static_cast<std::size_t>(finger)]);
@@ -206,8 +223,8 @@ QString SimulationController::moveFingertip(int finger, const Eigen::Vector3d& t
   hand::FingertipIkOptions options;
   options.phi = phi;
   try {
-    setActuatorCommands(hand::fingertipActuators(engine_->hand, finger, target,
-                                                 live_.actuator_position, live_.clutches, options));
+    setActuatorCommands(hand::fingertipActuators(hand(), finger, target,
+                                                 liveState().actuator_position, liveState().clutches, options));
   } catch (const kinematics::UnreachableTarget& e) {
     return tr("Unreachable: the fingertip misses the target by %1 mm (%2); the hand stays where "
               "it was")
@@ -220,7 +237,7 @@ QString SimulationController::moveFingertip(int finger, const Eigen::Vector3d& t
 }
 
 bool SimulationController::applyPose(const std::string& name) {
-  const hand::NamedPose* pose = engine_->hand.pose(name);
+  const hand::NamedPose* pose = hand().pose(name);
   if (!pose) return false;
   std::vector<kinematics::JointVector> q;
   for (const auto& v : pose->q) {
@@ -235,18 +252,20 @@ bool SimulationController::applyPose(const std::string& name) {
 void SimulationController::resetToZero() {
   setRunning(false);
   scrubbing_ = false;
-  const std::vector<double> zero(engine_->hand.actuators.size(), 0.0);
-  live_ = engine_->simulator.initialState(hand::clampActuators(engine_->hand, zero));
-  history_.assign(1, live_);
+  const std::vector<double> zero(hand().actuators.size(), 0.0);
+  run_->state() = sim::makeState(run_->model(), hand::clampActuators(hand(), zero),
+                                  liveState().palm_pose_world);
+  run_->state().object_pose_world = scene_.plan.object_pose_world;
+  history_.assign(1, liveState());
   Q_EMIT snapshotChanged();
 }
 
 std::vector<int> SimulationController::closingActuators() const {
-  return engine_->hand.closing_actuators;
+  return hand().closing_actuators;
 }
 
 void SimulationController::autoGrasp() {
-  const hand::HandModel& h = engine_->hand;
+  const hand::HandModel& h = hand();
   if (h.closing_actuators.empty() && h.closing_tendons.empty()) {
     Q_EMIT statusMessage(
         tr("Auto Grasp: the hand file names no closing actuators or tendons "
@@ -270,11 +289,10 @@ void SimulationController::autoGrasp() {
     tendon_targets_[static_cast<std::size_t>(t)] = h.tendons[static_cast<std::size_t>(t)].upper;
   // The user's own closing motion replaces a scenario's tendon motions and controller.
   scenario_tendons_.clear();
-  initial_tendons_.clear();
-  engine_->grasp_options.reset();
-  engine_->grasp.reset();
+  scene_.plan.initial_tendons.clear();
+  scene_.plan.controller.reset();
   segments_ = std::move(segments);
-  initial_ = std::move(start);
+  scene_.plan.initial = std::move(start);
   resetRun();  // applies the trajectories; the shown pose becomes time 0
   Q_EMIT trajectoriesChanged();
   play();
@@ -283,14 +301,16 @@ void SimulationController::autoGrasp() {
 void SimulationController::setTrajectories(std::vector<TrajectorySegment> segments) {
   tendon_targets_.clear();
   segments_ = std::move(segments);
-  applyTrajectories();
+  resetRun();  // a run follows one plan: new references start it anew
   Q_EMIT trajectoriesChanged();
 }
 
 void SimulationController::applyTrajectories() {
-  const std::size_t na = engine_->hand.actuators.size();
-  std::vector<double> at = initial_.size() == na ? initial_ : std::vector<double>(na, 0.0);
-  at = hand::clampActuators(engine_->hand, at);
+  const hand::HandModel& h = hand();
+  const std::size_t na = h.actuators.size();
+  std::vector<double> at =
+      scene_.plan.initial.size() == na ? scene_.plan.initial : std::vector<double>(na, 0.0);
+  at = hand::clampActuators(h, at);
   std::vector<sim::ActuatorTrajectory> trajectories(na);
   std::vector<double> free_at(na, 0.0);
   for (const TrajectorySegment& s : segments_) {
@@ -302,86 +322,54 @@ void SimulationController::applyTrajectories() {
     at[a] = s.to;
     free_at[a] = profile.end();
   }
-  for (std::size_t a = 0; a < na; ++a)
-    engine_->simulator.setTrajectory(static_cast<int>(a), trajectories[a]);
-  const std::vector<hand::Tendon>& tendons = engine_->hand.tendons;
+  scene_.plan.trajectories = std::move(trajectories);
+  const std::vector<hand::Tendon>& tendons = h.tendons;
+  scene_.plan.tendon_trajectories.assign(tendons.size(), {});
   for (std::size_t t = 0; t < tendons.size(); ++t) {
-    sim::ActuatorTrajectory trajectory;
+    sim::ActuatorTrajectory& trajectory = scene_.plan.tendon_trajectories[t];
     if (t < tendon_targets_.size()) {
-      // Runs start with every tendon at the end of its range nearest to 0
-      // (Simulator::initialState).
+      // Runs start with every tendon at the end of its range nearest to 0 (sim::makeState).
       const double from = std::clamp(0.0, tendons[t].lower, tendons[t].upper);
       const double velocity = (tendons[t].upper - tendons[t].lower) / kAutoGraspRangeSeconds;
-      if (velocity > 0.0)
+      if (velocity > 0.0 && tendon_targets_[t] != from)
         trajectory.append(
             sim::TrapezoidalProfile(from, tendon_targets_[t], velocity,
                                     velocity / (kAutoGraspRampFraction * kAutoGraspRangeSeconds)));
     } else if (t < scenario_tendons_.size()) {
       trajectory = scenario_tendons_[t];
     }
-    engine_->simulator.setTendonTrajectory(static_cast<int>(t), trajectory);
   }
 }
 
-const std::vector<sim::ActuatorTrajectory>& SimulationController::simulatorTrajectories() const {
-  return engine_->simulator.trajectories();
-}
-
 void SimulationController::setInitialPositions(std::vector<double> positions) {
-  initial_ = std::move(positions);
-  applyTrajectories();
+  scene_.plan.initial = std::move(positions);
+  resetRun();
 }
 
 double SimulationController::duration() const {
   if (duration_ > 0.0) return duration_;
   double end = 0.0;
-  for (const auto& t : engine_->simulator.trajectories()) end = std::max(end, t.end());
+  for (const auto& t : scene_.plan.trajectories) end = std::max(end, t.end());
+  for (const auto& t : scene_.plan.tendon_trajectories) end = std::max(end, t.end());
   return end > 0.0 ? end + 0.5 : 0.0;
 }
 
 void SimulationController::loadScenario(const std::string& path) {
-  const sim::Scenario scenario = sim::loadScenario(path);  // throws; nothing changed yet
-  setRunning(false);
-  engine_ = std::make_unique<Engine>(scenario.hand, scenario.options);
-  objects_ = scenario.objects;
-  palm_pose_ = Eigen::Isometry3d::Identity();
-  objects_dirty_ = true;
-  hand_source_ = scenario.hand.source_file.empty() ? scenario.hand.id : scenario.hand.source_file;
-  initial_ = scenario.initial;
-  initial_tendons_ = scenario.initial_tendons;
-  scenario_tendons_ = scenario.tendon_trajectories;
-  if (scenario.controller) {
-    engine_->grasp_options = scenario.controller;
-    engine_->grasp.emplace(engine_->hand, *scenario.controller);
-    const std::optional<sim::HybridGraspController>* g = &engine_->grasp;
-    engine_->recorder.addChannel("controller.phase", "", [g](const sim::SimState&) {
-      return static_cast<double>((*g)->phase());
-    });
-    engine_->recorder.addChannel("controller.force", "N",
-                                 [g](const sim::SimState&) { return (*g)->totalForce(); });
-    engine_->recorder.addChannel("controller.force_reference", "N",
-                                 [g](const sim::SimState&) { return (*g)->reference()[1]; });
-    for (int i = 0; i < 4; ++i)
-      engine_->recorder.addChannel("controller.x" + std::to_string(i + 1), i == 0 ? "rad" : "m",
-                                   [g, i](const sim::SimState&) { return (*g)->x()[i]; });
-  }
-  duration_ = scenario.duration;
-  segments_.clear();
-  tendon_targets_.clear();
-  for (std::size_t a = 0; a < scenario.trajectories.size(); ++a)
-    for (const sim::TrapezoidalProfile& p : scenario.trajectories[a].segments()) {
-      // A trapezoid's peak velocity is its cruise limit; for a triangular one the limit was
-      // not reached, and the acceleration phase gives it back exactly.
-      TrajectorySegment s;
-      s.actuator = static_cast<int>(a);
-      s.to = p.to();
-      s.start = p.start();
-      const double ta = p.accelerationTime();
-      s.max_acceleration = ta > 0.0 ? p.peakVelocity() / ta : 1.0;
-      s.max_velocity =
-          p.triangular() ? p.peakVelocity() * 1.0000001 : std::max(p.peakVelocity(), 1e-9);
-      segments_.push_back(s);
-    }
+  sim::Scenario scenario = sim::loadScenario(path);  // throws; nothing changed yet
+  auto model = sim::compileScenario(scenario);
+  const double duration = scenario.plan.duration;
+  replaceScene(std::move(scenario), std::move(model));
+  duration_ = duration;
+  scenario_tendons_ = scene_.plan.tendon_trajectories;
+  scene_.plan.object_pose_world.clear();
+  for (const sim::ObjectModel& o : run_->model().objects)
+    scene_.plan.object_pose_world.push_back(o.initial_pose_world);
+  for (const sim::ObjectModel& o : run_->model().objects)
+    for (const std::string& w : o.warnings) Q_EMIT warning(QString::fromStdString(w));
+  for (std::size_t a = 0; a < scene_.plan.trajectories.size(); ++a)
+    for (const sim::TrapezoidalProfile& p : scene_.plan.trajectories[a].segments())
+      segments_.push_back({static_cast<int>(a), p.to(), p.maxVelocity(), p.maxAcceleration(),
+                           p.start()});
   resetRun();
   Q_EMIT handChanged();
   Q_EMIT objectsChanged();
@@ -392,7 +380,7 @@ void SimulationController::loadScenario(const std::string& path) {
 void SimulationController::play() {
   if (scrubbing_) scrubbing_ = false;
   const double end = duration();
-  if (end > 0.0 && live_.time >= end) resetRun();
+  if (end > 0.0 && liveState().time >= end) resetRun();
   setRunning(true);
 }
 
@@ -407,7 +395,7 @@ void SimulationController::setRunning(bool running) {
   if (running) {
     clock_.start();
     rtf_clock_.start();
-    rtf_sim_start_ = live_.time;
+    rtf_sim_start_ = liveState().time;
     timer_.start();
   } else {
     timer_.stop();
@@ -421,28 +409,22 @@ void SimulationController::resetRun() {
   setRunning(false);
   scrubbing_ = false;
   applyTrajectories();
-  live_ = engine_->simulator.initialState(
-      initial_.size() == engine_->hand.actuators.size() ? initial_ : std::vector<double>{});
-  if (initial_tendons_.size() == live_.tendon_position.size())
-    live_.tendon_position = live_.tendon_command = initial_tendons_;
-  if (engine_->grasp_options) engine_->grasp.emplace(engine_->hand, *engine_->grasp_options);
-  engine_->recorder.clear();
-  engine_->recorder.record(live_);
-  history_.assign(1, live_);
+  // The run starts anew from the scene's plan: initial positions, palm and object poses,
+  // trajectories, controller; the recorder restarts with the first row.
+  run_->setPlan(plan());
+  history_.assign(1, liveState());
   warnings_seen_ = 0;
   Q_EMIT snapshotChanged();
   if (was_running) setRunning(true);
 }
 
 void SimulationController::stepOnce() {
-  syncObjectsToSimulator();
-  if (engine_->grasp) engine_->grasp->update(live_, engine_->simulator.options().dt);
-  engine_->simulator.step(live_);
-  engine_->recorder.record(live_);
-  if (live_.step % kHistoryStride == 0) history_.push_back(live_);
-  if (live_.warning_count > warnings_seen_) {
-    warnings_seen_ = live_.warning_count;
-    if (!live_.warnings.empty()) Q_EMIT warning(QString::fromStdString(live_.warnings.back()));
+  run_->step();
+  const sim::SimState& s = liveState();
+  if (s.step % kHistoryStride == 0) history_.push_back(s);
+  if (s.warning_count > warnings_seen_) {
+    warnings_seen_ = s.warning_count;
+    if (!s.warnings.empty()) Q_EMIT warning(QString::fromStdString(s.warnings.back()));
   }
 }
 
@@ -458,13 +440,12 @@ void SimulationController::setSpeed(double factor) {
 }
 
 void SimulationController::advance(double real_seconds) {
-  const double dt = engine_->simulator.options().dt;
+  const double dt = run_->model().options.dt;
   accumulator_ += std::min(real_seconds, kMaxRealGap) * speed_;
   accumulator_ = std::min(accumulator_, kMaxSimSecondsPerFrame);
-  const double end = duration();
   // The tolerance keeps sums of frame times such as 10 x 0.05 s from losing a step to rounding.
   while (accumulator_ >= dt * (1.0 - 1e-9)) {
-    if (end > 0.0 && live_.time >= end - 0.5 * dt) {
+    if (run_->finished()) {
       if (loop_) {
         resetRun();
         continue;
@@ -484,8 +465,8 @@ void SimulationController::onTick() {
   advance(real);
   const double window = static_cast<double>(rtf_clock_.nsecsElapsed()) * 1e-9;
   if (window >= 1.0) {
-    measured_rtf_ = (live_.time - rtf_sim_start_) / window;
-    rtf_sim_start_ = live_.time;
+    measured_rtf_ = (liveState().time - rtf_sim_start_) / window;
+    rtf_sim_start_ = liveState().time;
     rtf_clock_.restart();
   }
 }

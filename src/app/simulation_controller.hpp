@@ -12,9 +12,9 @@
 
 #include "handsim/hand/hand_model.hpp"
 #include "handsim/sim/recorder.hpp"
+#include "handsim/sim/run.hpp"
+#include "handsim/sim/scenario.hpp"
 #include "handsim/sim/sim_state.hpp"
-#include "handsim/sim/simulator.hpp"
-#include "handsim/sim/world.hpp"
 
 namespace handsim::app {
 
@@ -29,10 +29,11 @@ struct TrajectorySegment {
   double start = 0.0;             ///< earliest start [s]; later if the previous one runs on
 };
 
-/// Owns the simulation for the application (STYLE.md: the GUI is a thin shell): the hand
-/// model, the fixed-step simulator, its state, the recorder, the objects and the real-time
-/// accumulator. Widgets send commands (slider set points, poses, trajectories, play/pause);
-/// they are applied between steps. Every change of the shown state emits snapshotChanged.
+/// Owns the simulation for the application (STYLE.md: the GUI is a thin shell): the scene as a
+/// scenario (sim::Scenario, what Save Scene writes), its compiled model and one sim::Run, plus
+/// the pacing (the real-time accumulator) and the history for scrubbing. Widgets send commands
+/// (slider set points, poses, trajectories, play/pause); they are applied between steps. Every
+/// change of the shown state emits snapshotChanged.
 class SimulationController : public QObject {
   Q_OBJECT
  public:
@@ -42,31 +43,48 @@ class SimulationController : public QObject {
   /// Replaces the hand by a built-in id or a hand file. Throws io::InputError and keeps the
   /// current hand when the file is bad. Clears trajectories and history.
   void loadHand(const std::string& id_or_path);
-  const hand::HandModel& hand() const;
+  const hand::HandModel& hand() const { return run_->model().hand(); }
+  /// The compiled model (hand, link and object geometry, options) the viewport draws.
+  const sim::Model& model() const { return run_->model(); }
   /// Id or path the hand was loaded from (what a scene file stores).
-  const std::string& handSource() const { return hand_source_; }
+  const std::string& handSource() const { return scene_.hand_ref; }
+  /// The scene as a scenario file holds it: hand, palm pose, objects at their start poses,
+  /// options, initial positions, trajectories, controller, duration (duration() when the
+  /// run has no set length, at least 1 s).
+  sim::Scenario scenario() const;
+  /// Writes scenario() atomically (sim::saveScenario). Throws on I/O errors.
+  void saveScene(const std::string& path) const;
 
   /// The state shown: the live state, or a recorded one while scrubbing the history.
-  const sim::SimState& state() const { return scrubbing_ ? history_[scrub_index_] : live_; }
-  const sim::SimState& liveState() const { return live_; }
-  const sim::Recorder& recorder() const;
+  const sim::SimState& state() const {
+    return scrubbing_ ? history_[static_cast<std::size_t>(scrub_index_)] : run_->state();
+  }
+  const sim::SimState& liveState() const { return run_->state(); }
+  const sim::Recorder& recorder() const { return run_->recorder(); }
 
   // --- objects -------------------------------------------------------------------------
-  const std::vector<sim::WorldObject>& objects() const { return objects_; }
-  /// Loads a mesh file (VRML or any Assimp format) as a new object at `pose`. Throws
+  /// The scene's objects (geometry, mass, material); their poses are in the state.
+  const std::vector<sim::ObjectModel>& objects() const { return run_->model().objects; }
+  /// Pose of object `index` in the world in the shown state.
+  const Eigen::Isometry3d& objectPose(int index) const {
+    return state().object_pose_world.at(static_cast<std::size_t>(index));
+  }
+  /// Loads a mesh file (VRML or any Assimp format) as a new object at `pose` (world). Throws
   /// io::InputError (file:line:column) and leaves the scene unchanged on failure.
   int importObject(const std::string& path, const Eigen::Isometry3d& pose);
-  int addObject(sim::WorldObject object);
+  /// Adds an object at `pose` (world).
+  int addObject(sim::ObjectModel object, const Eigen::Isometry3d& pose);
   void removeObject(int index);
+  /// Moves object `index` in the world (the run's start pose too); no geometry is rebuilt.
   void setObjectPose(int index, const Eigen::Isometry3d& pose);
   void clearObjects();
 
-  /// Palm frame -> world (the grid is the world's z = 0 plane). Objects stay put in the world
-  /// when the palm moves, so their palm-frame poses change with it.
-  const Eigen::Isometry3d& palmPose() const { return palm_pose_; }
+  /// Palm frame -> world (the grid is the world's z = 0 plane; gravity is along world -z).
+  /// Objects stay put in the world when the palm moves.
+  const Eigen::Isometry3d& palmPose() const { return state().palm_pose_world; }
   /// Moves the palm by `delta`, expressed in the current palm frame.
   void jogPalm(const Eigen::Isometry3d& delta);
-  /// Sets the palm pose in the world, keeping objects where they are in the world.
+  /// Sets the palm pose in the world (and the run's start pose).
   void setPalmPose(const Eigen::Isometry3d& pose);
 
   // --- direct control ------------------------------------------------------------------
@@ -106,18 +124,23 @@ class SimulationController : public QObject {
   void autoGrasp();
 
   // --- trajectories and playback --------------------------------------------------------
+  /// Replaces the trajectories; the run starts anew from its initial state (a run follows one
+  /// plan, so what is recorded is what a saved scene reproduces).
   void setTrajectories(std::vector<TrajectorySegment> segments);
   const std::vector<TrajectorySegment>& trajectories() const { return segments_; }
-  /// The simulator's per-actuator references built from trajectories() (empty: slider set point).
-  const std::vector<sim::ActuatorTrajectory>& simulatorTrajectories() const;
-  /// Initial actuator positions of a run (empty: zero).
+  /// The run's per-actuator references built from trajectories() (empty: slider set point).
+  const std::vector<sim::ActuatorTrajectory>& simulatorTrajectories() const {
+    return run_->plan().trajectories;
+  }
+  /// Initial actuator positions of a run (empty: zero); the run starts anew from them.
   void setInitialPositions(std::vector<double> positions);
-  const std::vector<double>& initialPositions() const { return initial_; }
+  const std::vector<double>& initialPositions() const { return scene_.plan.initial; }
   /// Length of a run [s]; 0 means until the trajectories end plus half a second.
   void setDuration(double seconds) { duration_ = seconds; }
   double duration() const;
-  /// Loads a scenario file (hand, initial positions, trajectories, duration). Throws
-  /// io::InputError and keeps everything on failure.
+  /// Opens a scenario (or scene) file: hand, palm pose, objects, options, initial positions,
+  /// trajectories, controller, duration. Throws io::InputError and keeps everything on
+  /// failure.
   void loadScenario(const std::string& path);
 
   bool running() const { return running_; }
@@ -162,30 +185,26 @@ class SimulationController : public QObject {
 
  private:
   static constexpr int kHistoryStride = 10;
+  /// The plan of scene_ with the GUI's trajectories, duration and record rate.
+  sim::RunPlan plan() const;
   void applyTrajectories();
   void stepOnce();
   void onTick();
   void teleport(const std::vector<double>& positions);
   void setRunning(bool running);
-  /// Object list or poses changed: emits the signal the views need and has the simulator's
-  /// contact model take the new objects before the next step.
-  void objectsEdited(bool geometry);
-  void syncObjectsToSimulator();
+  /// The objects changed: recompiles the model with the hand geometry it has (no mesh is read
+  /// again) and hands it to the run between steps.
+  void setObjects(std::vector<sim::ObjectModel> objects, std::vector<Eigen::Isometry3d> poses);
+  /// Replaces scene and run together (a new hand or a scenario).
+  void replaceScene(sim::Scenario scene, std::shared_ptr<const sim::Model> model);
 
-  struct Engine;
-  std::unique_ptr<Engine> engine_;
-  std::string hand_source_;
-  sim::SimState live_;
+  sim::Scenario scene_;  ///< hand, objects, options, plan (palm and object start poses...)
+  std::unique_ptr<sim::Run> run_;
   std::vector<sim::SimState> history_;
-  std::vector<sim::WorldObject> objects_;
-  Eigen::Isometry3d palm_pose_ = Eigen::Isometry3d::Identity();
-  bool objects_dirty_ = true;
   std::vector<TrajectorySegment> segments_;
   /// Retraction targets of autoGrasp() per tendon [m]; empty: tendons follow their commands.
   std::vector<double> tendon_targets_;
   std::vector<sim::ActuatorTrajectory> scenario_tendons_;  ///< a loaded scenario's, per tendon
-  std::vector<double> initial_tendons_;                    ///< [m] per tendon, or empty
-  std::vector<double> initial_;
   double duration_ = 0.0;
   double speed_ = 1.0;
   bool loop_ = false;

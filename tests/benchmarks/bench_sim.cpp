@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <kdl/chainfksolverpos_recursive.hpp>
 #include <kdl/chainiksolverpos_lma.hpp>
 #include <random>
@@ -16,7 +17,8 @@
 #include "handsim/kinematics/closed_form_ik.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
 #include "handsim/kinematics/numerical_ik.hpp"
-#include "handsim/sim/simulator.hpp"
+#include "handsim/sim/run.hpp"
+#include "handsim/sim/scenario.hpp"
 #include "kdl_bridge.hpp"
 
 namespace {
@@ -127,21 +129,32 @@ void BM_IkPlanarClosedForm(benchmark::State& state) {
 
 void BM_IkAnthroIndexDls(benchmark::State& state) { numericalIk(state, anthro().fingers[1]); }
 
+// One sim::Run step (controller, references, the staged step; no recording), the run
+// restarted every 2 s of simulated time so the hand keeps moving.
+void runSteps(benchmark::State& state, std::shared_ptr<const sim::Model> model, sim::RunPlan plan) {
+  plan.duration = 0.0;  // no end: the benchmark decides
+  plan.record_every = std::numeric_limits<int>::max();
+  sim::Run run(std::move(model), std::move(plan));
+  std::int64_t contacts = 0;
+  for (auto _ : state) {
+    run.step();
+    contacts += static_cast<std::int64_t>(run.state().contacts.size());
+    if (run.state().time > 2.0) run.reset();
+  }
+  state.counters["contacts_per_step"] =
+      static_cast<double>(contacts) / static_cast<double>(state.iterations());
+}
+
 void simulatorStep(benchmark::State& state, const hand::HandModel& h) {
-  sim::Simulator sim(h);
+  sim::RunPlan plan;
   for (std::size_t a = 0; a < h.actuators.size(); ++a) {
     sim::ActuatorTrajectory traj;
     const auto& act = h.actuators[a];
     traj.append(sim::TrapezoidalProfile(act.lower, act.lower + 0.8 * (act.upper - act.lower),
                                         (act.upper - act.lower), 4 * (act.upper - act.lower)));
-    sim.setTrajectory(static_cast<int>(a), traj);
+    plan.trajectories.push_back(traj);
   }
-  sim::SimState s = sim.initialState();
-  const sim::SimState start = s;
-  for (auto _ : state) {
-    sim.step(s);
-    if (s.time > 2.0) s = start;
-  }
+  runSteps(state, sim::compileModel(std::make_shared<const hand::HandModel>(h), {}), plan);
 }
 
 void BM_SimStepBarrett(benchmark::State& state) {
@@ -149,6 +162,38 @@ void BM_SimStepBarrett(benchmark::State& state) {
 }
 void BM_SimStepAnthro20(benchmark::State& state) {
   simulatorStep(state, anthro());
+}
+// The seed-000 experiment: finger 3 closes on the shipped cube, which stops its inner link;
+// the clutch breaks and the outer link closes on the cube (contacts on most steps after 1.7 s).
+void BM_SimStepBarrettCube(benchmark::State& state) {
+  const sim::Scenario sc =
+      sim::loadScenario(hand::assetDirectory() + "/scenarios/barrett_breakaway_cube.json");
+  sim::RunPlan plan = sc.plan;
+  runSteps(state, sim::compileScenario(sc), plan);
+}
+// The same with the cube in the way from the first step: every step has contacts.
+void BM_SimStepBarrettCubeContact(benchmark::State& state) {
+  const sim::Scenario sc =
+      sim::loadScenario(hand::assetDirectory() + "/scenarios/barrett_breakaway_cube.json");
+  sim::RunPlan plan = sc.plan;
+  plan.duration = 0.0;
+  plan.record_every = std::numeric_limits<int>::max();
+  sim::Run run(sim::compileScenario(sc), plan);
+  // Until the outer link rests on the cube too (both links touch).
+  while (run.state().contacts.size() < 2 && run.state().time < 5.0) run.step();
+  const sim::SimState start = run.state();
+  std::int64_t contacts = 0, n = 0;
+  for (auto _ : state) {
+    run.step();
+    contacts += static_cast<std::int64_t>(run.state().contacts.size());
+    if (++n % 500 == 0) {
+      state.PauseTiming();
+      run.state() = start;
+      state.ResumeTiming();
+    }
+  }
+  state.counters["contacts_per_step"] =
+      static_cast<double>(contacts) / static_cast<double>(state.iterations());
 }
 
 bool checkSolvers() {
@@ -186,6 +231,8 @@ BENCHMARK(BM_IkPlanarClosedForm);
 BENCHMARK(BM_IkAnthroIndexDls);
 BENCHMARK(BM_SimStepBarrett);
 BENCHMARK(BM_SimStepAnthro20);
+BENCHMARK(BM_SimStepBarrettCube);
+BENCHMARK(BM_SimStepBarrettCubeContact);
 
 int main(int argc, char** argv) {
   if (!checkSolvers()) return 1;

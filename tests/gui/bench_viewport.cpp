@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
   window.show();
   handsim::app::OsgViewport* vp = window.viewport();
   std::size_t triangles = 0;
-  for (const auto& o : controller.objects()) triangles += o.model.triangleCount();
+  for (const auto& o : controller.objects()) triangles += o.geometry->visual.triangleCount();
 
   // Frame rate: redraw as fast as possible for 5 s while a scenario-like close runs.
   controller.setTrajectories({{0, 14000.0, 3000.0, 20000.0, 0.0},

@@ -28,8 +28,8 @@ class PlotTest : public QObject {
   void exportsExistAndParse() {
     const handsim::sim::Scenario sc =
         handsim::sim::loadScenario(HANDSIM_SOURCE_DIR "/assets/scenarios/barrett_close_free.json");
-    handsim::sim::Recorder rec(sc.hand);
-    handsim::sim::runScenario(sc, rec);
+    const auto run = handsim::sim::runScenario(sc);
+    const handsim::sim::Recorder& rec = run->recorder();
     const auto signals =
         handsim::plot::signalsFromRecorder(rec, {"F3.J2.angle", "F3.J3.torque", "M3.position"});
     QCOMPARE(signals.size(), std::size_t{3});
@@ -82,7 +82,7 @@ class PlotTest : public QObject {
   void unknownSignalIsNamed() {
     const handsim::sim::Scenario sc =
         handsim::sim::loadScenario(HANDSIM_SOURCE_DIR "/assets/scenarios/barrett_close_free.json");
-    handsim::sim::Recorder rec(sc.hand);
+    handsim::sim::Recorder rec(*sc.hand);
     try {
       handsim::plot::signalsFromRecorder(rec, {"F9.J2.torque"});
       QFAIL("no exception");

@@ -7,6 +7,7 @@
 #include <QFile>
 #include <QImage>
 #include <QMimeData>
+#include <QProcess>
 #include <QSettings>
 #include <QSlider>
 #include <QStatusBar>
@@ -26,7 +27,6 @@
 #include "main_window.hpp"
 #include "osg_viewport.hpp"
 #include "plot_dock.hpp"
-#include "scene_file.hpp"
 #include "scene_graph.hpp"
 #include "simulation_controller.hpp"
 #include "trajectory_panel.hpp"
@@ -58,7 +58,7 @@ class WidgetTest : public QObject {
   void defaultSceneIsBarrettAndCube() {
     QCOMPARE(QString::fromStdString(controller_->hand().id), QStringLiteral("barrett"));
     QCOMPARE(controller_->objects().size(), std::size_t{1});
-    QVERIFY(controller_->objects()[0].model.triangleCount() == 12);
+    QVERIFY(controller_->objects()[0].geometry->visual.triangleCount() == 12);
   }
 
   void sliderDrivesCoupledJoints() {
@@ -119,7 +119,10 @@ class WidgetTest : public QObject {
     QCOMPARE(controller_->liveState().step, std::int64_t{500});
     QCOMPARE(controller_->recorder().rowCount(), std::size_t{501});
     controller_->pause();
-    QVERIFY(window_->viewport()->frameCount() >= 0);
+    // The viewport draws the new state.
+    const int frames = window_->viewport()->frameCount();
+    window_->viewport()->update();
+    QTRY_VERIFY(window_->viewport()->frameCount() > frames);
   }
 
   void cartesianTargetIsReachedThroughTheCoupling() {
@@ -185,15 +188,21 @@ class WidgetTest : public QObject {
     pose.translation() = Eigen::Vector3d(0.01, 0.02, 0.15);
     pose.linear() = Eigen::AngleAxisd(0.3, Eigen::Vector3d::UnitZ()).toRotationMatrix();
     controller_->setObjectPose(0, pose);
+    Eigen::Isometry3d palm = Eigen::Isometry3d::Identity();
+    palm.translation() = Eigen::Vector3d(0.1, -0.05, 0.3);
+    palm.linear() = Eigen::AngleAxisd(0.8, Eigen::Vector3d(1, 0, 1).normalized()).toRotationMatrix();
+    controller_->setPalmPose(palm);
     controller_->setActuatorCommand(controller_->hand().actuatorIndex("M2"), 4000.0);
     controller_->setTrajectories({{2, 9000.0, 5000.0, 20000.0, 0.1}});
     const QString path = dir.filePath(QStringLiteral("scene.json"));
     QVERIFY2(window_->saveScene(path), qPrintable(window_->lastError()));
     window_->loadDefaultScene();
     QVERIFY(controller_->trajectories().empty());
+    QVERIFY(controller_->palmPose().isApprox(Eigen::Isometry3d::Identity(), 0.0));
     QVERIFY(window_->openFile(path));
     QCOMPARE(controller_->objects().size(), std::size_t{1});
-    QVERIFY(controller_->objects()[0].pose.isApprox(pose, 1e-12));
+    QVERIFY(controller_->objectPose(0).isApprox(pose, 1e-12));
+    QVERIFY(controller_->palmPose().isApprox(palm, 1e-12));
     QCOMPARE(controller_->trajectories().size(), std::size_t{1});
     QCOMPARE(controller_->trajectories()[0].to, 9000.0);
     QCOMPARE(controller_->state().actuator_command[1], 4000.0);
@@ -255,16 +264,52 @@ class WidgetTest : public QObject {
   }
 
   void palmJogKeepsObjectsInTheWorld() {
-    const Eigen::Isometry3d world_before = controller_->palmPose() * controller_->objects()[0].pose;
+    const Eigen::Isometry3d world_before = controller_->objectPose(0);
+    const Eigen::Isometry3d in_palm_before = controller_->palmPose().inverse() * world_before;
     Eigen::Isometry3d delta = Eigen::Isometry3d::Identity();
     delta.translation() = Eigen::Vector3d(0.005, 0.0, 0.0);
     delta.linear() = Eigen::AngleAxisd(0.2, Eigen::Vector3d::UnitZ()).toRotationMatrix();
     controller_->jogPalm(delta);
     controller_->jogPalm(delta);
-    const Eigen::Isometry3d world_after = controller_->palmPose() * controller_->objects()[0].pose;
-    QVERIFY(world_after.isApprox(world_before, 1e-12));
-    QVERIFY(!controller_->objects()[0].pose.isApprox(world_before, 1e-6));
+    QVERIFY(controller_->objectPose(0).isApprox(world_before, 0.0));
+    // Seen from the palm the cube moved.
+    QVERIFY(!(controller_->palmPose().inverse() * controller_->objectPose(0))
+                 .isApprox(in_palm_before, 1e-6));
     QVERIFY(controller_->palmPose().isApprox(delta * delta, 1e-12));
+  }
+
+  // The one file format: a scene saved from the GUI and run by handsim-cli simulate gives the
+  // CSV the GUI recorded, byte for byte (palm turned in the world, so gravity turns; a cube the
+  // closing finger meets; the clutch breaks).
+  void savedSceneRunsInTheCliAsInTheGui() {
+    QTemporaryDir dir;
+    Eigen::Isometry3d palm = Eigen::Isometry3d::Identity();
+    palm.translation() = Eigen::Vector3d(0.0, 0.0, 0.2);
+    palm.linear() = Eigen::AngleAxisd(0.6, Eigen::Vector3d::UnitX()).toRotationMatrix();
+    controller_->setPalmPose(palm);
+    Eigen::Isometry3d cube = Eigen::Isometry3d::Identity();
+    cube.translation() = Eigen::Vector3d(0.0, 0.018, 0.124);
+    controller_->setObjectPose(0, palm * cube);
+    controller_->setTrajectories({{2, 17500.0, 5000.0, 20000.0, 0.1}});
+    controller_->play();
+    for (int i = 0; i < 200 && controller_->running(); ++i) controller_->advance(0.05);
+    QVERIFY(!controller_->running());
+    const std::string gui_csv = controller_->recorder().toCsv();
+    QVERIFY(controller_->liveState().clutches[2].broken);
+    const QString scene = dir.filePath(QStringLiteral("scene.json"));
+    QVERIFY2(window_->saveScene(scene), qPrintable(window_->lastError()));
+    const QString csv = dir.filePath(QStringLiteral("cli.csv"));
+    QProcess cli;
+    cli.start(QStringLiteral(HANDSIM_CLI_PATH),
+              {QStringLiteral("simulate"), scene, QStringLiteral("--csv"), csv,
+               QStringLiteral("--quiet")});
+    QVERIFY(cli.waitForFinished(60000));
+    QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+    QFile f(csv);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray cli_csv = f.readAll();
+    QCOMPARE(static_cast<std::size_t>(cli_csv.size()), gui_csv.size());
+    QVERIFY(cli_csv == QByteArray::fromStdString(gui_csv));
   }
 
   void namedPoseSetsEveryJoint() {
@@ -298,23 +343,23 @@ class WidgetTest : public QObject {
   }
 
   void sceneShowsContactsAndBrokenClutches() {
-    // The contact stage is not in the simulator yet: feed the scene a state by hand.
+    // A state made by hand: one contact, one broken clutch.
     handsim::app::SceneGraph scene;
     const auto& hand = controller_->hand();
-    scene.setHand(hand);
+    scene.setHand(controller_->model());
     handsim::sim::SimState state = controller_->state();
     handsim::sim::Contact c;
     c.finger = 2;
     c.row = 1;
     c.object = 0;
-    c.point = Eigen::Vector3d(0.0, 0.02, 0.13);
-    c.normal = Eigen::Vector3d::UnitY();
+    c.point_world = Eigen::Vector3d(0.0, 0.02, 0.13);
+    c.normal_world = -Eigen::Vector3d::UnitY();
     c.force = 12.0;
     state.contacts.push_back(c);
     const int clutch = hand.clutchOfActuator(hand.actuatorIndex("M3"));
     QVERIFY(clutch >= 0);
     state.clutches[static_cast<std::size_t>(clutch)].broken = true;
-    scene.update(hand, state, controller_->objects(), Eigen::Isometry3d::Identity());
+    scene.update(controller_->model(), state);
     QCOMPARE(scene.drawnContactCount(), 1);
     const auto inner = hand.clutches[static_cast<std::size_t>(clutch)].inner;
     const int row = hand.fingers[static_cast<std::size_t>(inner.finger)].rowOfJoint(inner.joint);
@@ -324,7 +369,7 @@ class WidgetTest : public QObject {
     handsim::app::DisplayOptions options;
     options.contacts = false;
     scene.setOptions(options);
-    scene.update(hand, state, controller_->objects(), Eigen::Isometry3d::Identity());
+    scene.update(controller_->model(), state);
     QCOMPARE(scene.drawnContactCount(), 0);
     QVERIFY(!scene.showsBrokenClutch(inner.finger, row));
   }
@@ -569,7 +614,8 @@ class WidgetTest : public QObject {
                               pose);
     const osg::Vec3Array* lines = lineVertices(1);
     QVERIFY(lines->size() > 24);
-    const handsim::collision::KdopTree tree(controller_->objects()[1].model.merged(), {18, 8});
+    const handsim::collision::KdopTree tree(controller_->objects()[1].geometry->visual.merged(),
+                                            {18, 8});
     const Eigen::Vector3d* d = handsim::collision::kdopDirections(18);
     for (int i = 0; i < tree.axisCount(); ++i) {
       const double lo = tree.slabCentre(0)[i] - tree.slabHalfWidth(0)[i];

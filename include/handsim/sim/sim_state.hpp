@@ -36,10 +36,18 @@ struct LinkLoad {
 /// the world frame [m/s; rad/s].
 using Twist = Eigen::Matrix<double, 6, 1>;
 
-/// Scratch memory of the step stages: sized by makeState, grown (never shrunk) when a step
-/// needs more constraint rows than any before, so steps after the first few do not allocate.
-/// Not physics: nothing here is read across steps.
+/// Scratch memory of the step stages: sized by makeState (or by the first step of a copied
+/// state), grown (never shrunk) when a step needs more constraint rows than any before, so
+/// steps after the first few do not allocate. Not physics: nothing here is read across steps,
+/// and copying a state does not copy it (a history of states stays small).
 struct StepWorkspace {
+  StepWorkspace() = default;
+  StepWorkspace(const StepWorkspace&) {}
+  StepWorkspace& operator=(const StepWorkspace&) { return *this; }
+  StepWorkspace(StepWorkspace&&) = default;
+  StepWorkspace& operator=(StepWorkspace&&) = default;
+  ~StepWorkspace() = default;
+
   std::vector<std::vector<hand::EffectiveDrive>> drives;  ///< [f][j] at the current clutches
   std::vector<dynamics::DynamicsTerms> terms;             ///< D, H, C per finger
   std::vector<kinematics::JointVector> external;          ///< J^T f of loads and contacts (nf)

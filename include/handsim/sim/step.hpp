@@ -32,6 +32,10 @@ namespace handsim::sim {
 SimState makeState(const Model& model, const std::vector<double>& actuator_positions = {},
                    const Eigen::Isometry3d& palm_pose_world = Eigen::Isometry3d::Identity());
 
+/// Sizes the scratch of `state` for `model` (makeState does; step() does it for a copied
+/// state, whose scratch is not copied).
+void sizeWorkspace(const Model& model, SimState& state);
+
 /// One fixed step of length model.options.dt: every stage below, in order.
 void step(const Model& model, SimState& state);
 

@@ -89,7 +89,16 @@ SimState makeState(const Model& model, const std::vector<double>& actuator_posit
   }
   s.link_frames.resize(hand.fingers.size());
   matchObjects(model, s);
+  s.contacts.reserve(64);
+  s.warnings.reserve(kKeptWarnings);
+  sizeWorkspace(model, s);
+  forwardPosition(model, s);
+  return s;
+}
 
+void sizeWorkspace(const Model& model, SimState& s) {
+  const hand::HandModel& hand = model.hand();
+  const std::size_t na = hand.actuators.size();
   StepWorkspace& w = s.work;
   const auto nf = hand.fingers.size();
   hand::effectiveDrives(hand, s.clutches, w.drives);
@@ -104,10 +113,6 @@ SimState makeState(const Model& model, const std::vector<double>& actuator_posit
     *v = Eigen::VectorXd::Zero(idx(na));
   w.limit_rows.reserve(2 * na);
   reserveRows(w, idx(2 * na + 16), idx(na));
-  s.contacts.reserve(64);
-  s.warnings.reserve(kKeptWarnings);
-  forwardPosition(model, s);
-  return s;
 }
 
 void matchObjects(const Model& model, SimState& s) {
@@ -471,6 +476,9 @@ void integrate(const Model& model, SimState& s) {
 }
 
 void step(const Model& model, SimState& s) {
+  // A copied state comes without its scratch (StepWorkspace is not copied).
+  if (s.work.drives.size() != model.fingerCount() || s.work.mass.rows() != idx(model.actuatorCount()))
+    sizeWorkspace(model, s);
   detectContacts(model, s);
   computeActuation(model, s);
   computeDynamics(model, s);
