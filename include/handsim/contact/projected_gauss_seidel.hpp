@@ -12,7 +12,9 @@
 
 namespace handsim::contact {
 
-/// Runs `sweeps` Gauss-Seidel sweeps over the first rows of the system (nr = bias.size()).
+/// Runs at most `sweeps` Gauss-Seidel sweeps over the rows of the system (nr = bias.size()),
+/// fewer when a sweep changes no impulse (then every further sweep would repeat it exactly, so
+/// the result is the same bit for bit).
 ///  - rows: J (nr x n), one constraint per row, J v >= bias wanted;
 ///  - minv_rows: M^-1 J^T (n x nr);
 ///  - w: J M^-1 J^T (nr x nr), the Delassus matrix; a row with w_ii <= row_floor is skipped

@@ -4,6 +4,7 @@
 #include <Eigen/Core>
 
 #include "handsim/kinematics/chain.hpp"
+#include "handsim/kinematics/forward_kinematics.hpp"
 #include "handsim/kinematics/types.hpp"
 
 namespace handsim::dynamics {
@@ -23,6 +24,14 @@ struct DynamicsTerms {
 /// mismatch. Units of D, H, C: per joint, [N m] for revolute and [N] for prismatic joints.
 DynamicsTerms lagrangeEuler(const kinematics::Chain& chain,
                             const Eigen::Ref<const Eigen::VectorXd>& q,
+                            const Eigen::Ref<const Eigen::VectorXd>& qd,
+                            const Eigen::Vector3d& gravity_base);
+
+/// The same from the chain's forward kinematics at q (kinematics::forwardKinematics), which the
+/// simulator's kinematics stage has already computed: no second pass of sines and cosines.
+/// Throws std::invalid_argument when `frames` do not belong to a chain of this length.
+DynamicsTerms lagrangeEuler(const kinematics::Chain& chain,
+                            const kinematics::ChainFrames& frames,
                             const Eigen::Ref<const Eigen::VectorXd>& qd,
                             const Eigen::Vector3d& gravity_base);
 

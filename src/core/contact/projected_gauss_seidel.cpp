@@ -17,13 +17,19 @@ void projectedGaussSeidel(const Eigen::Ref<const Eigen::MatrixXd>& rows,
   const Eigen::Index nr = bias.size();
   lambda.setZero();
   for (int sweep = 0; sweep < sweeps; ++sweep) {
+    bool changed = false;
     for (Eigen::Index i = 0; i < nr; ++i) {
       if (!(w(i, i) > row_floor)) continue;  // the row constrains no actuator
       const double next =
           std::max(0.0, lambda[i] - (rows.row(i).dot(velocity) - bias[i]) / w(i, i));
+      if (next == lambda[i]) continue;
       velocity += minv_rows.col(i) * (next - lambda[i]);
       lambda[i] = next;
+      changed = true;
     }
+    // A sweep that changed no impulse leaves the velocity as it was, so every later sweep
+    // would repeat it exactly: this is the fixed point the remaining sweeps would return.
+    if (!changed) break;
   }
 }
 

@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstddef>
+#include <stdexcept>
 
 #include "chain_check.hpp"
 #include "handsim/dynamics/pseudo_inertia.hpp"
@@ -86,10 +87,17 @@ void prepare(const Chain& chain, const kinematics::ChainFrames& frames, LeState&
 DynamicsTerms lagrangeEuler(const Chain& chain, const Eigen::Ref<const Eigen::VectorXd>& q,
                             const Eigen::Ref<const Eigen::VectorXd>& qd,
                             const Eigen::Vector3d& gravity_base) {
-  detail::checkChainShape(chain);
   kinematics::checkJointVectorSize(chain, q.size(), "q");
+  return lagrangeEuler(chain, kinematics::forwardKinematics(chain, q), qd, gravity_base);
+}
+
+DynamicsTerms lagrangeEuler(const Chain& chain, const kinematics::ChainFrames& frames,
+                            const Eigen::Ref<const Eigen::VectorXd>& qd,
+                            const Eigen::Vector3d& gravity_base) {
+  detail::checkChainShape(chain);
   kinematics::checkJointVectorSize(chain, qd.size(), "qd");
-  const kinematics::ChainFrames frames = kinematics::forwardKinematics(chain, q);
+  if (frames.count != static_cast<int>(chain.rows.size()) + 1)
+    throw std::invalid_argument("lagrangeEuler: frames of another chain");
   LeState s;
   prepare(chain, frames, s);
   const int n = s.rows;

@@ -242,7 +242,7 @@ void computeDynamics(const Model& model, SimState& s) {
     const auto& chain = hand.fingers[f];
     const Eigen::Isometry3d base = fingerBaseWorld(model, s, static_cast<int>(f));
     const Eigen::Vector3d g_base = base.linear().transpose() * model.options.gravity_world;
-    w.terms[f] = dynamics::lagrangeEuler(chain, s.q[f], s.qd[f], g_base);
+    w.terms[f] = dynamics::lagrangeEuler(chain, s.link_frames[f], s.qd[f], g_base);
     w.external[f].setZero();
     if (!s.loads.empty()) {
       const Eigen::Isometry3d to_base = base.inverse();
@@ -252,7 +252,7 @@ void computeDynamics(const Model& model, SimState& s) {
               chain, s.link_frames[f], l.row, to_base * l.point_world,
               to_base.linear() * l.force_world);
     }
-    const int n = chain.dof();
+    const int n = static_cast<int>(drives[f].size());
     const auto& terms = w.terms[f];
     for (int i = 0; i < n; ++i) {
       const auto& ei = drives[f][static_cast<std::size_t>(i)];
@@ -302,10 +302,12 @@ void computeDynamics(const Model& model, SimState& s) {
   }
   for (std::size_t f = 0; f < nf; ++f) {
     const auto& chain = hand.fingers[f];
-    for (int j = 0; j < chain.dof(); ++j) {
-      const auto& e = drives[f][static_cast<std::size_t>(j)];
+    // Movable rows in order are the joints 0, 1, ...
+    int j = -1;
+    for (const kinematics::DhRow& row : chain.rows) {
+      if (row.type == kinematics::JointType::Fixed) continue;
+      const auto& e = drives[f][static_cast<std::size_t>(++j)];
       if (e.ratio == 0.0) continue;
-      const auto& row = chain.rows[static_cast<std::size_t>(chain.rowOfJoint(j))];
       double l = (row.lower - e.offset) / e.ratio, h = (row.upper - e.offset) / e.ratio;
       if (l > h) std::swap(l, h);
       const auto a = static_cast<Eigen::Index>(e.actuator);
@@ -349,9 +351,9 @@ void solveContacts(const Model& model, SimState& s) {
     const kinematics::JointVector g = contact::linkPointJacobianTranspose(
         chain, s.link_frames[f], c.row, to_base * c.point_world,
         -(to_base.linear() * c.normal_world));
-    for (int j = 0; j < chain.dof(); ++j) {
-      const auto& e = drives[f][static_cast<std::size_t>(j)];
-      rows(i, static_cast<Eigen::Index>(e.actuator)) += g[j] * e.ratio;
+    for (std::size_t j = 0; j < drives[f].size(); ++j) {
+      const auto& e = drives[f][j];
+      rows(i, static_cast<Eigen::Index>(e.actuator)) += g[idx(j)] * e.ratio;
     }
     // A fresh contact may still sink to the slop (a fraction of the way per step), so a
     // resting link stays in touch instead of flickering in and out of contact; deeper ones
@@ -442,10 +444,9 @@ void computeJointTorques(const Model& model, SimState& s) {
         to_base.linear() * c.forceOnLinkWorld());
   }
   for (std::size_t f = 0; f < hand.fingers.size(); ++f) {
-    const auto& chain = hand.fingers[f];
-    for (int j = 0; j < chain.dof(); ++j) {
-      const auto& e = w.drives[f][static_cast<std::size_t>(j)];
-      s.qdd[f][j] = e.ratio * w.acceleration[static_cast<Eigen::Index>(e.actuator)];
+    for (std::size_t j = 0; j < w.drives[f].size(); ++j) {
+      const auto& e = w.drives[f][j];
+      s.qdd[f][idx(j)] = e.ratio * w.acceleration[static_cast<Eigen::Index>(e.actuator)];
     }
     const auto& terms = w.terms[f];
     s.tau[f] = terms.D * s.qdd[f] + terms.H + terms.C - w.external[f];

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// No simulation step allocates on the heap once its scratch has grown to the largest step seen
+// (StepWorkspace, collision::ContactScratch): free motion, the seed-000 cube grasp with two links
+// in contact and a broken clutch, and the KTHand's tendons under seed 002's controller. This
+// file interposes glibc's malloc for the test program with a counting wrapper, as
+// tests/dynamics/allocation_test.cpp does; sanitizers that own malloc skip it.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <limits>
+
+#include "handsim/hand/hand_loader.hpp"
+#include "handsim/sim/run.hpp"
+#include "handsim/sim/scenario.hpp"
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define HANDSIM_MALLOC_REPLACED_BY_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
+    __has_feature(memory_sanitizer)
+#define HANDSIM_MALLOC_REPLACED_BY_SANITIZER 1
+#endif
+#endif
+#if defined(__GLIBC__) && !defined(HANDSIM_MALLOC_REPLACED_BY_SANITIZER)
+#define HANDSIM_COUNT_MALLOC 1
+#endif
+
+namespace {
+std::atomic<long> g_allocations{0};
+}  // namespace
+
+#ifdef HANDSIM_COUNT_MALLOC
+extern "C" void* __libc_malloc(std::size_t size);
+extern "C" void* malloc(std::size_t size) {
+  ++g_allocations;
+  return __libc_malloc(size);
+}
+#endif
+
+using namespace handsim;
+using namespace handsim::sim;
+
+namespace {
+
+// Steps `warm` seconds, then counts the allocations of `steps` further steps.
+long allocationsAfterWarmUp(const Scenario& sc, double warm, int steps, std::size_t* contacts) {
+  RunPlan plan = sc.plan;
+  plan.duration = 0.0;  // no end and no recording: the step alone
+  plan.record_every = std::numeric_limits<int>::max();
+  Run run(compileScenario(sc), plan);
+  while (run.state().time < warm) run.step();
+  const long before = g_allocations.load();
+  std::size_t seen = 0;
+  for (int i = 0; i < steps; ++i) {
+    run.step();
+    seen += run.state().contacts.size();
+  }
+  if (contacts) *contacts = seen;
+  return g_allocations.load() - before;
+}
+
+Scenario shipped(const char* name) {
+  return loadScenario(hand::assetDirectory() + "/scenarios/" + name);
+}
+
+}  // namespace
+
+TEST(StepAllocation, FreeMotionDoesNotAllocate) {
+#ifndef HANDSIM_COUNT_MALLOC
+  GTEST_SKIP() << "malloc cannot be counted here (not glibc, or a sanitizer owns malloc)";
+#endif
+  EXPECT_EQ(allocationsAfterWarmUp(shipped("barrett_close_free.json"), 0.01, 1000, nullptr), 0);
+}
+
+TEST(StepAllocation, ContactStepsDoNotAllocate) {
+#ifndef HANDSIM_COUNT_MALLOC
+  GTEST_SKIP() << "malloc cannot be counted here (not glibc, or a sanitizer owns malloc)";
+#endif
+  // After the break (1.82 s) the outer link closes onto the cube: both links touch it.
+  std::size_t contacts = 0;
+  EXPECT_EQ(allocationsAfterWarmUp(shipped("barrett_breakaway_cube.json"), 2.6, 400, &contacts),
+            0);
+  EXPECT_GE(contacts, 2u * 400u);  // the counted steps did have contacts
+}
+
+TEST(StepAllocation, TendonsAndControllerDoNotAllocate) {
+#ifndef HANDSIM_COUNT_MALLOC
+  GTEST_SKIP() << "malloc cannot be counted here (not glibc, or a sanitizer owns malloc)";
+#endif
+  // Held at 10 N from about 2 s on. While the fingers close, each new largest set of contacts
+  // grows the scratch once (35 allocations between 1.5 s and 2 s); steps after that reuse it.
+  std::size_t contacts = 0;
+  EXPECT_EQ(allocationsAfterWarmUp(shipped("kthand_cylinder_grasp.json"), 2.5, 500, &contacts), 0);
+  EXPECT_GT(contacts, 0u);
+}
+
+// The counter sees allocations (so a zero above means something).
+TEST(StepAllocation, TheCounterCounts) {
+#ifndef HANDSIM_COUNT_MALLOC
+  GTEST_SKIP() << "malloc cannot be counted here";
+#endif
+  const long before = g_allocations.load();
+  void* p = std::malloc(64);
+  EXPECT_EQ(g_allocations.load() - before, 1);
+  std::free(p);
+}
