@@ -17,8 +17,9 @@ const char* kHelp =
     "               else 8; at least 3)\n"
     "  --radius R   torque radius lambda [m]: torques are divided by it (default: the file's\n"
     "               torque_radius_m)\n\n"
-    "CONTACTS.json: {\"contacts\": [{\"point\": [x,y,z] (m), \"normal\": [x,y,z] (unit, OUT of\n"
-    "the object, as the simulator reports), \"friction\": mu}], \"object_centre\": [x,y,z] (m),\n"
+    "CONTACTS.json: {\"contacts\": [{\"point\": [x,y,z] (m), \"normal_into_object\": [x,y,z]\n"
+    "(unit, INTO the object, as the simulator reports), \"friction\": mu}], \"object_centre\":\n"
+    "[x,y,z] (m), "
     "\"torque_radius_m\": r, \"cone_edges\": n (optional)}\n\n"
     "Output: {\"force_closure\": bool, \"epsilon\", \"volume\", \"facets\", \"weakest_direction\"\n"
     "(6 numbers: force, torque / radius), \"note\" (why the result is degenerate, or \"\")}\n";

@@ -38,13 +38,13 @@ std::string writeFile(const std::string& name, const std::string& text) {
 }
 
 // Three contacts at 0, 120, 240 degrees on the equator of a sphere of radius 0.04 m centred
-// at (0.1, 0, 0.2); normals point OUT of the object, as the simulator reports them.
+// at (0.1, 0, 0.2); normals point INTO the object, as everywhere in handsim.
 const char* kThreeFingers = R"({
   "contacts": [
-    {"point": [0.14, 0.0, 0.2], "normal": [1, 0, 0], "friction": 0.5},
-    {"point": [0.08, 0.034641016151377546, 0.2], "normal": [-0.5, 0.8660254037844386, 0],
+    {"point": [0.14, 0.0, 0.2], "normal_into_object": [-1, 0, 0], "friction": 0.5},
+    {"point": [0.08, 0.034641016151377546, 0.2], "normal_into_object": [0.5, -0.8660254037844386, 0],
      "friction": 0.5},
-    {"point": [0.08, -0.034641016151377546, 0.2], "normal": [-0.5, -0.8660254037844386, 0],
+    {"point": [0.08, -0.034641016151377546, 0.2], "normal_into_object": [0.5, 0.8660254037844386, 0],
      "friction": 0.5}
   ],
   "object_centre": [0.1, 0.0, 0.2],
@@ -83,7 +83,7 @@ TEST(GraspCli, PrintsTheLibraryResult) {
                    evaluateGrasp(in.contacts, o).epsilon);
 }
 
-TEST(GraspCli, FileNormalsPointOutOfTheObject) {
+TEST(GraspCli, FileNormalsPointIntoTheObject) {
   const GraspInput in = parseGraspInput(kThreeFingers, "three.json");
   ASSERT_EQ(in.contacts.size(), 3u);
   EXPECT_EQ(in.contacts[0].normal, Eigen::Vector3d(-1, 0, 0));
@@ -92,9 +92,25 @@ TEST(GraspCli, FileNormalsPointOutOfTheObject) {
   EXPECT_EQ(in.options.torque_reference, Eigen::Vector3d(0.1, 0.0, 0.2));
 }
 
+// A file of an earlier version ("normal", out of the object) is refused with the fix, never
+// read inside out.
+TEST(GraspCli, TheOldOutwardNormalKeyIsRefusedWithTheFix) {
+  try {
+    parseGraspInput(R"({"contacts": [
+    {"point": [0, 0, 1], "normal": [0, 0, 1], "friction": 0.4}],
+    "object_centre": [0, 0, 0], "torque_radius_m": 1})",
+                    "old.json");
+    FAIL() << "the old key was read";
+  } catch (const io::InputError& e) {
+    EXPECT_EQ(e.location().line, 2);
+    EXPECT_NE(std::string(e.what()).find("normal_into_object"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("/contacts/0/normal"), std::string::npos) << e.what();
+  }
+}
+
 TEST(GraspCli, DegenerateGraspIsReportedNotFailed) {
   const CliRun r = runCli(writeFile("one.json", R"({"contacts": [
-    {"point": [0, 0, 1], "normal": [0, 0, 1], "friction": 0.4}],
+    {"point": [0, 0, 1], "normal_into_object": [0, 0, -1], "friction": 0.4}],
     "object_centre": [0, 0, 0], "torque_radius_m": 1})"));
   ASSERT_EQ(r.code, 0) << r.err;
   const json j = json::parse(r.out);
@@ -107,9 +123,9 @@ TEST(GraspCli, QhullNeverPrints) {
   // Numerically 6-D but 1e-9 thin in tau_x: qhull either fails on it or builds a sliver;
   // either way the command must answer in JSON and keep the terminal clean.
   const CliRun r = runCli(writeFile("thin.json", R"({"contacts": [
-    {"point": [1, 0, 0], "normal": [1, 0, 0], "friction": 0.5},
-    {"point": [-1, 0, 0], "normal": [-1, 0, 0], "friction": 0.5},
-    {"point": [0, 1, 0], "normal": [0, 1, -1e-9], "friction": 0}],
+    {"point": [1, 0, 0], "normal_into_object": [-1, 0, 0], "friction": 0.5},
+    {"point": [-1, 0, 0], "normal_into_object": [1, 0, 0], "friction": 0.5},
+    {"point": [0, 1, 0], "normal_into_object": [0, -1, 1e-9], "friction": 0}],
     "object_centre": [0, 0, 0], "torque_radius_m": 1})"));
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(r.err.empty()) << r.err;
@@ -118,7 +134,7 @@ TEST(GraspCli, QhullNeverPrints) {
 
 TEST(GraspCli, BadInputExitsTwoWithFileAndLine) {
   const std::string path = writeFile("bad.json", R"({"contacts": [
-    {"point": [0, 0, 1], "normal": [0, 0, 1], "friction": -0.4}],
+    {"point": [0, 0, 1], "normal_into_object": [0, 0, -1], "friction": -0.4}],
     "object_centre": [0, 0, 0], "torque_radius_m": 1})");
   const CliRun r = runCli(path);
   EXPECT_EQ(r.code, 2);
@@ -148,7 +164,7 @@ TEST(GraspCli, ReaderLocatesErrors) {
   EXPECT_NE(error("{\"contacts\": [],\n \"object_centre\": [0, 0, 0],\n \"torque_radius_m\": 0}")
                 .find("g.json:3:"),
             std::string::npos);
-  EXPECT_NE(error(R"({"contacts": [{"point": [0,0,0], "normal": [0,0,2], "friction": 0}],
+  EXPECT_NE(error(R"({"contacts": [{"point": [0,0,0], "normal_into_object": [0, 0, -2], "friction": 0}],
                      "object_centre": [0, 0, 0], "torque_radius_m": 1})")
                 .find("unit vector"),
             std::string::npos);

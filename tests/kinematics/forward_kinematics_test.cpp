@@ -99,3 +99,24 @@ TEST(Jacobian, MatchesCentralFiniteDifferences) {
     }
   }
 }
+
+// The frames live in fixed-capacity storage: a chain longer than it holds is an error that
+// names the finger, not a write past the end.
+TEST(ForwardKinematics, RejectsChainsLongerThanTheFixedCapacity) {
+  Chain c;
+  c.name = "long";
+  for (int r = 0; r <= kMaxChainRows; ++r) {
+    DhRow row;
+    row.a = 0.01;
+    row.type = JointType::Fixed;
+    c.rows.push_back(row);
+  }
+  try {
+    forwardKinematics(c, Eigen::VectorXd::Zero(0));
+    FAIL() << "a chain of " << c.rows.size() << " rows was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("'long'"), std::string::npos) << e.what();
+  }
+  c.rows.pop_back();
+  EXPECT_EQ(forwardKinematics(c, Eigen::VectorXd::Zero(0)).count, kMaxChainRows + 1);
+}

@@ -87,6 +87,8 @@ void prepare(const Chain& chain, const kinematics::ChainFrames& frames, LeState&
 DynamicsTerms lagrangeEuler(const Chain& chain, const Eigen::Ref<const Eigen::VectorXd>& q,
                             const Eigen::Ref<const Eigen::VectorXd>& qd,
                             const Eigen::Vector3d& gravity_base) {
+  // The shape first: forward kinematics fills fixed-capacity arrays.
+  detail::checkChainShape(chain);
   kinematics::checkJointVectorSize(chain, q.size(), "q");
   return lagrangeEuler(chain, kinematics::forwardKinematics(chain, q), qd, gravity_base);
 }

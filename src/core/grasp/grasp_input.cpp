@@ -30,18 +30,24 @@ GraspInput readGraspInput(const JsonDocument& doc) {
   for (std::size_t i = 0; i < contacts.size(); ++i) {
     const std::string p = JsonDocument::child("/contacts", i);
     const json& c = doc.object(contacts[i], p);
-    doc.allowOnly(c, p, {"point", "normal", "friction"});
+    // Files of earlier versions gave "normal" out of the object; reading them with the new
+    // meaning would turn every grasp inside out, so they are refused with the fix.
+    if (c.is_object() && c.contains("normal"))
+      doc.fail(JsonDocument::child(p, "normal"),
+               "'normal' (out of the object) is now 'normal_into_object', handsim's one contact "
+               "convention: rename the key and negate the vector");
+    doc.allowOnly(c, p, {"point", "normal_into_object", "friction"});
     const Eigen::Vector3d point =
         doc.vector3(doc.require(c, p, "point"), JsonDocument::child(p, "point"));
-    const std::string np = JsonDocument::child(p, "normal");
-    const Eigen::Vector3d out = doc.vector3(doc.require(c, p, "normal"), np);
-    // Files hold the simulator's convention; a normal far from unit length is more likely a
-    // typo than a direction, so it is refused rather than silently normalised.
-    if (std::abs(out.norm() - 1.0) > 1e-3) doc.fail(np, "must be a unit vector");
+    const std::string np = JsonDocument::child(p, "normal_into_object");
+    const Eigen::Vector3d into = doc.vector3(doc.require(c, p, "normal_into_object"), np);
+    // A normal far from unit length is more likely a typo than a direction, so it is refused
+    // rather than silently normalised.
+    if (std::abs(into.norm() - 1.0) > 1e-3) doc.fail(np, "must be a unit vector");
     const std::string fp = JsonDocument::child(p, "friction");
     const double mu = doc.number(doc.require(c, p, "friction"), fp);
     if (mu < 0.0) doc.fail(fp, "must not be negative");
-    in.contacts.push_back({point, -out.normalized(), mu});
+    in.contacts.push_back({point, into.normalized(), mu});
   }
   return in;
 }

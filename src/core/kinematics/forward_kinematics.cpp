@@ -17,6 +17,10 @@ void checkJointVectorSize(const Chain& chain, Eigen::Index size, const char* wha
 
 ChainFrames forwardKinematics(const Chain& chain, const Eigen::Ref<const Eigen::VectorXd>& q) {
   checkJointVectorSize(chain, q.size(), "q");
+  if (chain.rows.size() > static_cast<std::size_t>(kMaxChainRows))
+    throw std::invalid_argument("finger '" + chain.name + "' has " +
+                                std::to_string(chain.rows.size()) + " DH rows; at most " +
+                                std::to_string(kMaxChainRows) + " are supported");
   ChainFrames out;
   const int n = static_cast<int>(chain.rows.size());
   out.count = n + 1;
