@@ -17,29 +17,9 @@
 #include "handsim/collision/contact_scratch.hpp"
 #include "narrow_phase_scenes.hpp"
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define HANDSIM_MALLOC_REPLACED_BY_SANITIZER 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
-    __has_feature(memory_sanitizer)
-#define HANDSIM_MALLOC_REPLACED_BY_SANITIZER 1
-#endif
-#endif
-#if defined(__GLIBC__) && !defined(HANDSIM_MALLOC_REPLACED_BY_SANITIZER)
-#define HANDSIM_COUNT_MALLOC 1
-#endif
+#include "../support/count_malloc.hpp"
 
-namespace {
-std::atomic<long> g_allocations{0};
-}  // namespace
-
-#ifdef HANDSIM_COUNT_MALLOC
-extern "C" void* __libc_malloc(std::size_t size);
-extern "C" void* malloc(std::size_t size) {
-  ++g_allocations;
-  return __libc_malloc(size);
-}
-#endif
+using handsim::test::g_allocations;
 
 using namespace handsim::collision;
 using handsim::collision::test::Scene;

@@ -15,29 +15,9 @@
 #include "handsim/dynamics/newton_euler.hpp"
 #include "test_chains.hpp"
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define HANDSIM_MALLOC_REPLACED_BY_SANITIZER 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
-    __has_feature(memory_sanitizer)
-#define HANDSIM_MALLOC_REPLACED_BY_SANITIZER 1
-#endif
-#endif
-#if defined(__GLIBC__) && !defined(HANDSIM_MALLOC_REPLACED_BY_SANITIZER)
-#define HANDSIM_COUNT_MALLOC 1
-#endif
+#include "../support/count_malloc.hpp"
 
-namespace {
-std::atomic<long> g_allocations{0};
-}  // namespace
-
-#ifdef HANDSIM_COUNT_MALLOC
-extern "C" void* __libc_malloc(std::size_t size);
-extern "C" void* malloc(std::size_t size) {
-  ++g_allocations;
-  return __libc_malloc(size);
-}
-#endif
+using handsim::test::g_allocations;
 
 using namespace handsim;
 using namespace handsim::dynamics;

@@ -3,7 +3,8 @@
 // (StepWorkspace, collision::ContactScratch): free motion, the seed-000 cube grasp with two links
 // in contact and a broken clutch, and the KTHand's tendons under seed 002's controller. This
 // file interposes glibc's malloc for the test program with a counting wrapper, as
-// tests/dynamics/allocation_test.cpp does; sanitizers that own malloc skip it.
+// tests/dynamics/allocation_test.cpp does (tests/support/count_malloc.hpp); sanitizers that
+// own malloc skip it.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -14,29 +15,9 @@
 #include "handsim/sim/run.hpp"
 #include "handsim/sim/scenario.hpp"
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define HANDSIM_MALLOC_REPLACED_BY_SANITIZER 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
-    __has_feature(memory_sanitizer)
-#define HANDSIM_MALLOC_REPLACED_BY_SANITIZER 1
-#endif
-#endif
-#if defined(__GLIBC__) && !defined(HANDSIM_MALLOC_REPLACED_BY_SANITIZER)
-#define HANDSIM_COUNT_MALLOC 1
-#endif
+#include "../support/count_malloc.hpp"
 
-namespace {
-std::atomic<long> g_allocations{0};
-}  // namespace
-
-#ifdef HANDSIM_COUNT_MALLOC
-extern "C" void* __libc_malloc(std::size_t size);
-extern "C" void* malloc(std::size_t size) {
-  ++g_allocations;
-  return __libc_malloc(size);
-}
-#endif
+using handsim::test::g_allocations;
 
 using namespace handsim;
 using namespace handsim::sim;
