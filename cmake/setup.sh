@@ -17,6 +17,8 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   liborocos-kdl-dev libfcl-dev
   libqhull-dev
+  # The Python module and its tests (docs/python.md)
+  pybind11-dev python3-dev python3-numpy python3-pytest python3-matplotlib
   # The desktop application (src/app, src/plot): Qt6 Widgets/OpenGL/Charts/Svg, OpenSceneGraph
   qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-svg-dev libopenscenegraph-dev
   libgl-dev libglu1-mesa-dev fonts-dejavu-core

@@ -1,0 +1,439 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// handsim.Hand: a hand model with its kinematics (DH forward kinematics, Jacobians, closed-form
+// and numerical IK), Lagrange-Euler and Newton-Euler dynamics and the transmission (actuator
+// units <-> joint angles, clutch states). Frames: {P} palm, {k0} finger base.
+#include <pybind11/eigen.h>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <optional>
+
+#include "bindings.hpp"
+#include "handsim/dynamics/forward_dynamics.hpp"
+#include "handsim/dynamics/lagrange_euler.hpp"
+#include "handsim/dynamics/newton_euler.hpp"
+#include "handsim/hand/breakaway_clutch.hpp"
+#include "handsim/hand/hand_loader.hpp"
+#include "handsim/hand/transmission.hpp"
+#include "handsim/hand/transmission_ik.hpp"
+#include "handsim/kinematics/closed_form_ik.hpp"
+#include "handsim/kinematics/forward_kinematics.hpp"
+#include "handsim/kinematics/numerical_ik.hpp"
+
+namespace py = pybind11;
+
+namespace handsim::python {
+
+namespace {
+
+using hand::HandModel;
+using Vector = Eigen::VectorXd;
+
+const kinematics::Chain& finger(const HandModel& h, int f) {
+  if (f < 0 || f >= static_cast<int>(h.fingers.size()))
+    throw std::out_of_range("finger index " + std::to_string(f) + " is not in 0.." +
+                            std::to_string(static_cast<int>(h.fingers.size()) - 1));
+  return h.fingers[static_cast<std::size_t>(f)];
+}
+
+kinematics::JointVector joints(const kinematics::Chain& c, const Vector& q, const char* what) {
+  if (q.size() != c.dof())
+    throw std::invalid_argument(std::string(what) + ": finger '" + c.name + "' has " +
+                                std::to_string(c.dof()) + " joints, got " +
+                                std::to_string(q.size()) + " values");
+  if (!q.allFinite()) throw std::invalid_argument(std::string(what) + " is not finite");
+  return q;
+}
+
+Eigen::Vector3d finiteVector3(const Eigen::Vector3d& v, const char* what) {
+  if (!v.allFinite()) throw std::invalid_argument(std::string(what) + " is not finite");
+  return v;
+}
+
+// Frames as an (n, 4, 4) array.
+py::array_t<double> framesArray(const std::vector<Eigen::Matrix4d>& frames) {
+  py::array_t<double> out({static_cast<py::ssize_t>(frames.size()), py::ssize_t{4}, py::ssize_t{4}});
+  auto a = out.mutable_unchecked<3>();
+  for (std::size_t k = 0; k < frames.size(); ++k)
+    for (int r = 0; r < 4; ++r)
+      for (int c = 0; c < 4; ++c) a(static_cast<py::ssize_t>(k), r, c) = frames[k](r, c);
+  return out;
+}
+
+std::vector<hand::ClutchState> clutchStates(const HandModel& h,
+                                            const std::optional<std::vector<hand::ClutchState>>& c) {
+  if (!c) return std::vector<hand::ClutchState>(h.clutches.size());
+  if (c->size() != h.clutches.size())
+    throw std::invalid_argument("clutches: the hand has " + std::to_string(h.clutches.size()) +
+                                ", got " + std::to_string(c->size()));
+  return *c;
+}
+
+std::vector<double> actuatorVector(const HandModel& h, const std::vector<double>& a) {
+  if (a.size() != h.actuators.size())
+    throw std::invalid_argument("actuator positions: the hand has " +
+                                std::to_string(h.actuators.size()) + " actuators, got " +
+                                std::to_string(a.size()));
+  for (double v : a)
+    if (!std::isfinite(v)) throw std::invalid_argument("actuator position is not finite");
+  return a;
+}
+
+const char* typeName(kinematics::JointType t) {
+  switch (t) {
+    case kinematics::JointType::Revolute: return "revolute";
+    case kinematics::JointType::Prismatic: return "prismatic";
+    case kinematics::JointType::Fixed: return "fixed";
+  }
+  return "?";
+}
+
+}  // namespace
+
+void bindHand(py::module_& m) {
+  py::class_<hand::ClutchState>(m, "ClutchState",
+                                "State of one breakaway clutch (seed 000 sec. II.D).")
+      .def(py::init<>())
+      .def(py::init([](bool broken, double break_position) {
+             return hand::ClutchState{broken, break_position};
+           }),
+           py::arg("broken"), py::arg("break_position") = 0.0)
+      .def_readwrite("broken", &hand::ClutchState::broken,
+                     "True while the inner joint is disengaged and locked.")
+      .def_readwrite("break_position", &hand::ClutchState::break_position,
+                     "Actuator position when it broke away [actuator unit].")
+      .def("__repr__", [](const hand::ClutchState& c) {
+        return "ClutchState(broken=" + std::string(c.broken ? "True" : "False") +
+               ", break_position=" + std::to_string(c.break_position) + ")";
+      });
+
+  py::class_<HandModel, std::shared_ptr<HandModel>> h(
+      m, "Hand",
+      "A hand model read from a hand file (docs/hand-format.md): fingers as standard-DH chains, "
+      "actuators and their couplings, breakaway clutches, tendons, named poses. Fingers are "
+      "indexed 0..len(fingers)-1 or named.");
+  h.def_readonly("id", &HandModel::id)
+      .def_readonly("name", &HandModel::name)
+      .def_readonly("description", &HandModel::description)
+      .def_readonly("source_file", &HandModel::source_file)
+      .def_property_readonly(
+          "fingers",
+          [](const HandModel& x) {
+            std::vector<std::string> out;
+            for (const auto& f : x.fingers) out.push_back(f.name);
+            return out;
+          },
+          "Finger names.")
+      .def_property_readonly(
+          "actuators",
+          [](const HandModel& x) {
+            std::vector<std::string> out;
+            for (const auto& a : x.actuators) out.push_back(a.name);
+            return out;
+          },
+          "Actuator names.")
+      .def_property_readonly(
+          "actuator_units",
+          [](const HandModel& x) {
+            std::vector<std::string> out;
+            for (const auto& a : x.actuators) out.push_back(a.unit);
+            return out;
+          },
+          "Each actuator's unit ('counts', 'rad' or 'm').")
+      .def_property_readonly(
+          "actuator_ranges",
+          [](const HandModel& x) {
+            Eigen::MatrixXd r(static_cast<Eigen::Index>(x.actuators.size()), 2);
+            for (std::size_t a = 0; a < x.actuators.size(); ++a)
+              r.row(static_cast<Eigen::Index>(a)) << x.actuators[a].lower, x.actuators[a].upper;
+            return r;
+          },
+          "(na, 2) array of each actuator's [lower, upper] [actuator unit].")
+      .def_property_readonly(
+          "tendons",
+          [](const HandModel& x) {
+            std::vector<std::string> out;
+            for (const auto& t : x.tendons) out.push_back(t.name);
+            return out;
+          },
+          "Tendon names.")
+      .def_property_readonly(
+          "clutches",
+          [](const HandModel& x) {
+            std::vector<std::string> out;
+            for (const auto& c : x.clutches)
+              out.push_back(x.actuators[static_cast<std::size_t>(c.actuator)].name);
+            return out;
+          },
+          "For each breakaway clutch, the actuator it sits on.")
+      .def_property_readonly(
+          "poses",
+          [](const HandModel& x) {
+            std::vector<std::string> out;
+            for (const auto& p : x.poses) out.push_back(p.name);
+            return out;
+          },
+          "Named poses of the hand file.")
+      .def("finger_index", &HandModel::fingerIndex, py::arg("name"),
+           "Index of a finger by name, -1 when there is none.")
+      .def("actuator_index", &HandModel::actuatorIndex, py::arg("name"),
+           "Index of an actuator by name, -1 when there is none.")
+      .def(
+          "dof", [](const HandModel& x, int f) { return finger(x, f).dof(); }, py::arg("finger"),
+          "Number of movable joints of a finger.")
+      .def(
+          "joint_names",
+          [](const HandModel& x, int f) {
+            const auto& c = finger(x, f);
+            std::vector<std::string> out;
+            for (int j = 0; j < c.dof(); ++j) out.push_back(x.jointName({f, j}));
+            return out;
+          },
+          py::arg("finger"), "Dotted names ('F1.J2') of a finger's movable joints.")
+      .def(
+          "joint_types",
+          [](const HandModel& x, int f) {
+            const auto& c = finger(x, f);
+            std::vector<std::string> out;
+            for (int j = 0; j < c.dof(); ++j)
+              out.push_back(typeName(c.rows[static_cast<std::size_t>(c.rowOfJoint(j))].type));
+            return out;
+          },
+          py::arg("finger"), "'revolute' or 'prismatic' for each movable joint.")
+      .def(
+          "joint_limits",
+          [](const HandModel& x, int f) {
+            const auto& c = finger(x, f);
+            Eigen::MatrixXd r(c.dof(), 2);
+            for (int j = 0; j < c.dof(); ++j) {
+              const auto& row = c.rows[static_cast<std::size_t>(c.rowOfJoint(j))];
+              r.row(j) << row.lower, row.upper;
+            }
+            return r;
+          },
+          py::arg("finger"), "(dof, 2) array of [lower, upper] joint limits [rad or m].")
+      .def(
+          "base",
+          [](const HandModel& x, int f) { return Eigen::Matrix4d(finger(x, f).base.matrix()); },
+          py::arg("finger"), "4x4 transform of the finger base {k0} in the palm frame {P}.")
+      .def(
+          "pose",
+          [](const HandModel& x, const std::string& name) {
+            const hand::NamedPose* p = x.pose(name);
+            if (!p) throw std::invalid_argument("no pose named '" + name + "' in hand '" + x.id + "'");
+            std::vector<Vector> out;
+            for (const auto& v : p->q) out.push_back(Eigen::Map<const Vector>(v.data(), static_cast<Eigen::Index>(v.size())));
+            return out;
+          },
+          py::arg("name"), "Joint values of a named pose, one array per finger [rad or m].");
+
+  // --- kinematics ---------------------------------------------------------------------------
+  h.def(
+       "fk",
+       [](const HandModel& x, int f, const Vector& q, bool in_base) {
+         const auto& c = finger(x, f);
+         const auto frames = kinematics::forwardKinematics(c, joints(c, q, "q"));
+         std::vector<Eigen::Matrix4d> out;
+         for (int i = 0; i < frames.count; ++i)
+           out.push_back(in_base ? frames.at(i).matrix() : (c.base * frames.at(i)).matrix());
+         return framesArray(out);
+       },
+       py::arg("finger"), py::arg("q"), py::arg("in_base") = false,
+       "Forward kinematics: every DH frame {k0}..{kn} of the finger as an (n+1, 4, 4) array of "
+       "homogeneous transforms, in the palm frame {P} (or the finger base {k0} with "
+       "in_base=True); the last is the fingertip. q: joint values [rad or m].")
+      .def(
+          "fingertip",
+          [](const HandModel& x, int f, const Vector& q) {
+            const auto& c = finger(x, f);
+            return Eigen::Vector3d(c.base * kinematics::fingertipPosition(c, joints(c, q, "q")));
+          },
+          py::arg("finger"), py::arg("q"), "Fingertip position in the palm frame [m].")
+      .def(
+          "jacobian",
+          [](const HandModel& x, int f, const Vector& q, int frame,
+             const Eigen::Vector3d& point, bool in_base) {
+            const auto& c = finger(x, f);
+            if (frame < -1 || frame > static_cast<int>(c.rows.size()))
+              throw std::out_of_range("frame " + std::to_string(frame) + " is not in -1.." +
+                                      std::to_string(c.rows.size()));
+            Eigen::MatrixXd j = kinematics::geometricJacobian(c, joints(c, q, "q"), frame,
+                                                              finiteVector3(point, "point"));
+            if (!in_base) {
+              const Eigen::Matrix3d r = c.base.linear();
+              j.topRows(3) = r * j.topRows(3);
+              j.bottomRows(3) = r * j.bottomRows(3);
+            }
+            return j;
+          },
+          py::arg("finger"), py::arg("q"), py::arg("frame") = -1,
+          py::arg("point") = Eigen::Vector3d::Zero(), py::arg("in_base") = false,
+          "Geometric Jacobian (6, dof) of the point `point` [m] rigid with DH frame `frame` (-1: "
+          "the fingertip frame): rows 0-2 linear velocity [m/s], rows 3-5 angular [rad/s] per "
+          "unit joint rate, expressed in the palm frame (or {k0} with in_base=True).")
+      .def(
+          "ik",
+          [](const HandModel& x, int f, const Eigen::Vector3d& target,
+             std::optional<Vector> q0, std::optional<double> phi) {
+            const auto& c = finger(x, f);
+            const kinematics::JointVector start =
+                q0 ? joints(c, *q0, "q0") : kinematics::JointVector::Zero(c.dof());
+            const Eigen::Vector3d local = c.base.inverse() * finiteVector3(target, "target");
+            kinematics::JointVector q;
+            {
+              py::gil_scoped_release release;
+              if (phi) {
+                if (!kinematics::isPlanarThreeLinkFinger(c))
+                  throw std::invalid_argument("phi: finger '" + c.name +
+                                              "' does not end in three planar joints");
+                const auto frames = kinematics::forwardKinematics(c, start);
+                const Eigen::Vector3d in_plane =
+                    frames.at(static_cast<int>(c.rows.size()) - 3).inverse() * local;
+                q = kinematics::planarFingerIk(c, in_plane.x(), in_plane.y(), *phi, start);
+              } else if (kinematics::isBarrettFinger(c)) {
+                q = kinematics::barrettFingerIk(c, local, start);
+              } else {
+                q = kinematics::inverseKinematicsNumerical(c, local, start, 1e-6);
+              }
+            }
+            return Vector(q);
+          },
+          py::arg("finger"), py::arg("target"), py::arg("q0") = py::none(),
+          py::arg("phi") = py::none(),
+          "Inverse kinematics of a fingertip target in the palm frame [m]: the BarrettHand "
+          "closed form (seed 000), the planar three-link closed form with tip angle phi [rad] "
+          "(seed 003, target in the finger's plane), or damped least squares with joint limits "
+          "from q0. Raises UnreachableTarget with the miss distance [m].")
+      .def(
+          "ik_actuators",
+          [](const HandModel& x, int f, const Eigen::Vector3d& target,
+             const std::vector<double>& actuators_now,
+             std::optional<std::vector<hand::ClutchState>> clutches, std::optional<double> phi) {
+            hand::FingertipIkOptions o;
+            o.phi = phi;
+            return hand::fingertipActuators(x, f, finiteVector3(target, "target"),
+                                            actuatorVector(x, actuators_now),
+                                            clutchStates(x, clutches), o);
+          },
+          py::arg("finger"), py::arg("target"), py::arg("actuators_now"),
+          py::arg("clutches") = py::none(), py::arg("phi") = py::none(),
+          "Actuator positions that put the fingertip at `target` (palm frame [m]) through the "
+          "transmission (coupled joints included), from the current actuator positions. Raises "
+          "UnreachableTarget with the miss distance [m].");
+
+  // --- dynamics -----------------------------------------------------------------------------
+  const char* gravity_doc = "gravity: gravitational acceleration in the palm frame [m/s^2].";
+  auto gravityBase = [](const kinematics::Chain& c, const Eigen::Vector3d& g) {
+    return Eigen::Vector3d(c.base.linear().transpose() * finiteVector3(g, "gravity"));
+  };
+  h.def(
+       "dynamics",
+       [gravityBase](const HandModel& x, int f, const Vector& q, const Vector& qd,
+                     const Eigen::Vector3d& g) {
+         const auto& c = finger(x, f);
+         const auto t =
+             dynamics::lagrangeEuler(c, joints(c, q, "q"), joints(c, qd, "qd"), gravityBase(c, g));
+         return py::make_tuple(Eigen::MatrixXd(t.D), Vector(t.H), Vector(t.C));
+       },
+       py::arg("finger"), py::arg("q"), py::arg("qd"),
+       py::arg("gravity") = Eigen::Vector3d(0.0, 0.0, -9.81),
+       (std::string("Lagrange-Euler terms (D, H, C) of tau = D qdd + H + C for one finger: D "
+                    "[kg m^2] (dof, dof), H Coriolis and centrifugal [N m], C gravity [N m]. ") +
+        gravity_doc)
+           .c_str())
+      .def(
+          "inverse_dynamics",
+          [gravityBase](const HandModel& x, int f, const Vector& q, const Vector& qd,
+                        const Vector& qdd, const Eigen::Vector3d& g) {
+            const auto& c = finger(x, f);
+            return Vector(dynamics::inverseDynamicsLagrangeEuler(
+                c, joints(c, q, "q"), joints(c, qd, "qd"), joints(c, qdd, "qdd"),
+                gravityBase(c, g)));
+          },
+          py::arg("finger"), py::arg("q"), py::arg("qd"), py::arg("qdd"),
+          py::arg("gravity") = Eigen::Vector3d(0.0, 0.0, -9.81),
+          "Joint torques tau = D qdd + H + C [N m or N] by Lagrange-Euler.")
+      .def(
+          "newton_euler",
+          [gravityBase](const HandModel& x, int f, const Vector& q, const Vector& qd,
+                        const Vector& qdd, const Eigen::Vector3d& g) {
+            const auto& c = finger(x, f);
+            return Vector(dynamics::inverseDynamicsNewtonEuler(
+                c, joints(c, q, "q"), joints(c, qd, "qd"), joints(c, qdd, "qdd"),
+                gravityBase(c, g)));
+          },
+          py::arg("finger"), py::arg("q"), py::arg("qd"), py::arg("qdd"),
+          py::arg("gravity") = Eigen::Vector3d(0.0, 0.0, -9.81),
+          "Joint torques [N m or N] by recursive Newton-Euler (an independent formulation).")
+      .def(
+          "forward_dynamics",
+          [gravityBase](const HandModel& x, int f, const Vector& q, const Vector& qd,
+                        const Vector& tau, const Eigen::Vector3d& g) {
+            const auto& c = finger(x, f);
+            return Vector(dynamics::forwardDynamics(c, joints(c, q, "q"), joints(c, qd, "qd"),
+                                                    joints(c, tau, "tau"), gravityBase(c, g)));
+          },
+          py::arg("finger"), py::arg("q"), py::arg("qd"), py::arg("tau"),
+          py::arg("gravity") = Eigen::Vector3d(0.0, 0.0, -9.81),
+          "Joint accelerations [rad/s^2 or m/s^2] under joint torques tau.");
+
+  // --- transmission -------------------------------------------------------------------------
+  h.def(
+       "joint_positions",
+       [](const HandModel& x, const std::vector<double>& a,
+          std::optional<std::vector<hand::ClutchState>> clutches) {
+         std::vector<Vector> out;
+         for (const auto& q : hand::jointPositions(x, actuatorVector(x, a), clutchStates(x, clutches)))
+           out.emplace_back(q);
+         return out;
+       },
+       py::arg("actuators"), py::arg("clutches") = py::none(),
+       "Joint values per finger [rad or m] from actuator positions [actuator units] through the "
+       "transmission (seed 000 eq. 1-4; eq. 10 for broken-away clutches).")
+      .def(
+          "actuators_for_joints",
+          [](const HandModel& x, const std::vector<Vector>& q,
+             std::optional<std::vector<double>> now,
+             std::optional<std::vector<hand::ClutchState>> clutches) {
+            if (q.size() != x.fingers.size())
+              throw std::invalid_argument("q: the hand has " + std::to_string(x.fingers.size()) +
+                                          " fingers, got " + std::to_string(q.size()));
+            std::vector<kinematics::JointVector> jq;
+            for (std::size_t f = 0; f < q.size(); ++f)
+              jq.push_back(joints(x.fingers[f], q[f], "q"));
+            const std::vector<double> start =
+                now ? actuatorVector(x, *now) : std::vector<double>(x.actuators.size(), 0.0);
+            return hand::actuatorsForJoints(x, jq, start, clutchStates(x, clutches));
+          },
+          py::arg("q"), py::arg("actuators_now") = py::none(), py::arg("clutches") = py::none(),
+          "Actuator positions that best realise joint values (least squares per actuator "
+          "through the transmission), clamped into their ranges.")
+      .def(
+          "clamp_actuators",
+          [](const HandModel& x, const std::vector<double>& a) {
+            std::vector<std::string> messages;
+            auto out = hand::clampActuators(x, actuatorVector(x, a), &messages);
+            return py::make_tuple(out, messages);
+          },
+          py::arg("actuators"),
+          "(clamped positions, messages): actuator positions clamped into their ranges, and "
+          "what was clamped.");
+
+  m.def(
+      "load_hand",
+      [](const std::string& id_or_path) {
+        const auto ids = hand::builtinHandIds();
+        if (std::find(ids.begin(), ids.end(), id_or_path) == ids.end()) requireFile(id_or_path);
+        return std::make_shared<HandModel>(hand::loadHand(id_or_path));
+      },
+      py::arg("id_or_path"),
+      "A built-in hand ('barrett', 'anthro20', 'dexterous3', 'kthand') or a hand file. Raises "
+      "InputError (file, line, column, field) for a bad file, FileNotFoundError for a missing "
+      "one.");
+  m.def("builtin_hands", &hand::builtinHandIds, "Ids of the shipped hands.");
+  m.def("asset_directory", &hand::assetDirectory,
+        "The folder of the shipped hands, objects and scenarios.");
+}
+
+}  // namespace handsim::python
