@@ -214,6 +214,27 @@ void bindHand(py::module_& m) {
           },
           py::arg("finger"), "(dof, 2) array of [lower, upper] joint limits [rad or m].")
       .def(
+          "dh_rows",
+          [](const HandModel& x, int f) {
+            py::list out;
+            for (const auto& row : finger(x, f).rows) {
+              py::dict d;
+              d["a"] = row.a;
+              d["alpha"] = row.alpha;
+              d["d"] = row.d;
+              d["theta"] = row.theta;
+              d["type"] = typeName(row.type);
+              d["lower"] = row.lower;
+              d["upper"] = row.upper;
+              out.append(d);
+            }
+            return out;
+          },
+          py::arg("finger"),
+          "The finger's standard-DH rows (T = Rz(theta + q) Tz(d + q) Tx(a) Rx(alpha), q added "
+          "to theta for revolute and to d for prismatic rows): dicts with a [m], alpha [rad], "
+          "d [m], theta [rad], type and the joint limits.")
+      .def(
           "base",
           [](const HandModel& x, int f) { return Eigen::Matrix4d(finger(x, f).base.matrix()); },
           py::arg("finger"), "4x4 transform of the finger base {k0} in the palm frame {P}.")

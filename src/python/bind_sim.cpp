@@ -170,6 +170,10 @@ void bindSim(py::module_& m) {
   py::class_<RunPlan>(m, "RunPlan",
                       "What a run does: start pose, references, controller, duration.")
       .def(py::init<>())
+      .def(py::init<const RunPlan&>(), py::arg("other"), "A copy of another plan.")
+      .def(
+          "copy", [](const RunPlan& p) { return RunPlan(p); },
+          "A copy (Scenario.plan is the scenario's own plan, not a copy).")
       .def_readwrite("duration", &RunPlan::duration, "[s]; 0: no end.")
       .def_readwrite("record_every", &RunPlan::record_every,
                      "Record every N-th step (first and last always).")

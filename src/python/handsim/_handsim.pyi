@@ -1,1 +1,202 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
+# Type stubs of handsim._handsim (docs/python.md). SI units and radians; arrays are numpy
+# float64 unless said otherwise. Frames: palm {P}, finger base {k0}, world {W}.
+from typing import Callable, Optional, Sequence, Union
+
+import numpy as np
+import numpy.typing as npt
+
+ArrayLike = npt.ArrayLike
+Array = npt.NDArray[np.float64]
+
+__version__: str
+
+# --- errors ---------------------------------------------------------------------------------
+
+class InputError(ValueError):
+    """A bad input file or value, located like the CLI's messages."""
+    file: str  # path as given
+    line: int  # 1-based, 0 when unknown
+    column: int  # 1-based, 0 when unknown
+    field: str  # JSON pointer or field name, may be empty
+
+class UnreachableTarget(ValueError):
+    """An IK target out of reach within the joint limits."""
+    miss: float  # distance from the target to the nearest fingertip position found [m]
+    closest: Array  # those joint values [rad or m]
+
+# --- hands ----------------------------------------------------------------------------------
+
+class ClutchState:
+    broken: bool  # the inner joint is disengaged and locked
+    break_position: float  # actuator position at the break [actuator unit]
+    def __init__(self, broken: bool = ..., break_position: float = ...) -> None: ...
+
+class Hand:
+    id: str
+    name: str
+    description: str
+    source_file: str
+    fingers: list[str]
+    actuators: list[str]
+    actuator_units: list[str]  # 'counts', 'rad' or 'm'
+    actuator_ranges: Array  # (na, 2) [actuator unit]
+    tendons: list[str]
+    clutches: list[str]  # the actuator of each breakaway clutch
+    poses: list[str]
+    def finger_index(self, name: str) -> int: ...
+    def actuator_index(self, name: str) -> int: ...
+    def dof(self, finger: int) -> int: ...
+    def joint_names(self, finger: int) -> list[str]: ...
+    def joint_types(self, finger: int) -> list[str]: ...
+    def joint_limits(self, finger: int) -> Array:
+        """(dof, 2) [rad or m]."""
+    def dh_rows(self, finger: int) -> list[dict]:
+        """Standard-DH rows: a [m], alpha [rad], d [m], theta [rad], type, lower, upper."""
+    def base(self, finger: int) -> Array:
+        """4x4 finger base {k0} in the palm {P}."""
+    def pose(self, name: str) -> list[Array]:
+        """A named pose's joint values per finger [rad or m]."""
+    def fk(self, finger: int, q: ArrayLike, in_base: bool = False) -> Array:
+        """(n+1, 4, 4) DH frames in {P} (or {k0}); the last is the fingertip."""
+    def fingertip(self, finger: int, q: ArrayLike) -> Array:
+        """(3,) fingertip position in {P} [m]."""
+    def jacobian(self, finger: int, q: ArrayLike, frame: int = -1,
+                 point: ArrayLike = ..., in_base: bool = False) -> Array:
+        """(6, dof): linear [m/s] then angular [rad/s] velocity per unit joint rate."""
+    def ik(self, finger: int, target: ArrayLike, q0: Optional[ArrayLike] = None,
+           phi: Optional[float] = None) -> Array:
+        """Joint values putting the fingertip at `target` ({P}, m). Raises UnreachableTarget."""
+    def ik_actuators(self, finger: int, target: ArrayLike, actuators_now: Sequence[float],
+                     clutches: Optional[Sequence[ClutchState]] = None,
+                     phi: Optional[float] = None) -> list[float]:
+        """Actuator positions reaching `target` through the transmission."""
+    def dynamics(self, finger: int, q: ArrayLike, qd: ArrayLike,
+                 gravity: ArrayLike = ...) -> tuple[Array, Array, Array]:
+        """Lagrange-Euler (D [kg m^2], H [N m], C [N m]); gravity in {P} [m/s^2]."""
+    def inverse_dynamics(self, finger: int, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike,
+                         gravity: ArrayLike = ...) -> Array:
+        """tau = D qdd + H + C [N m or N]."""
+    def newton_euler(self, finger: int, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike,
+                     gravity: ArrayLike = ...) -> Array:
+        """tau by recursive Newton-Euler [N m or N]."""
+    def forward_dynamics(self, finger: int, q: ArrayLike, qd: ArrayLike, tau: ArrayLike,
+                         gravity: ArrayLike = ...) -> Array:
+        """qdd [rad/s^2 or m/s^2]."""
+    def joint_positions(self, actuators: Sequence[float],
+                        clutches: Optional[Sequence[ClutchState]] = None) -> list[Array]:
+        """Joint values per finger from actuator positions (seed 000 eq. 1-4, 10)."""
+    def actuators_for_joints(self, q: Sequence[ArrayLike],
+                             actuators_now: Optional[Sequence[float]] = None,
+                             clutches: Optional[Sequence[ClutchState]] = None) -> list[float]: ...
+    def clamp_actuators(self, actuators: Sequence[float]) -> tuple[list[float], list[str]]: ...
+
+def load_hand(id_or_path: str) -> Hand:
+    """A built-in hand id or a hand file. Raises InputError, FileNotFoundError."""
+def builtin_hands() -> list[str]: ...
+def asset_directory() -> str: ...
+
+# --- simulation -----------------------------------------------------------------------------
+
+class Options:
+    dt: float  # [s]
+    gravity_world: Array  # [m/s^2]
+    contact_slop: float  # [m]
+    contact_stiffness: float  # [-]
+    solver_sweeps: int
+    def __init__(self) -> None: ...
+
+class Object:
+    name: str
+    source: str
+    scale: float
+    friction: float  # Coulomb coefficient hand-object [-]
+    pose: Array  # 4x4 start pose in {W}
+    mass: float  # [kg]
+    centre_of_mass: Array  # object frame [m]
+    inertia: Array  # about the centre of mass [kg m^2]
+    warnings: list[str]
+
+def load_object(path: str, scale: float = 1.0, name: str = "",
+                density: float = 1000.0) -> Object:
+    """An object from a mesh file; mass properties at `density` [kg/m^3]."""
+
+class Model:
+    """Compiled, immutable: hand, link and object meshes with their k-DOP trees, options."""
+    hand: Hand
+    objects: list[Object]
+    options: Options
+    def __init__(self, hand: Hand, objects: Sequence[Object] = ...,
+                 options: Optional[Options] = None) -> None: ...
+
+class RunPlan:
+    duration: float  # [s]; 0: no end
+    record_every: int
+    initial: list[float]  # actuator positions [actuator units]
+    initial_tendons: list[float]  # [m]
+    palm_pose: Array  # 4x4 in {W}
+    has_controller: bool
+    def __init__(self, other: Optional["RunPlan"] = None) -> None: ...
+    def copy(self) -> "RunPlan": ...
+    def set_trajectory(self, model: Model, actuator: Union[int, str],
+                       segments: Sequence[tuple[float, float, float, Optional[float]]]) -> None:
+        """(to, max_velocity, max_acceleration, start_s or None) per segment, actuator units."""
+
+class Scenario:
+    source_file: str
+    description: str
+    hand: Hand
+    objects: list[Object]
+    options: Options
+    plan: RunPlan
+    def compile(self) -> Model: ...
+    def save(self, path: str) -> None: ...
+
+def load_scenario(path: str) -> Scenario:
+    """Reads a scenario file. Raises InputError, FileNotFoundError."""
+
+class Contact:
+    finger: int
+    row: int  # the link rigid with DH frame {row + 1}
+    object: int
+    point: Array  # {W} [m]
+    normal: Array  # unit, INTO the object
+    depth: float  # [m]
+    force: float  # normal force on the object [N]
+
+class Run:
+    """One state on a model, advanced by the staged step; records every signal."""
+    model: Model
+    plan: RunPlan
+    finished: bool
+    total_steps: int
+    time: float  # [s]
+    steps: int
+    q: list[Array]  # per finger [rad or m]
+    qd: list[Array]
+    qdd: list[Array]
+    tau: list[Array]  # [N m or N]
+    actuator_positions: list[float]
+    actuator_velocities: list[float]
+    actuator_efforts: list[float]  # [N m]
+    tendon_tensions: list[float]  # [N]
+    clutches: list[ClutchState]
+    contacts: list[Contact]
+    warnings: list[str]
+    warning_count: int
+    palm_pose: Array  # 4x4 in {W}, settable between steps
+    columns: list[str]
+    def __init__(self, model: Model, plan: Optional[RunPlan] = None) -> None: ...
+    @staticmethod
+    def from_scenario(scenario: Scenario) -> "Run": ...
+    def reset(self) -> None: ...
+    def step(self, n: int = 1, controller: Optional[Callable[["Run"], None]] = None) -> None: ...
+    def run_to_end(self, controller: Optional[Callable[["Run"], None]] = None) -> None: ...
+    def set_actuator_command(self, actuator: Union[int, str], value: float) -> None: ...
+    def set_tendon_command(self, tendon: Union[int, str], value: float) -> None: ...
+    def object_pose(self, index: int) -> Array: ...
+    def set_object_pose(self, index: int, pose: ArrayLike) -> None: ...
+    def units(self) -> dict[str, str]: ...
+    def signals(self) -> dict[str, Array]: ...
+    def csv(self) -> str: ...
+    def write_csv(self, path: str) -> None: ...

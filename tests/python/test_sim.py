@@ -1,0 +1,149 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Runs from Python: the seed-000 breakaway run gives the arrays handsim-cli simulate writes,
+# runs on two threads give what they give one after the other, a proportional controller
+# written in Python drives a finger, scenarios save and reload, and bad plans raise.
+import concurrent.futures
+import math
+import subprocess
+
+import numpy as np
+import pytest
+
+import handsim
+
+
+def read_csv(path):
+    with open(path) as f:
+        header = f.readline().strip().split(",")
+    data = np.loadtxt(path, delimiter=",", skiprows=1, ndmin=2)
+    return {name: data[:, i] for i, name in enumerate(header)}
+
+
+def test_breakaway_run_gives_the_cli_arrays(cli, scenarios, tmp_path):
+    path = scenarios / "barrett_breakaway_cube.json"
+    run = handsim.Run.from_scenario(handsim.load_scenario(str(path)))
+    run.run_to_end()
+    signals = run.signals()
+    csv = tmp_path / "cli.csv"
+    subprocess.run([cli, "simulate", str(path), "--csv", str(csv), "--quiet"], check=True,
+                   capture_output=True)
+    ref = read_csv(csv)
+    assert list(signals) == list(ref)
+    for name, values in ref.items():
+        np.testing.assert_array_equal(signals[name], values, err_msg=name)
+    # The CSV text itself, too.
+    assert run.csv() == csv.read_text()
+    # Seed 000: the clutch broke away and froze theta32 (eq. 10).
+    clutch = signals["F3.clutch"]
+    broke = int(np.argmax(clutch > 0.5))
+    assert 1.7 < signals["time"][broke] < 1.9
+    assert np.ptp(signals["F3.J2.angle"][broke:]) == 0.0
+    assert run.units()["F3.J2.torque"] == "N m"
+    assert run.units()["M3.position"] == "counts"
+    assert run.clutches[2].broken
+
+
+def breakaway_signals(model, plan):
+    run = handsim.Run(model, plan)
+    run.run_to_end()
+    return run.signals()
+
+
+def test_threads_give_the_sequential_numbers(scenarios):
+    scenario = handsim.load_scenario(str(scenarios / "barrett_breakaway_cube.json"))
+    model = scenario.compile()
+    plans = []
+    for tilt in (0.0, 0.4):
+        plan = scenario.plan.copy()
+        c, s = math.cos(tilt), math.sin(tilt)
+        plan.palm_pose = np.array([[1, 0, 0, 0], [0, c, -s, 0], [0, s, c, 0], [0, 0, 0, 1.0]])
+        plans.append(plan)
+    sequential = [breakaway_signals(model, p) for p in plans]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        threaded = list(pool.map(lambda p: breakaway_signals(model, p), plans))
+    for seq, thr in zip(sequential, threaded):
+        for name in seq:
+            np.testing.assert_array_equal(seq[name], thr[name], err_msg=name)
+    # The tilted palm turns gravity: the two runs differ.
+    assert not np.array_equal(sequential[0]["F1.J2.torque"], sequential[1]["F1.J2.torque"])
+
+
+def test_a_proportional_controller_in_python_drives_the_finger():
+    hand = handsim.load_hand("barrett")
+    model = handsim.Model(hand)
+    plan = handsim.RunPlan()
+    plan.duration = 2.0
+    run = handsim.Run(model, plan)
+    target = math.radians(60.0)  # F3.J2, 60 deg = 7500 counts
+    gain = 3.0  # counts of command per count of error, per step
+    calls = []
+
+    def controller(r):
+        error_counts = (target - r.q[2][0]) * 125 * 180 / math.pi
+        command = r.actuator_positions[2] + gain * error_counts
+        r.set_actuator_command("M3", command)
+        calls.append(r.time)
+
+    run.run_to_end(controller)
+    assert len(calls) == run.total_steps == 2000
+    assert calls[0] == 0.0
+    # The loop settles on the target within the P servo's gravity sag (< 0.5 deg).
+    assert abs(run.q[2][0] - target) < math.radians(0.5)
+    # Coupling of seed 000 eq. 3-4 holds: theta33 = theta32 / 3.
+    assert abs(run.q[2][1] - run.q[2][0] / 3) < 1e-12
+
+
+def test_plans_scenarios_and_their_errors(scenarios, tmp_path):
+    hand = handsim.load_hand("barrett")
+    model = handsim.Model(hand)
+    plan = handsim.RunPlan()
+    plan.duration = 1.6
+    # 0 -> 9000 counts ends at 0.783 s; back to 3000 from 0.8 s, ending at 1.43 s.
+    plan.set_trajectory(model, "M3", [(9000.0, 20000.0, 60000.0, None),
+                                      (3000.0, 20000.0, 60000.0, 0.8)])
+    run = handsim.Run(model, plan)
+    run.step(500)
+    assert run.steps == 500 and abs(run.time - 0.5) < 1e-12
+    run.run_to_end()
+    assert run.finished and run.steps == 1600
+    assert abs(run.actuator_positions[2] - 3000.0) < 100.0
+    with pytest.raises(ValueError, match="outside M3's range"):
+        plan.set_trajectory(model, "M3", [(20000.0, 1.0, 1.0, None)])
+    with pytest.raises(ValueError, match="no actuator named"):
+        run.set_actuator_command("M9", 0.0)
+    with pytest.raises(ValueError, match="no end"):
+        handsim.Run(model).run_to_end()
+    with pytest.raises(ValueError, match="rigid transform"):
+        run.palm_pose = np.eye(4) * 2
+    bad_plan = handsim.RunPlan()
+    bad_plan.initial = [1.0, 2.0]
+    with pytest.raises(ValueError, match="expected 4 entries, got 2"):
+        handsim.Run(model, bad_plan)
+    # A scenario saved from Python runs as the original.
+    scenario = handsim.load_scenario(str(scenarios / "kthand_cylinder_grasp.json"))
+    scenario.plan.duration = 0.5
+    saved = tmp_path / "saved.json"
+    scenario.save(str(saved))
+    a = handsim.Run.from_scenario(scenario)
+    b = handsim.Run.from_scenario(handsim.load_scenario(str(saved)))
+    a.run_to_end()
+    b.run_to_end()
+    assert a.csv() == b.csv()
+    assert "controller.force" in a.signals()
+    with pytest.raises(FileNotFoundError):
+        handsim.load_scenario(str(tmp_path / "missing.json"))
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"format": "handsim-scenario", "version": 1, "hand": "barrett",\n'
+                      ' "duration_s": -1}\n')
+    with pytest.raises(handsim.InputError) as info:
+        handsim.load_scenario(str(broken))
+    assert info.value.line == 2 and info.value.field == "/duration_s"
+
+
+def test_prismatic_columns_carry_metres():
+    model = handsim.Model(handsim.load_hand("anthro20"))
+    run = handsim.Run(model)
+    units = run.units()
+    assert units["thumb.slot.angle"] == "m"
+    assert units["thumb.slot.torque"] == "N"
+    assert units["index.J2.angle"] == "rad"
