@@ -87,6 +87,7 @@ void PlotDock::rebuildList() {
   const QSignalBlocker block(list_);
   list_->clear();
   const sim::Recorder& rec = controller_->recorder();
+  listed_columns_ = rec.columns();
   for (std::size_t i = 0; i < rec.columns().size(); ++i) {
     const std::string& c = rec.columns()[i];
     if (c == "time") continue;
@@ -141,6 +142,16 @@ std::vector<std::string> PlotDock::selectedSignals() const {
 
 void PlotDock::refresh() {
   const sim::Recorder& rec = controller_->recorder();
+  if (rec.columns() != listed_columns_) {
+    // New channels (or fewer): list them, keeping the selection that still exists.
+    const std::vector<std::string> selected = selectedSignals();
+    rebuildList();
+    std::vector<std::string> kept;
+    for (const std::string& c : selected)
+      if (rec.columnIndex(c) >= 0) kept.push_back(c);
+    setSignals(kept);
+    return;
+  }
   drawn_rows_ = rec.rowCount();
   plot::fillChart(*view_->chart(), plot::signalsFromRecorder(rec, selectedSignals()),
                   QString::fromStdString(controller_->hand().name));

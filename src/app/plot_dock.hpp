@@ -47,6 +47,9 @@ class PlotDock : public QWidget {
   QLabel* cursor_ = nullptr;
   QTimer live_timer_;
   std::size_t drawn_rows_ = 0;
+  /// The recorder columns the list shows; a run whose plan adds or drops channels (a grasp
+  /// controller) changes them, and the list follows.
+  std::vector<std::string> listed_columns_;
 };
 
 }  // namespace handsim::app

@@ -446,6 +446,16 @@ class WidgetTest : public QObject {
     controller_->resetRun();
     controller_->singleStep();
     QCOMPARE(controller_->recorder().series("controller.phase").back(), 0.0);
+    // Plotted controller signals vanish with the controller (the user's own Auto Grasp has
+    // none): the plot drops them and keeps the rest, rather than failing.
+    auto* plot = window_->plotDock();
+    plot->setSignals({"controller.force", "index.J2.angle"});
+    QCOMPARE(plot->selectedSignals().size(), std::size_t{2});
+    controller_->autoGrasp();
+    QCOMPARE(controller_->recorder().columnIndex("controller.force"), -1);
+    plot->refresh();
+    QCOMPARE(plot->selectedSignals(), std::vector<std::string>{"index.J2.angle"});
+    QCOMPARE(plot->chart()->series().size(), 1);
   }
 
   void autoGraspWithoutClosingActuatorsSaysSoAndKeepsTheHand() {
