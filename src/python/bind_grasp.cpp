@@ -1,12 +1,298 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+// Grasp quality (Ferrari & Canny 1992: the L1 grasp wrench space, its epsilon and volume) of
+// point contacts with Coulomb friction, and grasp sweeps (seed 002 sec. VII-A, Table I): many
+// starting palm poses around one object, each closed by the simulator and rated.
+#include <pybind11/eigen.h>
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <optional>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
 
 #include "bindings.hpp"
+#include "handsim/geometry/triangle_mesh.hpp"
+#include "handsim/grasp/grasp_quality.hpp"
+#include "handsim/grasp/grasp_sweep.hpp"
 
 namespace py = pybind11;
 
 namespace handsim::python {
 
-void bindGrasp(py::module_&) {}
+namespace {
+
+using grasp::GraspQuality;
+using grasp::SweepResult;
+using grasp::SweepSpec;
+using RowMatrix3d = Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor>;
+
+std::string shapeText(const py::array& a) {
+  std::string s = "(";
+  for (py::ssize_t d = 0; d < a.ndim(); ++d) s += (d ? ", " : "") + std::to_string(a.shape(d));
+  return s + (a.ndim() == 1 ? ",)" : ")");
+}
+
+// A real array as float64 (C order); a non-numeric one is a ValueError naming `what`.
+py::array_t<double, py::array::c_style> realArray(const py::handle& object, const char* what) {
+  const py::array a = py::array::ensure(object);
+  if (!a || (a.dtype().kind() != 'f' && a.dtype().kind() != 'i' && a.dtype().kind() != 'u'))
+    throw std::invalid_argument(std::string(what) + ": expected a real number or array");
+  return py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(a);
+}
+
+RowMatrix3d rowsOf3(const py::handle& object, const char* what) {
+  const auto a = realArray(object, what);
+  if (a.ndim() != 2 || a.shape(1) != 3)
+    throw std::invalid_argument(std::string(what) + ": expected shape (N, 3), got " + shapeText(a));
+  return Eigen::Map<const RowMatrix3d>(a.data(), a.shape(0), 3);
+}
+
+Eigen::Vector3d vector3(const py::handle& object, const char* what) {
+  const auto a = realArray(object, what);
+  if (a.ndim() != 1 || a.shape(0) != 3)
+    throw std::invalid_argument(std::string(what) + ": expected shape (3,), got " + shapeText(a));
+  return Eigen::Map<const Eigen::Vector3d>(a.data());
+}
+
+// Contacts from (N, 3) points, (N, 3) normals into the object and one friction coefficient or
+// one per contact; the core checks the values (finite, non-zero normal, friction >= 0).
+std::vector<grasp::GraspContact> graspContacts(const py::handle& points, const py::handle& normals,
+                                               const py::handle& friction) {
+  const RowMatrix3d p = rowsOf3(points, "points");
+  const RowMatrix3d n = rowsOf3(normals, "normals");
+  if (n.rows() != p.rows())
+    throw std::invalid_argument("normals: " + std::to_string(n.rows()) + " rows for " +
+                                std::to_string(p.rows()) + " points");
+  const auto f = realArray(friction, "friction");
+  if (!(f.ndim() == 0 || (f.ndim() == 1 && f.shape(0) == p.rows())))
+    throw std::invalid_argument("friction: expected a number or shape (" +
+                                std::to_string(p.rows()) + ",), got " + shapeText(f));
+  std::vector<grasp::GraspContact> out;
+  for (Eigen::Index i = 0; i < p.rows(); ++i)
+    out.push_back({p.row(i).transpose(), n.row(i).transpose(), f.data()[f.ndim() == 0 ? 0 : i]});
+  return out;
+}
+
+// The poses run_sweep evaluates: `indices` (all by default), then only index % n == i.
+std::vector<int> sweepIndices(const SweepSpec& spec, const std::optional<std::vector<int>>& indices,
+                              const std::optional<std::pair<int, int>>& shard) {
+  const int count = static_cast<int>(spec.palm_poses.size());
+  std::vector<int> all;
+  if (indices) {
+    for (int i : *indices)
+      if (i < 0 || i >= count)
+        throw std::out_of_range("pose index " + std::to_string(i) + " is not in 0.." +
+                                std::to_string(count - 1));
+    all = *indices;
+  } else {
+    for (int i = 0; i < count; ++i) all.push_back(i);
+  }
+  if (!shard) return all;
+  const auto [i, n] = *shard;
+  if (n < 1 || i < 0 || i >= n)
+    throw std::invalid_argument("shard: expected (i, n) with 0 <= i < n, got (" +
+                                std::to_string(i) + ", " + std::to_string(n) + ")");
+  std::vector<int> kept;
+  for (int index : all)
+    if (index % n == i) kept.push_back(index);
+  return kept;
+}
+
+std::string qualityRepr(const GraspQuality& q) {
+  return "GraspQuality(force_closure=" + std::string(q.force_closure ? "True" : "False") +
+         ", epsilon=" + std::to_string(q.epsilon) + ", volume=" + std::to_string(q.volume) +
+         (q.note.empty() ? "" : ", note='" + q.note + "'") + ")";
+}
+
+}  // namespace
+
+void bindGrasp(py::module_& m) {
+  py::class_<GraspQuality>(
+      m, "GraspQuality",
+      "Quality of a grasp (docs/grasp.md): the convex hull of the primitive wrenches of the "
+      "linearised friction cones (Ferrari & Canny's L1 grasp wrench space, GraspIt!'s epsilon). "
+      "Forces per unit total normal force [N/N]; torques divided by the torque radius [m].")
+      .def_readonly("force_closure", &GraspQuality::force_closure,
+                    "True when the origin lies strictly inside the wrench space.")
+      .def_readonly("epsilon", &GraspQuality::epsilon,
+                    "Radius of the largest origin-centred ball inside the wrench space "
+                    "[N per unit total normal force]; 0 unless force_closure.")
+      .def_readonly("volume", &GraspQuality::volume,
+                    "6-D volume of the wrench space [-]; 0 when it is degenerate.")
+      .def_readonly("hull_facets", &GraspQuality::hull_facets,
+                    "Facets of the triangulated hull; 0 when it is degenerate.")
+      .def_property_readonly(
+          "weakest_direction",
+          [](const GraspQuality& q) { return Eigen::VectorXd(q.weakest_direction); },
+          "(6,) unit outward normal of the hull facet nearest to (force closure) or farthest "
+          "beyond (otherwise) the origin: the wrench (force, torque / radius) the grasp resists "
+          "least. Zero when the hull is degenerate.")
+      .def_readonly("note", &GraspQuality::note,
+                    "Why the result is degenerate (no contacts, wrenches spanning fewer than 6 "
+                    "dimensions...); empty otherwise.")
+      .def("__repr__", &qualityRepr);
+
+  m.def(
+      "evaluate_grasp",
+      [](const py::handle& points, const py::handle& normals, const py::handle& friction,
+         const py::handle& torque_reference, double torque_radius, int cone_edges) {
+        grasp::GraspQualityOptions o;
+        o.torque_reference = vector3(torque_reference, "torque_reference");
+        o.torque_radius = torque_radius;
+        o.cone_edges = cone_edges;
+        const auto contacts = graspContacts(points, normals, friction);
+        py::gil_scoped_release release;
+        return grasp::evaluateGrasp(contacts, o);
+      },
+      py::arg("points"), py::arg("normals"), py::arg("friction"),
+      py::arg("torque_reference") = std::vector<double>{0.0, 0.0, 0.0},
+      py::arg("torque_radius") = 1.0, py::arg("cone_edges") = 8,
+      "Grasp quality of hard-finger point contacts with Coulomb friction: points (N, 3) [m] and "
+      "normals (N, 3) pointing INTO the object (along the force the finger applies; normalised "
+      "here), in any one frame; friction a coefficient [-] for all or an (N,) array. Torques are "
+      "taken about torque_reference (3,) [m] and divided by torque_radius [m] (e.g. "
+      "torque_radius(mesh, centre)); each friction cone has cone_edges edges (>= 3). Degenerate "
+      "grasps give force_closure False and a note. Raises ValueError for bad shapes or values.");
+  m.def(
+      "torque_radius",
+      [](const geometry::TriangleMesh& mesh, const py::handle& centre) {
+        return grasp::torqueRadius(mesh, vector3(centre, "centre"));
+      },
+      py::arg("mesh"), py::arg("centre"),
+      "The largest distance of a vertex of `mesh` from `centre` (3,) [m]: the torque radius "
+      "that makes torques about the centre weigh like forces (Ferrari & Canny 1992). 0 for an "
+      "empty mesh.");
+
+  py::class_<SweepSpec>(
+      m, "SweepSpec",
+      "A grasp sweep read from a sweep file (docs/grasp-sweep.md): a hand, an object, a "
+      "closing scenario and many starting palm poses in the object frame.")
+      .def_readonly("source_file", &SweepSpec::source_file)
+      .def_property_readonly(
+          "pose_count", [](const SweepSpec& s) { return s.palm_poses.size(); },
+          "Number of starting poses.")
+      .def("__len__", [](const SweepSpec& s) { return s.palm_poses.size(); })
+      .def_property_readonly(
+          "palm_positions",
+          [](const SweepSpec& s) {
+            RowMatrix3d out(static_cast<Eigen::Index>(s.palm_poses.size()), 3);
+            for (std::size_t i = 0; i < s.palm_poses.size(); ++i)
+              out.row(static_cast<Eigen::Index>(i)) = s.palm_poses[i].translation().transpose();
+            return out;
+          },
+          "(n, 3) palm positions in the object frame [m], in pose-index order.")
+      .def_property_readonly(
+          "palm_rotation",
+          [](const SweepSpec& s) {
+            return s.palm_poses.empty() ? Eigen::Matrix3d::Identity()
+                                        : Eigen::Matrix3d(s.palm_poses.front().linear());
+          },
+          "(3, 3) orientation of the palm frame in the object frame, the same for every pose.")
+      .def_property_readonly(
+          "object_centre", [](const SweepSpec& s) { return s.object_centre; },
+          "Centre of the object's bounding box in its frame (3,) [m]: the torque reference.")
+      .def_property(
+          "friction", [](const SweepSpec& s) { return s.friction; },
+          [](SweepSpec& s, double f) {
+            if (!(f >= 0.0) || !std::isfinite(f))
+              throw std::invalid_argument("friction must be finite and >= 0");
+            s.friction = f;
+          },
+          "Coulomb coefficient hand-object [-] used to rate the grasps.")
+      .def_property(
+          "cone_edges", [](const SweepSpec& s) { return s.quality.cone_edges; },
+          [](SweepSpec& s, int e) {
+            if (e < 3 || e > 64) throw std::invalid_argument("cone_edges must be 3 to 64");
+            s.quality.cone_edges = e;
+          },
+          "Edges of each linearised friction cone (3 to 64).")
+      .def_property(
+          "torque_radius", [](const SweepSpec& s) { return s.quality.torque_radius; },
+          [](SweepSpec& s, double r) {
+            if (!(r > 0.0) || !std::isfinite(r))
+              throw std::invalid_argument("torque_radius must be positive and finite [m]");
+            s.quality.torque_radius = r;
+          },
+          "Torques are divided by it [m] (default: the farthest object vertex from "
+          "object_centre).")
+      .def("__repr__", [](const SweepSpec& s) {
+        return "SweepSpec('" + s.source_file + "', " + std::to_string(s.palm_poses.size()) +
+               " poses)";
+      });
+
+  m.def(
+      "load_sweep",
+      [](const std::string& path) {
+        requireFile(path);
+        return grasp::loadSweepSpec(path);
+      },
+      py::arg("path"),
+      "Reads a sweep file (docs/grasp-sweep.md). Raises FileNotFoundError for a missing file, "
+      "InputError (file, line, column, field) for a bad one.");
+
+  py::class_<SweepResult>(m, "SweepResult", "The outcome of one pose of a sweep.")
+      .def_readonly("index", &SweepResult::index, "Pose index in the sweep.")
+      .def_readonly("palm_position", &SweepResult::palm_position,
+                    "Palm position in the object frame (3,) [m].")
+      .def_readonly("start_collision", &SweepResult::start_collision,
+                    "True when the hand intersects the object before closing (then not run).")
+      .def_readonly("contacts", &SweepResult::contacts, "Contacts when closed.")
+      .def_readonly("quality", &SweepResult::quality,
+                    "Quality of the closed grasp (a default one after a start collision).")
+      .def("__repr__", [](const SweepResult& r) {
+        return "SweepResult(index=" + std::to_string(r.index) +
+               ", start_collision=" + (r.start_collision ? "True" : "False") +
+               ", contacts=" + std::to_string(r.contacts) + ", " + qualityRepr(r.quality) + ")";
+      });
+
+  m.def(
+      "run_sweep",
+      [](const SweepSpec& spec, const std::optional<std::vector<int>>& indices, int threads,
+         const std::optional<std::pair<int, int>>& shard) {
+        if (threads < 0) throw std::invalid_argument("threads must be >= 0 (0: all cores)");
+        const std::vector<int> todo = sweepIndices(spec, indices, shard);
+        // A copy, so that Python threads may change `spec` while this one runs without the GIL.
+        const SweepSpec copy = spec;
+        const std::thread::id caller = std::this_thread::get_id();
+        py::gil_scoped_release release;
+        // Ctrl+C stops a long sweep: the calling thread evaluates poses too, and checks for
+        // signals after each of its own (Python runs handlers only on its main thread).
+        return grasp::runSweep(copy, todo, static_cast<unsigned>(threads),
+                               [caller](const SweepResult&) {
+                                 if (std::this_thread::get_id() != caller) return;
+                                 py::gil_scoped_acquire acquire;
+                                 if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+                               });
+      },
+      py::arg("spec"), py::arg("indices") = py::none(), py::arg("threads") = 0,
+      py::arg("shard") = py::none(),
+      "Evaluates poses of a sweep: `indices` (default all), keeping only index % n == i when "
+      "shard=(i, n) is given, on `threads` threads (0: all cores), without the GIL. Results come "
+      "back in the order of the indices and do not depend on the thread count. Raises IndexError "
+      "for an index out of range; KeyboardInterrupt stops it.");
+  m.def(
+      "summarize",
+      [](const std::vector<SweepResult>& results) {
+        const grasp::SweepSummary s = grasp::summarize(results);
+        py::dict d;
+        d["configurations"] = s.configurations;
+        d["collision_free"] = s.collision_free;
+        d["force_closure"] = s.force_closure;
+        d["epsilon_mean"] = s.epsilon_mean;
+        d["epsilon_std"] = s.epsilon_std;
+        return d;
+      },
+      py::arg("results"),
+      "Seed 002's Table I over sweep results, as a dict: configurations, collision_free, "
+      "force_closure (counts), epsilon_mean and epsilon_std (sample standard deviation) over "
+      "the force-closure grasps (0 when there are none, std 0 with fewer than two).");
+  m.def("sweep_csv", &grasp::sweepCsv, py::arg("results"),
+        "The results as the CLI's CSV (header index,x,y,z,start_collision,contacts,"
+        "force_closure,epsilon,volume; 17 significant digits), rows in the given order.");
+}
 
 }  // namespace handsim::python
