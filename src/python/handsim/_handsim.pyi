@@ -200,3 +200,103 @@ class Run:
     def signals(self) -> dict[str, Array]: ...
     def csv(self) -> str: ...
     def write_csv(self, path: str) -> None: ...
+
+# --- meshes and collision -------------------------------------------------------------------
+
+class Mesh:
+    """Indexed triangle mesh [m], counter-clockwise seen from outside. Immutable."""
+    vertices: Array  # (N, 3) [m]
+    triangles: npt.NDArray[np.int64]  # (M, 3) vertex indices
+    normals: Array  # (M, 3) unit outward; zero rows for degenerate triangles
+    area: float  # total surface area [m^2]
+    def __init__(self, vertices: ArrayLike, triangles: ArrayLike) -> None:
+        """Raises ValueError for a wrong shape, a non-finite vertex or an index out of range,
+        naming the row."""
+    def mass_properties(self, density: float = 1000.0) -> MassProperties:
+        """Uniform solid of this density [kg/m^3]; meaningful only when `closed`."""
+
+class MassProperties:
+    mass: float  # [kg]
+    volume: float  # [m^3]
+    centre_of_mass: Array  # (3,) [m], mesh frame
+    inertia: Array  # (3, 3) about the centre of mass, mesh axes [kg m^2]
+    closed: bool  # every edge shared by two triangles in opposite directions
+    winding_flipped: bool  # the mesh was wound inwards and treated as reversed
+
+def load_mesh(path: str, scale: float = 1.0) -> Mesh:
+    """All shapes of a mesh file merged [m, times scale]: VRML by handsim's reader, others by
+    Assimp. Raises FileNotFoundError, InputError (file, line, column); loader warnings become
+    Python warnings."""
+
+class ContactPatch:
+    """One connected piece of the intersection, as a point contact in the common frame."""
+    point: Array  # (3,) [m]
+    normal: Array  # (3,) unit, OUT OF B (the direction in which B pushes A)
+    depth: float  # penetration estimate [m]
+    area: float  # area of B's triangles in the patch [m^2]
+    triangles_a: list[int]  # ascending
+    triangles_b: list[int]  # ascending
+
+def collide(a: Mesh, pose_a: ArrayLike, b: Mesh, pose_b: ArrayLike,
+            k: int = 18) -> list[ContactPatch]:
+    """Contact patches of mesh a placed by the 4x4 pose_a and mesh b placed by pose_b (each
+    mesh frame -> common frame), in the common frame. k-DOP trees with k = 14, 18 or 26; the
+    GIL is released."""
+
+def intersects(a: Mesh, pose_a: ArrayLike, b: Mesh, pose_b: ArrayLike, k: int = 18) -> bool:
+    """True when the two surfaces share a point (a mesh wholly inside the other does not)."""
+
+# --- grasp quality and sweeps ---------------------------------------------------------------
+
+class GraspQuality:
+    """L1 grasp wrench space (Ferrari & Canny 1992); torques divided by the torque radius."""
+    force_closure: bool
+    epsilon: float  # inscribed ball radius [N per unit normal force]; 0 unless force closure
+    volume: float  # 6-D volume of the wrench space; 0 when degenerate
+    hull_facets: int
+    weakest_direction: Array  # (6,) unit; zero when the hull is degenerate
+    note: str  # why the result is degenerate; empty otherwise
+
+def evaluate_grasp(points: ArrayLike, normals: ArrayLike, friction: Union[float, ArrayLike],
+                   torque_reference: ArrayLike = ..., torque_radius: float = 1.0,
+                   cone_edges: int = 8) -> GraspQuality:
+    """Points (N, 3) [m], normals (N, 3) INTO the object, friction [-] for all or (N,);
+    torques about torque_reference (3,) [m] divided by torque_radius [m]."""
+
+def torque_radius(mesh: Mesh, centre: ArrayLike) -> float:
+    """Largest distance of a vertex of mesh from centre (3,) [m]; 0 for an empty mesh."""
+
+class SweepSpec:
+    """A grasp sweep file (docs/grasp-sweep.md)."""
+    source_file: str
+    pose_count: int
+    palm_positions: Array  # (n, 3) in the object frame [m]
+    palm_rotation: Array  # (3, 3) palm orientation in the object frame
+    object_centre: Array  # (3,) bounding-box centre, the torque reference [m]
+    friction: float  # settable, >= 0 [-]
+    cone_edges: int  # settable, 3 to 64
+    torque_radius: float  # settable, > 0 [m]
+    def __len__(self) -> int: ...
+
+def load_sweep(path: str) -> SweepSpec:
+    """Raises FileNotFoundError, InputError (file, line, column, field)."""
+
+class SweepResult:
+    index: int
+    palm_position: Array  # (3,) object frame [m]
+    start_collision: bool  # then not run, default quality
+    contacts: int
+    quality: GraspQuality
+
+def run_sweep(spec: SweepSpec, indices: Optional[Sequence[int]] = None, threads: int = 0,
+              shard: Optional[tuple[int, int]] = None) -> list[SweepResult]:
+    """Poses `indices` (default all) with index % n == i for shard=(i, n), on `threads`
+    threads (0: all cores), without the GIL; results in the order of the indices. Raises
+    IndexError for an index out of range; Ctrl+C stops it."""
+
+def summarize(results: Sequence[SweepResult]) -> dict[str, Union[int, float]]:
+    """Seed 002's Table I: configurations, collision_free, force_closure, epsilon_mean,
+    epsilon_std (sample, over force-closure grasps)."""
+
+def sweep_csv(results: Sequence[SweepResult]) -> str:
+    """The CLI's CSV: index,x,y,z,start_collision,contacts,force_closure,epsilon,volume."""
