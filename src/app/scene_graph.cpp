@@ -363,9 +363,8 @@ void SceneGraph::update(const sim::Model& model, const sim::SimState& state) {
   const hand::HandModel& hand = model.hand();
   palm_->setMatrix(toOsg(state.palm_pose_world));
   // The link frames the state's kinematics stage computed: no forward kinematics here.
-  for (std::size_t f = 0; f < links_.size() && f < hand.fingers.size() &&
-                          f < state.link_frames.size();
-       ++f) {
+  for (std::size_t f = 0;
+       f < links_.size() && f < hand.fingers.size() && f < state.link_frames.size(); ++f) {
     const kinematics::Chain& chain = hand.fingers[f];
     const kinematics::ChainFrames& frames = state.link_frames[f];
     for (std::size_t r = 0; r < links_[f].size(); ++r) {

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "handsim/hand/hand_model.hpp"
-#include "handsim/sim/sim_state.hpp"
 #include "handsim/sim/model.hpp"
+#include "handsim/sim/sim_state.hpp"
 
 namespace handsim::app {
 

@@ -223,8 +223,8 @@ QString SimulationController::moveFingertip(int finger, const Eigen::Vector3d& t
   hand::FingertipIkOptions options;
   options.phi = phi;
   try {
-    setActuatorCommands(hand::fingertipActuators(hand(), finger, target,
-                                                 liveState().actuator_position, liveState().clutches, options));
+    setActuatorCommands(hand::fingertipActuators(
+        hand(), finger, target, liveState().actuator_position, liveState().clutches, options));
   } catch (const kinematics::UnreachableTarget& e) {
     return tr("Unreachable: the fingertip misses the target by %1 mm (%2); the hand stays where "
               "it was")
@@ -254,7 +254,7 @@ void SimulationController::resetToZero() {
   scrubbing_ = false;
   const std::vector<double> zero(hand().actuators.size(), 0.0);
   run_->state() = sim::makeState(run_->model(), hand::clampActuators(hand(), zero),
-                                  liveState().palm_pose_world);
+                                 liveState().palm_pose_world);
   run_->state().object_pose_world = scene_.plan.object_pose_world;
   history_.assign(1, liveState());
   Q_EMIT snapshotChanged();
@@ -368,8 +368,8 @@ void SimulationController::loadScenario(const std::string& path) {
     for (const std::string& w : o.warnings) Q_EMIT warning(QString::fromStdString(w));
   for (std::size_t a = 0; a < scene_.plan.trajectories.size(); ++a)
     for (const sim::TrapezoidalProfile& p : scene_.plan.trajectories[a].segments())
-      segments_.push_back({static_cast<int>(a), p.to(), p.maxVelocity(), p.maxAcceleration(),
-                           p.start()});
+      segments_.push_back(
+          {static_cast<int>(a), p.to(), p.maxVelocity(), p.maxAcceleration(), p.start()});
   resetRun();
   Q_EMIT handChanged();
   Q_EMIT objectsChanged();

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "arrays.hpp"
 #include "bindings.hpp"
 #include "handsim/collision/contact_patch.hpp"
 #include "handsim/collision/kdop_tree.hpp"
@@ -28,7 +29,6 @@ namespace handsim::python {
 namespace {
 
 using geometry::TriangleMesh;
-using RowMatrix3d = Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor>;
 using RowMatrix3i = Eigen::Matrix<std::int64_t, Eigen::Dynamic, 3, Eigen::RowMajor>;
 
 // What mass_properties returns: the core's mass properties and whether the mesh is closed.
@@ -46,45 +46,6 @@ struct PatchInCommonFrame {
   std::vector<int> triangles_a;
   std::vector<int> triangles_b;
 };
-
-std::string shapeText(const py::array& a) {
-  std::string s = "(";
-  for (py::ssize_t d = 0; d < a.ndim(); ++d) s += (d ? ", " : "") + std::to_string(a.shape(d));
-  return s + (a.ndim() == 1 ? ",)" : ")");
-}
-
-// A real (N, 3) array as float64 rows; a wrong shape or dtype is a ValueError naming `what`.
-RowMatrix3d rowsOf3(const py::handle& object, const char* what) {
-  const py::array a = py::array::ensure(object);
-  if (!a || (a.dtype().kind() != 'f' && a.dtype().kind() != 'i' && a.dtype().kind() != 'u'))
-    throw std::invalid_argument(std::string(what) + ": expected a real array of shape (N, 3)");
-  if (a.ndim() != 2 || a.shape(1) != 3)
-    throw std::invalid_argument(std::string(what) + ": expected shape (N, 3), got " + shapeText(a));
-  const auto d = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(a);
-  return Eigen::Map<const RowMatrix3d>(d.data(), a.shape(0), 3);
-}
-
-// A 4x4 homogeneous rigid transform: finite, last row (0, 0, 0, 1), rotation orthonormal with
-// determinant +1 to 1e-6 (poses composed in float64 keep far better than that).
-Eigen::Isometry3d rigidPose(const py::handle& object, const char* what) {
-  const py::array a = py::array::ensure(object);
-  if (!a || a.ndim() != 2 || a.shape(0) != 4 || a.shape(1) != 4)
-    throw std::invalid_argument(std::string(what) + ": expected a 4x4 array, got " +
-                                (a ? shapeText(a) : std::string("no array")));
-  const auto d = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(a);
-  const Eigen::Matrix4d t =
-      Eigen::Map<const Eigen::Matrix<double, 4, 4, Eigen::RowMajor>>(d.data());
-  if (!t.allFinite()) throw std::invalid_argument(std::string(what) + " is not finite");
-  if (t.row(3) != Eigen::RowVector4d(0.0, 0.0, 0.0, 1.0))
-    throw std::invalid_argument(std::string(what) + ": the last row must be 0 0 0 1");
-  const Eigen::Matrix3d r = t.topLeftCorner<3, 3>();
-  if ((r.transpose() * r - Eigen::Matrix3d::Identity()).norm() > 1e-6 || r.determinant() < 0.0)
-    throw std::invalid_argument(std::string(what) + ": the rotation part is not a rotation");
-  Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
-  pose.linear() = r;
-  pose.translation() = t.topRightCorner<3, 1>();
-  return pose;
-}
 
 // A mesh from numpy arrays, every vertex finite and every index in range; errors name the row.
 TriangleMesh meshFromArrays(const py::handle& vertices, const py::handle& triangles) {

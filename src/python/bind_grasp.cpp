@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "arrays.hpp"
 #include "bindings.hpp"
 #include "handsim/geometry/triangle_mesh.hpp"
 #include "handsim/grasp/grasp_quality.hpp"
@@ -28,35 +29,6 @@ namespace {
 using grasp::GraspQuality;
 using grasp::SweepResult;
 using grasp::SweepSpec;
-using RowMatrix3d = Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor>;
-
-std::string shapeText(const py::array& a) {
-  std::string s = "(";
-  for (py::ssize_t d = 0; d < a.ndim(); ++d) s += (d ? ", " : "") + std::to_string(a.shape(d));
-  return s + (a.ndim() == 1 ? ",)" : ")");
-}
-
-// A real array as float64 (C order); a non-numeric one is a ValueError naming `what`.
-py::array_t<double, py::array::c_style> realArray(const py::handle& object, const char* what) {
-  const py::array a = py::array::ensure(object);
-  if (!a || (a.dtype().kind() != 'f' && a.dtype().kind() != 'i' && a.dtype().kind() != 'u'))
-    throw std::invalid_argument(std::string(what) + ": expected a real number or array");
-  return py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(a);
-}
-
-RowMatrix3d rowsOf3(const py::handle& object, const char* what) {
-  const auto a = realArray(object, what);
-  if (a.ndim() != 2 || a.shape(1) != 3)
-    throw std::invalid_argument(std::string(what) + ": expected shape (N, 3), got " + shapeText(a));
-  return Eigen::Map<const RowMatrix3d>(a.data(), a.shape(0), 3);
-}
-
-Eigen::Vector3d vector3(const py::handle& object, const char* what) {
-  const auto a = realArray(object, what);
-  if (a.ndim() != 1 || a.shape(0) != 3)
-    throw std::invalid_argument(std::string(what) + ": expected shape (3,), got " + shapeText(a));
-  return Eigen::Map<const Eigen::Vector3d>(a.data());
-}
 
 // Contacts from (N, 3) points, (N, 3) normals into the object and one friction coefficient or
 // one per contact; the core checks the values (finite, non-zero normal, friction >= 0).

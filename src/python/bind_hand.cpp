@@ -53,7 +53,8 @@ Eigen::Vector3d finiteVector3(const Eigen::Vector3d& v, const char* what) {
 
 // Frames as an (n, 4, 4) array.
 py::array_t<double> framesArray(const std::vector<Eigen::Matrix4d>& frames) {
-  py::array_t<double> out({static_cast<py::ssize_t>(frames.size()), py::ssize_t{4}, py::ssize_t{4}});
+  py::array_t<double> out(
+      {static_cast<py::ssize_t>(frames.size()), py::ssize_t{4}, py::ssize_t{4}});
   auto a = out.mutable_unchecked<3>();
   for (std::size_t k = 0; k < frames.size(); ++k)
     for (int r = 0; r < 4; ++r)
@@ -61,8 +62,8 @@ py::array_t<double> framesArray(const std::vector<Eigen::Matrix4d>& frames) {
   return out;
 }
 
-std::vector<hand::ClutchState> clutchStates(const HandModel& h,
-                                            const std::optional<std::vector<hand::ClutchState>>& c) {
+std::vector<hand::ClutchState> clutchStates(
+    const HandModel& h, const std::optional<std::vector<hand::ClutchState>>& c) {
   if (!c) return std::vector<hand::ClutchState>(h.clutches.size());
   if (c->size() != h.clutches.size())
     throw std::invalid_argument("clutches: the hand has " + std::to_string(h.clutches.size()) +
@@ -82,9 +83,12 @@ std::vector<double> actuatorVector(const HandModel& h, const std::vector<double>
 
 const char* typeName(kinematics::JointType t) {
   switch (t) {
-    case kinematics::JointType::Revolute: return "revolute";
-    case kinematics::JointType::Prismatic: return "prismatic";
-    case kinematics::JointType::Fixed: return "fixed";
+    case kinematics::JointType::Revolute:
+      return "revolute";
+    case kinematics::JointType::Prismatic:
+      return "prismatic";
+    case kinematics::JointType::Fixed:
+      return "fixed";
   }
   return "?";
 }
@@ -242,9 +246,12 @@ void bindHand(py::module_& m) {
           "pose",
           [](const HandModel& x, const std::string& name) {
             const hand::NamedPose* p = x.pose(name);
-            if (!p) throw std::invalid_argument("no pose named '" + name + "' in hand '" + x.id + "'");
+            if (!p)
+              throw std::invalid_argument("no pose named '" + name + "' in hand '" + x.id + "'");
             std::vector<Vector> out;
-            for (const auto& v : p->q) out.push_back(Eigen::Map<const Vector>(v.data(), static_cast<Eigen::Index>(v.size())));
+            for (const auto& v : p->q)
+              out.push_back(
+                  Eigen::Map<const Vector>(v.data(), static_cast<Eigen::Index>(v.size())));
             return out;
           },
           py::arg("name"), "Joint values of a named pose, one array per finger [rad or m].");
@@ -273,8 +280,8 @@ void bindHand(py::module_& m) {
           py::arg("finger"), py::arg("q"), "Fingertip position in the palm frame [m].")
       .def(
           "jacobian",
-          [](const HandModel& x, int f, const Vector& q, int frame,
-             const Eigen::Vector3d& point, bool in_base) {
+          [](const HandModel& x, int f, const Vector& q, int frame, const Eigen::Vector3d& point,
+             bool in_base) {
             const auto& c = finger(x, f);
             if (frame < -1 || frame > static_cast<int>(c.rows.size()))
               throw std::out_of_range("frame " + std::to_string(frame) + " is not in -1.." +
@@ -295,8 +302,8 @@ void bindHand(py::module_& m) {
           "unit joint rate, expressed in the palm frame (or {k0} with in_base=True).")
       .def(
           "ik",
-          [](const HandModel& x, int f, const Eigen::Vector3d& target,
-             std::optional<Vector> q0, std::optional<double> phi) {
+          [](const HandModel& x, int f, const Eigen::Vector3d& target, std::optional<Vector> q0,
+             std::optional<double> phi) {
             const auto& c = finger(x, f);
             const kinematics::JointVector start =
                 q0 ? joints(c, *q0, "q0") : kinematics::JointVector::Zero(c.dof());
@@ -368,9 +375,9 @@ void bindHand(py::module_& m) {
           [gravityBase](const HandModel& x, int f, const Vector& q, const Vector& qd,
                         const Vector& qdd, const Eigen::Vector3d& g) {
             const auto& c = finger(x, f);
-            return Vector(dynamics::inverseDynamicsLagrangeEuler(
-                c, joints(c, q, "q"), joints(c, qd, "qd"), joints(c, qdd, "qdd"),
-                gravityBase(c, g)));
+            return Vector(
+                dynamics::inverseDynamicsLagrangeEuler(c, joints(c, q, "q"), joints(c, qd, "qd"),
+                                                       joints(c, qdd, "qdd"), gravityBase(c, g)));
           },
           py::arg("finger"), py::arg("q"), py::arg("qd"), py::arg("qdd"),
           py::arg("gravity") = Eigen::Vector3d(0.0, 0.0, -9.81),
@@ -380,9 +387,9 @@ void bindHand(py::module_& m) {
           [gravityBase](const HandModel& x, int f, const Vector& q, const Vector& qd,
                         const Vector& qdd, const Eigen::Vector3d& g) {
             const auto& c = finger(x, f);
-            return Vector(dynamics::inverseDynamicsNewtonEuler(
-                c, joints(c, q, "q"), joints(c, qd, "qd"), joints(c, qdd, "qdd"),
-                gravityBase(c, g)));
+            return Vector(
+                dynamics::inverseDynamicsNewtonEuler(c, joints(c, q, "q"), joints(c, qd, "qd"),
+                                                     joints(c, qdd, "qdd"), gravityBase(c, g)));
           },
           py::arg("finger"), py::arg("q"), py::arg("qd"), py::arg("qdd"),
           py::arg("gravity") = Eigen::Vector3d(0.0, 0.0, -9.81),
@@ -405,7 +412,8 @@ void bindHand(py::module_& m) {
        [](const HandModel& x, const std::vector<double>& a,
           std::optional<std::vector<hand::ClutchState>> clutches) {
          std::vector<Vector> out;
-         for (const auto& q : hand::jointPositions(x, actuatorVector(x, a), clutchStates(x, clutches)))
+         for (const auto& q :
+              hand::jointPositions(x, actuatorVector(x, a), clutchStates(x, clutches)))
            out.emplace_back(q);
          return out;
        },

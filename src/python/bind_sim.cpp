@@ -12,6 +12,7 @@
 #include <cmath>
 #include <limits>
 
+#include "arrays.hpp"
 #include "bindings.hpp"
 #include "handsim/sim/run.hpp"
 #include "handsim/sim/scenario.hpp"
@@ -27,45 +28,6 @@ using sim::Model;
 using sim::Run;
 using sim::RunPlan;
 using sim::Scenario;
-
-Eigen::Isometry3d poseFrom(const Eigen::Matrix4d& m, const char* what) {
-  if (!m.allFinite()) throw std::invalid_argument(std::string(what) + " is not finite");
-  const Eigen::Matrix3d r = m.topLeftCorner<3, 3>();
-  if ((r.transpose() * r - Eigen::Matrix3d::Identity()).cwiseAbs().maxCoeff() > 1e-9 ||
-      r.determinant() < 0.0 || (m.row(3) - Eigen::RowVector4d(0, 0, 0, 1)).cwiseAbs().maxCoeff() > 0.0)
-    throw std::invalid_argument(std::string(what) +
-                                " is not a rigid transform (proper rotation, last row 0 0 0 1)");
-  Eigen::Isometry3d p = Eigen::Isometry3d::Identity();
-  p.linear() = r;
-  p.translation() = m.topRightCorner<3, 1>();
-  return p;
-}
-
-int actuatorOf(const hand::HandModel& h, const py::object& which) {
-  if (py::isinstance<py::str>(which)) {
-    const std::string name = which.cast<std::string>();
-    const int a = h.actuatorIndex(name);
-    if (a < 0) throw std::invalid_argument("no actuator named '" + name + "' in hand '" + h.id + "'");
-    return a;
-  }
-  const int a = which.cast<int>();
-  if (a < 0 || a >= static_cast<int>(h.actuators.size()))
-    throw std::out_of_range("actuator index " + std::to_string(a) + " is out of range");
-  return a;
-}
-
-int tendonOf(const hand::HandModel& h, const py::object& which) {
-  if (py::isinstance<py::str>(which)) {
-    const std::string name = which.cast<std::string>();
-    const int t = h.tendonIndex(name);
-    if (t < 0) throw std::invalid_argument("no tendon named '" + name + "' in hand '" + h.id + "'");
-    return t;
-  }
-  const int t = which.cast<int>();
-  if (t < 0 || t >= static_cast<int>(h.tendons.size()))
-    throw std::out_of_range("tendon index " + std::to_string(t) + " is out of range");
-  return t;
-}
 
 std::vector<Eigen::VectorXd> perFinger(const std::vector<kinematics::JointVector>& v) {
   std::vector<Eigen::VectorXd> out;
@@ -117,8 +79,8 @@ void bindSim(py::module_& m) {
       .def_property(
           "pose",
           [](const sim::ObjectModel& o) { return Eigen::Matrix4d(o.initial_pose_world.matrix()); },
-          [](sim::ObjectModel& o, const Eigen::Matrix4d& p) {
-            o.initial_pose_world = poseFrom(p, "pose");
+          [](sim::ObjectModel& o, const py::object& p) {
+            o.initial_pose_world = rigidPose(p, "pose");
           },
           "4x4 pose of the object frame in the world at the start of a run.")
       .def_property_readonly(
@@ -153,8 +115,9 @@ void bindSim(py::module_& m) {
       .def(py::init([](std::shared_ptr<hand::HandModel> h, std::vector<sim::ObjectModel> objects,
                        std::optional<sim::Options> options) {
              if (!h) throw std::invalid_argument("no hand");
-             auto compiled = sim::compileModel(std::make_shared<const hand::HandModel>(*h),
-                                               std::move(objects), options.value_or(sim::Options{}));
+             auto compiled =
+                 sim::compileModel(std::make_shared<const hand::HandModel>(*h), std::move(objects),
+                                   options.value_or(sim::Options{}));
              return std::const_pointer_cast<Model>(compiled);
            }),
            py::arg("hand"), py::arg("objects") = std::vector<sim::ObjectModel>{},
@@ -183,16 +146,17 @@ void bindSim(py::module_& m) {
                      "Initial tendon retractions [m] (empty: nearest 0).")
       .def_property(
           "palm_pose", [](const RunPlan& p) { return Eigen::Matrix4d(p.palm_pose_world.matrix()); },
-          [](RunPlan& p, const Eigen::Matrix4d& x) { p.palm_pose_world = poseFrom(x, "palm_pose"); },
+          [](RunPlan& p, const py::object& x) { p.palm_pose_world = rigidPose(x, "palm_pose"); },
           "4x4 pose of the palm frame in the world at the start.")
       .def_property_readonly("has_controller",
                              [](const RunPlan& p) { return p.controller.has_value(); })
       .def(
           "set_trajectory",
           [](RunPlan& p, const Model& model, const py::object& actuator,
-             const std::vector<std::tuple<double, double, double, std::optional<double>>>& segments) {
+             const std::vector<std::tuple<double, double, double, std::optional<double>>>&
+                 segments) {
             const hand::HandModel& h = model.hand();
-            const int a = actuatorOf(h, actuator);
+            const int a = partIndex(h, actuator, "actuator");
             const auto& act = h.actuators[static_cast<std::size_t>(a)];
             if (p.trajectories.empty()) p.trajectories.resize(h.actuators.size());
             double from = static_cast<std::size_t>(a) < p.initial.size()
@@ -205,7 +169,8 @@ void bindSim(py::module_& m) {
                 throw std::invalid_argument("target " + std::to_string(to) + " is outside " +
                                             act.name + "'s range");
               if (s) {
-                if (*s < start) throw std::invalid_argument("a segment starts before the previous one ends");
+                if (*s < start)
+                  throw std::invalid_argument("a segment starts before the previous one ends");
                 start = *s;
               }
               const sim::TrapezoidalProfile prof(from, to, v, acc, start);
@@ -265,9 +230,7 @@ void bindSim(py::module_& m) {
            py::arg("model"), py::arg("plan") = py::none())
       .def_static(
           "from_scenario",
-          [](const Scenario& s) {
-            return std::make_unique<Run>(sim::compileScenario(s), s.plan);
-          },
+          [](const Scenario& s) { return std::make_unique<Run>(sim::compileScenario(s), s.plan); },
           py::arg("scenario"), "A run of a scenario on its compiled model.")
       .def("reset", &Run::reset, "Back to the plan's initial state; the recording restarts.")
       .def(
@@ -282,35 +245,42 @@ void bindSim(py::module_& m) {
       .def(
           "run_to_end",
           [](Run& r, const std::function<void(Run&)>& controller) {
-            if (r.totalSteps() <= 0) throw std::invalid_argument("the plan has no end (duration 0)");
+            if (r.totalSteps() <= 0)
+              throw std::invalid_argument("the plan has no end (duration 0)");
             stepMany(r, std::numeric_limits<std::int64_t>::max(), controller);
           },
           py::arg("controller") = nullptr,
           "Steps until the plan's duration; the GIL is released unless a controller is given.")
-      .def_property_readonly("model", [](const Run& r) { return std::const_pointer_cast<Model>(r.modelPtr()); })
+      .def_property_readonly(
+          "model", [](const Run& r) { return std::const_pointer_cast<Model>(r.modelPtr()); })
       .def_property_readonly("plan", &Run::plan)
       .def_property_readonly("finished", &Run::finished)
       .def_property_readonly("total_steps", &Run::totalSteps)
-      .def_property_readonly("time", [](const Run& r) { return r.state().time; }, "[s]")
+      .def_property_readonly(
+          "time", [](const Run& r) { return r.state().time; }, "[s]")
       .def_property_readonly("steps", [](const Run& r) { return r.state().step; })
-      .def_property_readonly("q", [](const Run& r) { return perFinger(r.state().q); },
-                             "Joint positions per finger [rad or m].")
-      .def_property_readonly("qd", [](const Run& r) { return perFinger(r.state().qd); },
-                             "Joint velocities per finger.")
-      .def_property_readonly("qdd", [](const Run& r) { return perFinger(r.state().qdd); },
-                             "Joint accelerations of the last step per finger.")
-      .def_property_readonly("tau", [](const Run& r) { return perFinger(r.state().tau); },
-                             "Torques the drive applied in the last step per finger [N m or N].")
-      .def_property_readonly("actuator_positions",
-                             [](const Run& r) { return r.state().actuator_position; },
-                             "[actuator units]")
+      .def_property_readonly(
+          "q", [](const Run& r) { return perFinger(r.state().q); },
+          "Joint positions per finger [rad or m].")
+      .def_property_readonly(
+          "qd", [](const Run& r) { return perFinger(r.state().qd); },
+          "Joint velocities per finger.")
+      .def_property_readonly(
+          "qdd", [](const Run& r) { return perFinger(r.state().qdd); },
+          "Joint accelerations of the last step per finger.")
+      .def_property_readonly(
+          "tau", [](const Run& r) { return perFinger(r.state().tau); },
+          "Torques the drive applied in the last step per finger [N m or N].")
+      .def_property_readonly(
+          "actuator_positions", [](const Run& r) { return r.state().actuator_position; },
+          "[actuator units]")
       .def_property_readonly("actuator_velocities",
                              [](const Run& r) { return r.state().actuator_velocity; })
-      .def_property_readonly("actuator_efforts",
-                             [](const Run& r) { return r.state().actuator_effort; },
-                             "Servo torque at each primary joint [N m].")
-      .def_property_readonly("tendon_tensions", [](const Run& r) { return r.state().tendon_tension; },
-                             "[N]")
+      .def_property_readonly(
+          "actuator_efforts", [](const Run& r) { return r.state().actuator_effort; },
+          "Servo torque at each primary joint [N m].")
+      .def_property_readonly(
+          "tendon_tensions", [](const Run& r) { return r.state().tendon_tension; }, "[N]")
       .def_property_readonly("clutches", [](const Run& r) { return r.state().clutches; })
       .def_property_readonly("contacts", [](const Run& r) { return r.state().contacts; })
       .def_property_readonly("warnings", [](const Run& r) { return r.state().warnings; })
@@ -319,7 +289,7 @@ void bindSim(py::module_& m) {
           "set_actuator_command",
           [](Run& r, const py::object& actuator, double value) {
             const hand::HandModel& h = r.model().hand();
-            const int a = actuatorOf(h, actuator);
+            const int a = partIndex(h, actuator, "actuator");
             if (!std::isfinite(value)) throw std::invalid_argument("command is not finite");
             const auto& act = h.actuators[static_cast<std::size_t>(a)];
             r.state().actuator_command[static_cast<std::size_t>(a)] =
@@ -331,25 +301,29 @@ void bindSim(py::module_& m) {
           "set_tendon_command",
           [](Run& r, const py::object& tendon, double value) {
             const hand::HandModel& h = r.model().hand();
-            const int t = tendonOf(h, tendon);
+            const int t = partIndex(h, tendon, "tendon");
             if (!std::isfinite(value)) throw std::invalid_argument("command is not finite");
             r.state().tendon_command[static_cast<std::size_t>(t)] = value;
           },
           py::arg("tendon"), py::arg("value"), "Retraction set point [m] of a tendon.")
       .def_property(
-          "palm_pose", [](const Run& r) { return Eigen::Matrix4d(r.state().palm_pose_world.matrix()); },
-          [](Run& r, const Eigen::Matrix4d& p) { r.state().palm_pose_world = poseFrom(p, "palm_pose"); },
+          "palm_pose",
+          [](const Run& r) { return Eigen::Matrix4d(r.state().palm_pose_world.matrix()); },
+          [](Run& r, const py::object& p) {
+            r.state().palm_pose_world = rigidPose(p, "palm_pose");
+          },
           "4x4 pose of the palm in the world (setting it moves the palm between steps).")
       .def(
           "object_pose",
           [](const Run& r, int i) {
-            return Eigen::Matrix4d(r.state().object_pose_world.at(static_cast<std::size_t>(i)).matrix());
+            return Eigen::Matrix4d(
+                r.state().object_pose_world.at(static_cast<std::size_t>(i)).matrix());
           },
           py::arg("index"), "4x4 pose of an object in the world.")
       .def(
           "set_object_pose",
-          [](Run& r, int i, const Eigen::Matrix4d& p) {
-            r.state().object_pose_world.at(static_cast<std::size_t>(i)) = poseFrom(p, "pose");
+          [](Run& r, int i, const py::object& p) {
+            r.state().object_pose_world.at(static_cast<std::size_t>(i)) = rigidPose(p, "pose");
           },
           py::arg("index"), py::arg("pose"), "Moves an object in the world between steps.")
       .def_property_readonly(
@@ -382,8 +356,9 @@ void bindSim(py::module_& m) {
           },
           "Every recorded signal as a numpy array: dict name -> array (one value per recorded "
           "row), in SI units (see units()).")
-      .def("csv", [](const Run& r) { return r.recorder().toCsv(); },
-           "The recording as CSV text (what handsim-cli simulate --csv writes).")
+      .def(
+          "csv", [](const Run& r) { return r.recorder().toCsv(); },
+          "The recording as CSV text (what handsim-cli simulate --csv writes).")
       .def(
           "write_csv", [](const Run& r, const std::string& path) { r.recorder().writeCsv(path); },
           py::arg("path"), "Writes the recording as CSV, atomically.");

@@ -32,8 +32,8 @@ void raise(PyObject* type, const std::string& message, const py::dict& attribute
 void requireFile(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) {
-    py::object error = py::module_::import("builtins").attr("FileNotFoundError")(
-        ENOENT, "No such file", path);
+    py::object error =
+        py::module_::import("builtins").attr("FileNotFoundError")(ENOENT, "No such file", path);
     PyErr_SetObject(PyExc_FileNotFoundError, error.ptr());
     throw py::error_already_set();
   }

@@ -7,9 +7,9 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <limits>
 #include <kdl/chainfksolverpos_recursive.hpp>
 #include <kdl/chainiksolverpos_lma.hpp>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -85,7 +85,9 @@ void numericalIk(benchmark::State& state, const kinematics::Chain& c) {
   }
 }
 
-void BM_IkBarrettDls(benchmark::State& state) { numericalIk(state, barrett().fingers[0]); }
+void BM_IkBarrettDls(benchmark::State& state) {
+  numericalIk(state, barrett().fingers[0]);
+}
 
 void BM_IkBarrettKdlLma(benchmark::State& state) {
   const auto& c = barrett().fingers[0];
@@ -127,7 +129,9 @@ void BM_IkPlanarClosedForm(benchmark::State& state) {
   }
 }
 
-void BM_IkAnthroIndexDls(benchmark::State& state) { numericalIk(state, anthro().fingers[1]); }
+void BM_IkAnthroIndexDls(benchmark::State& state) {
+  numericalIk(state, anthro().fingers[1]);
+}
 
 // One sim::Run step (controller, references, the staged step; no recording), the run
 // restarted every 2 s of simulated time so the hand keeps moving.

@@ -164,10 +164,11 @@ TEST(GraspCli, ReaderLocatesErrors) {
   EXPECT_NE(error("{\"contacts\": [],\n \"object_centre\": [0, 0, 0],\n \"torque_radius_m\": 0}")
                 .find("g.json:3:"),
             std::string::npos);
-  EXPECT_NE(error(R"({"contacts": [{"point": [0,0,0], "normal_into_object": [0, 0, -2], "friction": 0}],
+  EXPECT_NE(
+      error(R"({"contacts": [{"point": [0,0,0], "normal_into_object": [0, 0, -2], "friction": 0}],
                      "object_centre": [0, 0, 0], "torque_radius_m": 1})")
-                .find("unit vector"),
-            std::string::npos);
+          .find("unit vector"),
+      std::string::npos);
   EXPECT_NE(error(R"({"contacts": [], "object_centre": [0, 0, 0], "torque_radius_m": 1,
                      "edges": 4})")
                 .find("unknown field"),

@@ -190,7 +190,8 @@ class WidgetTest : public QObject {
     controller_->setObjectPose(0, pose);
     Eigen::Isometry3d palm = Eigen::Isometry3d::Identity();
     palm.translation() = Eigen::Vector3d(0.1, -0.05, 0.3);
-    palm.linear() = Eigen::AngleAxisd(0.8, Eigen::Vector3d(1, 0, 1).normalized()).toRotationMatrix();
+    palm.linear() =
+        Eigen::AngleAxisd(0.8, Eigen::Vector3d(1, 0, 1).normalized()).toRotationMatrix();
     controller_->setPalmPose(palm);
     controller_->setActuatorCommand(controller_->hand().actuatorIndex("M2"), 4000.0);
     controller_->setTrajectories({{2, 9000.0, 5000.0, 20000.0, 0.1}});

@@ -113,7 +113,7 @@ def test_plans_scenarios_and_their_errors(scenarios, tmp_path):
         run.set_actuator_command("M9", 0.0)
     with pytest.raises(ValueError, match="no end"):
         handsim.Run(model).run_to_end()
-    with pytest.raises(ValueError, match="rigid transform"):
+    with pytest.raises(ValueError, match="palm_pose: the last row must be 0 0 0 1"):
         run.palm_pose = np.eye(4) * 2
     bad_plan = handsim.RunPlan()
     bad_plan.initial = [1.0, 2.0]

@@ -195,7 +195,8 @@ TEST_F(Breakaway, PenetrationStaysBelowHalfAMillimetre) {
     double depth = 0.0;
     for (int row = 1; row <= 2; ++row) {
       const Eigen::Isometry3d pose = hand.fingers[2].base * frames.at(row + 1);
-      const auto& link = model->hand_geometry->links[2][static_cast<std::size_t>(row)].collision.mesh;
+      const auto& link =
+          model->hand_geometry->links[2][static_cast<std::size_t>(row)].collision.mesh;
       depth = std::max(depth, deepestInside(edgeSamples(link, pose), cube_mesh, cube_pose));
       depth = std::max(depth, deepestInside(edgeSamples(cube_mesh, cube_pose), link, pose));
     }

@@ -20,7 +20,9 @@ namespace {
 std::shared_ptr<const hand::HandModel> barrett() {
   return std::make_shared<const hand::HandModel>(hand::loadHand("barrett"));
 }
-std::string cubePath() { return hand::assetDirectory() + "/objects/cube.wrl"; }
+std::string cubePath() {
+  return hand::assetDirectory() + "/objects/cube.wrl";
+}
 }  // namespace
 
 TEST(Model, RecompilingWithOtherObjectsSharesTheHandAndItsGeometry) {

@@ -87,7 +87,8 @@ TEST(Scenario, SavedScenarioRunsBitForBitAsTheOriginal) {
         Eigen::AngleAxisd(0.4, Eigen::Vector3d(1, 1, 0).normalized()).toRotationMatrix();
     sc.plan.palm_pose_world.translation() = Eigen::Vector3d(0.01, -0.02, 0.5);
     // Objects keep their place relative to the palm.
-    for (auto& o : sc.objects) o.initial_pose_world = sc.plan.palm_pose_world * o.initial_pose_world;
+    for (auto& o : sc.objects)
+      o.initial_pose_world = sc.plan.palm_pose_world * o.initial_pose_world;
     sc.options.dt = 0.0015;
     sc.options.gravity_world = Eigen::Vector3d(0.5, -0.25, -9.7);
     sc.options.contact.slop = 2e-4;
@@ -114,7 +115,8 @@ TEST(Scenario, SavedScenarioRunsBitForBitAsTheOriginal) {
 TEST(Scenario, PalmPoseAndContactOptionsAreReadAndChecked) {
   const std::string text =
       "{\"format\": \"handsim-scenario\", \"version\": 1, \"hand\": \"barrett\",\n"
-      " \"duration_s\": 0.1, \"palm_pose\": {\"translation_m\": [0, 0, 1], \"rpy_deg\": [180, 0, 0]},\n"
+      " \"duration_s\": 0.1, \"palm_pose\": {\"translation_m\": [0, 0, 1], \"rpy_deg\": [180, 0, "
+      "0]},\n"
       " \"contact\": {\"slop_m\": 0.0002, \"kdop_k\": 26}}";
   const Scenario sc = parseScenario(text, "p.json");
   EXPECT_NEAR(sc.plan.palm_pose_world.translation().z(), 1.0, 0.0);

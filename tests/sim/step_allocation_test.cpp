@@ -60,8 +60,7 @@ TEST(StepAllocation, ContactStepsDoNotAllocate) {
 #endif
   // After the break (1.82 s) the outer link closes onto the cube: both links touch it.
   std::size_t contacts = 0;
-  EXPECT_EQ(allocationsAfterWarmUp(shipped("barrett_breakaway_cube.json"), 2.6, 400, &contacts),
-            0);
+  EXPECT_EQ(allocationsAfterWarmUp(shipped("barrett_breakaway_cube.json"), 2.6, 400, &contacts), 0);
   EXPECT_GE(contacts, 2u * 400u);  // the counted steps did have contacts
 }
 

@@ -44,8 +44,8 @@ double totalEnergy(const Model& m, const SimState& s) {
   double e = 0.0;
   for (std::size_t f = 0; f < hand.fingers.size(); ++f) {
     const auto& chain = hand.fingers[f];
-    const Eigen::Vector3d gb = fingerBaseWorld(m, s, static_cast<int>(f)).linear().transpose() *
-                               m.options.gravity_world;
+    const Eigen::Vector3d gb =
+        fingerBaseWorld(m, s, static_cast<int>(f)).linear().transpose() * m.options.gravity_world;
     e += dynamics::kineticEnergy(chain, s.q[f], s.qd[f]) +
          dynamics::potentialEnergy(chain, s.q[f], gb);
   }
@@ -230,8 +230,9 @@ TEST(Step, GravityTurnsWithThePalm) {
     RunPlan hold;
     hold.duration = 1.0;
     hold.initial = {8000.0, 0.0, 0.0, 0.0};
-    if (k == 1) hold.palm_pose_world.linear() = Eigen::AngleAxisd(M_PI, Eigen::Vector3d::UnitX())
-                                                    .toRotationMatrix();
+    if (k == 1)
+      hold.palm_pose_world.linear() =
+          Eigen::AngleAxisd(M_PI, Eigen::Vector3d::UnitX()).toRotationMatrix();
     sim::Run run(model(), hold);
     run.runToEnd();
     error[k] = run.state().actuator_position[0] - 8000.0;

@@ -16,7 +16,7 @@ struct Contact {
   int object = -1;  ///< index into Model::objects
   Eigen::Vector3d point_world = Eigen::Vector3d::Zero();     ///< patch centre [m]
   Eigen::Vector3d normal_world = -Eigen::Vector3d::UnitZ();  ///< unit, into the object
-  double depth = 0.0;  ///< penetration estimate [m] (>= 0)
+  double depth = 0.0;                                        ///< penetration estimate [m] (>= 0)
   double force = 0.0;  ///< normal force the link applies to the object [N] (>= 0)
 
   /// Force the link applies to the object [N], world frame.

@@ -21,8 +21,7 @@ namespace handsim::contact {
 /// eq. 4.88). Throws std::invalid_argument when link_row is not a row of the chain.
 kinematics::JointVector linkPointJacobianTranspose(const kinematics::Chain& chain,
                                                    const kinematics::ChainFrames& frames,
-                                                   int link_row,
-                                                   const Eigen::Vector3d& point_base,
+                                                   int link_row, const Eigen::Vector3d& point_base,
                                                    const Eigen::Vector3d& direction_base);
 
 }  // namespace handsim::contact

@@ -25,7 +25,7 @@ struct RunPlan {
   /// Object frame -> {W} at the start, per model object (no, or empty: the model's initial
   /// poses). Two grasp candidates around one object are two plans on one model.
   std::vector<Eigen::Isometry3d> object_pose_world;
-  std::vector<double> initial;  ///< actuator positions [actuator unit] (na, or empty: 0)
+  std::vector<double> initial;          ///< actuator positions [actuator unit] (na, or empty: 0)
   std::vector<double> initial_tendons;  ///< retractions [m] (nt, or empty: nearest 0)
   /// References per actuator (na, or empty); an actuator without one tracks its command.
   std::vector<ActuatorTrajectory> trajectories;
@@ -55,9 +55,7 @@ class Run {
   SimState& state() { return state_; }
   const Recorder& recorder() const { return *recorder_; }
   /// The grasp controller, if the plan has one.
-  const HybridGraspController* controller() const {
-    return controller_ ? &*controller_ : nullptr;
-  }
+  const HybridGraspController* controller() const { return controller_ ? &*controller_ : nullptr; }
 
   /// Back to the plan's initial state: time 0, controller restarted, recorder cleared and the
   /// first row recorded.

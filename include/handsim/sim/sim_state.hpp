@@ -27,7 +27,7 @@ using contact::Contact;
 /// An external force on one link, applied during the following steps (e.g. a probe).
 struct LinkLoad {
   int finger = -1;
-  int row = -1;  ///< the link rigid with frame {row + 1}
+  int row = -1;                                           ///< the link rigid with frame {row + 1}
   Eigen::Vector3d point_world = Eigen::Vector3d::Zero();  ///< application point [m]
   Eigen::Vector3d force_world = Eigen::Vector3d::Zero();  ///< force on the link [N]
 };
@@ -51,20 +51,20 @@ struct StepWorkspace {
   std::vector<std::vector<hand::EffectiveDrive>> drives;  ///< [f][j] at the current clutches
   std::vector<dynamics::DynamicsTerms> terms;             ///< D, H, C per finger
   std::vector<kinematics::JointVector> external;          ///< J^T f of loads and contacts (nf)
-  Eigen::MatrixXd mass;                   ///< actuator-space inertia R^T D R + J (na x na)
-  Eigen::LDLT<Eigen::MatrixXd> mass_ldlt; ///< its factorisation
-  Eigen::VectorXd bias;                   ///< R^T (H + C - external) (na)
-  Eigen::VectorXd force;                  ///< servo, tendon and spring forces minus bias (na)
-  Eigen::VectorXd acceleration;           ///< actuator accelerations (na)
-  Eigen::VectorXd velocity_old;           ///< actuator velocities at the start of the step (na)
-  Eigen::VectorXd velocity;               ///< actuator velocities at its end (na)
-  Eigen::VectorXd lower, upper;           ///< actuator ranges narrowed by joint limits (na)
+  Eigen::MatrixXd mass;                    ///< actuator-space inertia R^T D R + J (na x na)
+  Eigen::LDLT<Eigen::MatrixXd> mass_ldlt;  ///< its factorisation
+  Eigen::VectorXd bias;                    ///< R^T (H + C - external) (na)
+  Eigen::VectorXd force;                   ///< servo, tendon and spring forces minus bias (na)
+  Eigen::VectorXd acceleration;            ///< actuator accelerations (na)
+  Eigen::VectorXd velocity_old;            ///< actuator velocities at the start of the step (na)
+  Eigen::VectorXd velocity;                ///< actuator velocities at its end (na)
+  Eigen::VectorXd lower, upper;            ///< actuator ranges narrowed by joint limits (na)
   std::vector<std::pair<Eigen::Index, double>> limit_rows;  ///< (actuator, +1 lower/-1 upper)
-  Eigen::MatrixXd rows;       ///< constraint rows J (capacity x na)
-  Eigen::VectorXd row_bias;   ///< right-hand sides c of J v >= c (capacity)
-  Eigen::MatrixXd minv_rows;  ///< M^-1 J^T (na x capacity)
-  Eigen::MatrixXd delassus;   ///< J M^-1 J^T (capacity x capacity)
-  Eigen::VectorXd lambda;     ///< impulses (capacity)
+  Eigen::MatrixXd rows;                                     ///< constraint rows J (capacity x na)
+  Eigen::VectorXd row_bias;             ///< right-hand sides c of J v >= c (capacity)
+  Eigen::MatrixXd minv_rows;            ///< M^-1 J^T (na x capacity)
+  Eigen::MatrixXd delassus;             ///< J M^-1 J^T (capacity x capacity)
+  Eigen::VectorXd lambda;               ///< impulses (capacity)
   collision::ContactScratch collision;  ///< narrow-phase buffers (pairs, patches)
 };
 
@@ -77,7 +77,7 @@ struct SimState {
 
   // --- where the hand and the objects are ------------------------------------------------
   Eigen::Isometry3d palm_pose_world = Eigen::Isometry3d::Identity();  ///< {P} -> {W}
-  std::vector<Eigen::Isometry3d> object_pose_world;  ///< object frame -> {W} (no)
+  std::vector<Eigen::Isometry3d> object_pose_world;                   ///< object frame -> {W} (no)
   std::vector<Twist> object_twist_world;  ///< (no); zero for fixed objects [m/s; rad/s]
 
   // --- actuators, clutches, tendons -------------------------------------------------------
@@ -88,12 +88,12 @@ struct SimState {
   std::vector<double> actuator_command;
   std::vector<double> actuator_reference;           ///< servo reference position [unit] (na)
   std::vector<double> actuator_reference_velocity;  ///< its rate [unit/s] (na)
-  std::vector<double> actuator_effort;  ///< servo torque at the primary joint [N m] (na)
+  std::vector<double> actuator_effort;      ///< servo torque at the primary joint [N m] (na)
   std::vector<hand::ClutchState> clutches;  ///< (nc)
   std::vector<double> inner_load_torque;    ///< eq. 9 load, + resists closing [N m] (nc)
   std::vector<double> tendon_position;      ///< motor retraction of each tendon [m] (nt)
-  std::vector<double> tendon_command;  ///< set point of tendons without a trajectory [m] (nt)
-  std::vector<double> tendon_tension;  ///< tension during the last step [N] (nt)
+  std::vector<double> tendon_command;       ///< set point of tendons without a trajectory [m] (nt)
+  std::vector<double> tendon_tension;       ///< tension during the last step [N] (nt)
 
   // --- joints ------------------------------------------------------------------------------
   std::vector<kinematics::JointVector> q;    ///< positions [rad or m] (nf x dof)

@@ -38,8 +38,8 @@ class TrapezoidalProfile {
 
  private:
   double from_, to_, start_;
-  double dir_;  ///< +1 or -1
-  double a_;    ///< acceleration magnitude
+  double dir_;   ///< +1 or -1
+  double a_;     ///< acceleration magnitude
   double vmax_;  ///< velocity limit
   double ta_ = 0.0, tc_ = 0.0, vp_ = 0.0;
 };

@@ -102,7 +102,8 @@ void computeMassProperties(ObjectModel& o, double density) {
   try {
     o.mass = geometry::massProperties(mesh, density);
     if (o.mass.winding_flipped)
-      o.warnings.push_back("object '" + o.name + "' is wound inwards; its faces were reversed "
+      o.warnings.push_back("object '" + o.name +
+                           "' is wound inwards; its faces were reversed "
                            "for the mass properties");
   } catch (const std::invalid_argument& e) {
     o.mass = {};
@@ -139,7 +140,8 @@ std::shared_ptr<const Model> compileModel(std::shared_ptr<const hand::HandModel>
   if (geometry && geometry->links.size() != hand->fingers.size())
     throw std::invalid_argument("compileModel: the hand geometry was built for another hand");
   auto m = std::make_shared<Model>();
-  m->hand_geometry = geometry ? std::move(geometry) : loadHandGeometry(*hand, options.contact.kdop_k);
+  m->hand_geometry =
+      geometry ? std::move(geometry) : loadHandGeometry(*hand, options.contact.kdop_k);
   m->hand_ptr = std::move(hand);
   m->objects = std::move(objects);
   m->options = options;

@@ -27,10 +27,10 @@ double positive(const JsonDocument& doc, const json& obj, const std::string& ptr
 
 Scenario readScenario(const JsonDocument& doc) {
   const json& root = doc.object(doc.root(), "");
-  doc.allowOnly(root, "",
-                {"format", "version", "description", "hand", "duration_s", "dt_s", "gravity_mps2",
-                 "contact", "solver", "record_every", "palm_pose", "initial", "trajectories",
-                 "objects", "controller"});
+  doc.allowOnly(
+      root, "",
+      {"format", "version", "description", "hand", "duration_s", "dt_s", "gravity_mps2", "contact",
+       "solver", "record_every", "palm_pose", "initial", "trajectories", "objects", "controller"});
   if (doc.string(doc.require(root, "", "format"), "/format") != "handsim-scenario")
     doc.fail("/format", "expected \"handsim-scenario\"");
   if (doc.integer(doc.require(root, "", "version"), "/version") != 1)
@@ -64,8 +64,8 @@ Scenario readScenario(const JsonDocument& doc) {
         const std::string p = JsonDocument::child("/contact", key);
         value = doc.rational(*v, p);
         if (!(value >= lo && value <= hi))
-          doc.fail(p, "expected a value in [" + std::to_string(lo) + ", " + std::to_string(hi) +
-                          "]");
+          doc.fail(p,
+                   "expected a value in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
       }
     };
     read("stiffness", sc.options.contact.stiffness, 0.0, 1.0);
@@ -347,11 +347,10 @@ std::string scenarioToJson(const Scenario& sc, const std::string& target_file) {
   doc["record_every"] = plan.record_every;
   doc["palm_pose"] = poseJson(plan.palm_pose_world);
   ordered initial = ordered::object();
-  const std::vector<double> start =
-      hand::clampActuators(hand, plan.initial.empty()
-                                     ? std::vector<double>(hand.actuators.size(), 0.0)
-                                     : plan.initial);
-  for (std::size_t a = 0; a < hand.actuators.size(); ++a) initial[hand.actuators[a].name] = start[a];
+  const std::vector<double> start = hand::clampActuators(
+      hand, plan.initial.empty() ? std::vector<double>(hand.actuators.size(), 0.0) : plan.initial);
+  for (std::size_t a = 0; a < hand.actuators.size(); ++a)
+    initial[hand.actuators[a].name] = start[a];
   for (std::size_t t = 0; t < hand.tendons.size(); ++t)
     initial[hand.tendons[t].name] =
         t < plan.initial_tendons.size()
@@ -361,8 +360,8 @@ std::string scenarioToJson(const Scenario& sc, const std::string& target_file) {
   ordered trajectories = ordered::array();
   for (std::size_t a = 0; a < plan.trajectories.size(); ++a)
     if (!plan.trajectories[a].empty())
-      trajectories.push_back({{"actuator", hand.actuators[a].name},
-                              {"segments", segmentsJson(plan.trajectories[a])}});
+      trajectories.push_back(
+          {{"actuator", hand.actuators[a].name}, {"segments", segmentsJson(plan.trajectories[a])}});
   for (std::size_t t = 0; t < plan.tendon_trajectories.size(); ++t)
     if (!plan.tendon_trajectories[t].empty())
       trajectories.push_back({{"tendon", hand.tendons[t].name},

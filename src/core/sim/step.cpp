@@ -24,7 +24,9 @@ namespace {
 
 constexpr std::size_t kKeptWarnings = 20;
 
-Eigen::Index idx(std::size_t i) { return static_cast<Eigen::Index>(i); }
+Eigen::Index idx(std::size_t i) {
+  return static_cast<Eigen::Index>(i);
+}
 
 // Makes room for `rows` constraint rows; the capacity only grows, so a run reaches a steady
 // state without allocation.
@@ -64,8 +66,7 @@ SimState makeState(const Model& model, const std::vector<double>& actuator_posit
                                 " values, got " + std::to_string(actuator_positions.size()));
   for (double v : actuator_positions)
     if (!std::isfinite(v)) throw std::invalid_argument("initial actuator position is not finite");
-  if (!palm_pose_world.matrix().allFinite())
-    throw std::invalid_argument("palm pose is not finite");
+  if (!palm_pose_world.matrix().allFinite()) throw std::invalid_argument("palm pose is not finite");
   SimState s;
   s.palm_pose_world = palm_pose_world;
   s.actuator_position = hand::clampActuators(
@@ -108,8 +109,8 @@ void sizeWorkspace(const Model& model, SimState& s) {
     w.external[f] = kinematics::JointVector::Zero(hand.fingers[f].dof());
   w.mass = Eigen::MatrixXd::Zero(idx(na), idx(na));
   w.mass_ldlt = Eigen::LDLT<Eigen::MatrixXd>(idx(na));
-  for (Eigen::VectorXd* v : {&w.bias, &w.force, &w.acceleration, &w.velocity_old, &w.velocity,
-                             &w.lower, &w.upper})
+  for (Eigen::VectorXd* v :
+       {&w.bias, &w.force, &w.acceleration, &w.velocity_old, &w.velocity, &w.lower, &w.upper})
     *v = Eigen::VectorXd::Zero(idx(na));
   w.limit_rows.reserve(2 * na);
   reserveRows(w, idx(2 * na + 16), idx(na));
@@ -161,8 +162,8 @@ void detectContacts(const Model& model, SimState& s) {
         collision::ContactScratch& scratch = s.work.collision;
         collision::allContacts(link.tree, obj.tree, obj_in_link, scratch, scratch.pairs);
         if (scratch.pairs.empty()) continue;
-        const std::size_t patches =
-            collision::buildContactPatches(link.mesh, obj.mesh, obj_in_link, scratch.pairs, scratch);
+        const std::size_t patches = collision::buildContactPatches(link.mesh, obj.mesh, obj_in_link,
+                                                                   scratch.pairs, scratch);
         for (std::size_t k = 0; k < patches; ++k) {
           const collision::ContactPatch& patch = scratch.patches[k];
           if (patch.normal.squaredNorm() == 0.0) continue;
@@ -248,9 +249,9 @@ void computeDynamics(const Model& model, SimState& s) {
       const Eigen::Isometry3d to_base = base.inverse();
       for (const LinkLoad& l : s.loads)
         if (l.finger == static_cast<int>(f))
-          w.external[f] += contact::linkPointJacobianTranspose(
-              chain, s.link_frames[f], l.row, to_base * l.point_world,
-              to_base.linear() * l.force_world);
+          w.external[f] += contact::linkPointJacobianTranspose(chain, s.link_frames[f], l.row,
+                                                               to_base * l.point_world,
+                                                               to_base.linear() * l.force_world);
     }
     const int n = static_cast<int>(drives[f].size());
     const auto& terms = w.terms[f];
@@ -348,9 +349,9 @@ void solveContacts(const Model& model, SimState& s) {
     // The row asks that the link point not move further into the object: along the normal
     // out of the object (-normal_world), in the finger base.
     const Eigen::Isometry3d to_base = fingerBaseWorld(model, s, c.finger).inverse();
-    const kinematics::JointVector g = contact::linkPointJacobianTranspose(
-        chain, s.link_frames[f], c.row, to_base * c.point_world,
-        -(to_base.linear() * c.normal_world));
+    const kinematics::JointVector g =
+        contact::linkPointJacobianTranspose(chain, s.link_frames[f], c.row, to_base * c.point_world,
+                                            -(to_base.linear() * c.normal_world));
     for (std::size_t j = 0; j < drives[f].size(); ++j) {
       const auto& e = drives[f][j];
       rows(i, static_cast<Eigen::Index>(e.actuator)) += g[idx(j)] * e.ratio;
@@ -367,8 +368,9 @@ void solveContacts(const Model& model, SimState& s) {
     const Eigen::Index i = nc + static_cast<Eigen::Index>(k);
     rows(i, a) = sign;
     // sign * v >= sign * (limit - position) / dt keeps the step inside the range.
-    bias[i] = sign * ((sign > 0.0 ? w.lower[a] : w.upper[a]) -
-                      s.actuator_position[static_cast<std::size_t>(a)]) /
+    bias[i] = sign *
+              ((sign > 0.0 ? w.lower[a] : w.upper[a]) -
+               s.actuator_position[static_cast<std::size_t>(a)]) /
               dt;
   }
   auto minv_rows = w.minv_rows.leftCols(nr);
@@ -382,12 +384,13 @@ void solveContacts(const Model& model, SimState& s) {
   // not a force the clutch feels). Then the step's accelerations are constrained; that
   // impulse over dt is the sustained normal force.
   w.velocity = w.velocity_old;
-  contact::projectedGaussSeidel(rows, minv_rows, delassus, bias, model.options.solver.sweeps,
-                                floor, w.velocity, lambda);
+  contact::projectedGaussSeidel(rows, minv_rows, delassus, bias, model.options.solver.sweeps, floor,
+                                w.velocity, lambda);
   w.velocity += w.acceleration * dt;
-  contact::projectedGaussSeidel(rows, minv_rows, delassus, bias, model.options.solver.sweeps,
-                                floor, w.velocity, lambda);
-  for (Eigen::Index i = 0; i < nc; ++i) s.contacts[static_cast<std::size_t>(i)].force = lambda[i] / dt;
+  contact::projectedGaussSeidel(rows, minv_rows, delassus, bias, model.options.solver.sweeps, floor,
+                                w.velocity, lambda);
+  for (Eigen::Index i = 0; i < nc; ++i)
+    s.contacts[static_cast<std::size_t>(i)].force = lambda[i] / dt;
   w.acceleration = (w.velocity - w.velocity_old) / dt;
 }
 
@@ -439,9 +442,9 @@ void computeJointTorques(const Model& model, SimState& s) {
     if (c.force <= 0.0) continue;
     const auto f = static_cast<std::size_t>(c.finger);
     const Eigen::Isometry3d to_base = fingerBaseWorld(model, s, c.finger).inverse();
-    w.external[f] += contact::linkPointJacobianTranspose(
-        hand.fingers[f], s.link_frames[f], c.row, to_base * c.point_world,
-        to_base.linear() * c.forceOnLinkWorld());
+    w.external[f] += contact::linkPointJacobianTranspose(hand.fingers[f], s.link_frames[f], c.row,
+                                                         to_base * c.point_world,
+                                                         to_base.linear() * c.forceOnLinkWorld());
   }
   for (std::size_t f = 0; f < hand.fingers.size(); ++f) {
     for (std::size_t j = 0; j < w.drives[f].size(); ++j) {
@@ -478,7 +481,8 @@ void integrate(const Model& model, SimState& s) {
 
 void step(const Model& model, SimState& s) {
   // A copied state comes without its scratch (StepWorkspace is not copied).
-  if (s.work.drives.size() != model.fingerCount() || s.work.mass.rows() != idx(model.actuatorCount()))
+  if (s.work.drives.size() != model.fingerCount() ||
+      s.work.mass.rows() != idx(model.actuatorCount()))
     sizeWorkspace(model, s);
   detectContacts(model, s);
   computeActuation(model, s);

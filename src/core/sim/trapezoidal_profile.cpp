@@ -11,7 +11,12 @@ namespace handsim::sim {
 
 TrapezoidalProfile::TrapezoidalProfile(double from, double to, double max_velocity,
                                        double max_acceleration, double start)
-    : from_(from), to_(to), start_(start), dir_(to >= from ? 1.0 : -1.0), a_(max_acceleration), vmax_(max_velocity) {
+    : from_(from),
+      to_(to),
+      start_(start),
+      dir_(to >= from ? 1.0 : -1.0),
+      a_(max_acceleration),
+      vmax_(max_velocity) {
   if (!std::isfinite(from) || !std::isfinite(to) || !std::isfinite(start))
     throw std::invalid_argument("trapezoidal profile: from, to and start must be finite");
   if (!(max_velocity > 0.0) || !std::isfinite(max_velocity))

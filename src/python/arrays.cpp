@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "arrays.hpp"
+
+#include <stdexcept>
+
+namespace py = pybind11;
+
+namespace handsim::python {
+
+std::string shapeText(const py::array& a) {
+  std::string s = "(";
+  for (py::ssize_t d = 0; d < a.ndim(); ++d) s += (d ? ", " : "") + std::to_string(a.shape(d));
+  return s + (a.ndim() == 1 ? ",)" : ")");
+}
+
+py::array_t<double, py::array::c_style> realArray(const py::handle& object, const char* what) {
+  const py::array a = py::array::ensure(object);
+  if (!a || (a.dtype().kind() != 'f' && a.dtype().kind() != 'i' && a.dtype().kind() != 'u'))
+    throw std::invalid_argument(std::string(what) + ": expected a real number or array");
+  return py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(a);
+}
+
+RowMatrix3d rowsOf3(const py::handle& object, const char* what) {
+  const auto a = realArray(object, what);
+  if (a.ndim() != 2 || a.shape(1) != 3)
+    throw std::invalid_argument(std::string(what) + ": expected shape (N, 3), got " + shapeText(a));
+  return Eigen::Map<const RowMatrix3d>(a.data(), a.shape(0), 3);
+}
+
+Eigen::Vector3d vector3(const py::handle& object, const char* what) {
+  const auto a = realArray(object, what);
+  if (a.ndim() != 1 || a.shape(0) != 3)
+    throw std::invalid_argument(std::string(what) + ": expected shape (3,), got " + shapeText(a));
+  return Eigen::Map<const Eigen::Vector3d>(a.data());
+}
+
+Eigen::Isometry3d rigidPose(const py::handle& object, const char* what) {
+  const auto a = realArray(object, what);
+  if (a.ndim() != 2 || a.shape(0) != 4 || a.shape(1) != 4)
+    throw std::invalid_argument(std::string(what) + ": expected a 4x4 array, got " + shapeText(a));
+  const Eigen::Matrix4d t =
+      Eigen::Map<const Eigen::Matrix<double, 4, 4, Eigen::RowMajor>>(a.data());
+  if (!t.allFinite()) throw std::invalid_argument(std::string(what) + " is not finite");
+  if (t.row(3) != Eigen::RowVector4d(0.0, 0.0, 0.0, 1.0))
+    throw std::invalid_argument(std::string(what) + ": the last row must be 0 0 0 1");
+  const Eigen::Matrix3d r = t.topLeftCorner<3, 3>();
+  if ((r.transpose() * r - Eigen::Matrix3d::Identity()).norm() > 1e-6 || r.determinant() < 0.0)
+    throw std::invalid_argument(std::string(what) + ": the rotation part is not a rotation");
+  Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
+  pose.linear() = r;
+  pose.translation() = t.topRightCorner<3, 1>();
+  return pose;
+}
+
+int partIndex(const hand::HandModel& hand, const py::handle& which, const char* kind) {
+  const bool tendon = std::string(kind) == "tendon";
+  const int count = static_cast<int>(tendon ? hand.tendons.size() : hand.actuators.size());
+  if (py::isinstance<py::str>(which)) {
+    const std::string name = which.cast<std::string>();
+    const int i = tendon ? hand.tendonIndex(name) : hand.actuatorIndex(name);
+    if (i < 0)
+      throw std::invalid_argument("no " + std::string(kind) + " named '" + name + "' in hand '" +
+                                  hand.id + "'");
+    return i;
+  }
+  const int i = which.cast<int>();
+  if (i < 0 || i >= count)
+    throw std::out_of_range(std::string(kind) + " index " + std::to_string(i) + " is not in 0.." +
+                            std::to_string(count - 1));
+  return i;
+}
+
+}  // namespace handsim::python
