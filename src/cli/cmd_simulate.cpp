@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "cli_util.hpp"
@@ -47,6 +48,14 @@ int run(const std::vector<std::string>& argv) {
   if (!quiet) std::fprintf(stderr, "\rsimulate: done  \n");
   const sim::SimState& s = run->state();
   const sim::Recorder& rec = run->recorder();
+  // A run that produced NaN or infinity says so and fails, after writing what it recorded.
+  std::string non_finite;
+  for (std::size_t r = 0; r < rec.rowCount() && non_finite.empty(); ++r)
+    for (std::size_t c = 0; c < rec.columns().size(); ++c)
+      if (!std::isfinite(rec.value(r, c))) {
+        non_finite = rec.columns()[c] + " at t = " + std::to_string(rec.value(r, 0)) + " s";
+        break;
+      }
   if (const auto csv = args.value("--csv")) rec.writeCsv(*csv);
   if (const auto plot = args.value("--plot")) {
 #ifdef HANDSIM_HAVE_PLOT
@@ -99,7 +108,14 @@ int run(const std::vector<std::string>& argv) {
              {"warnings", s.warnings},
              {"warning_count", s.warning_count},
              {"csv", args.value("--csv") ? nlohmann::ordered_json(*args.value("--csv"))
-                                         : nlohmann::ordered_json()}});
+                                         : nlohmann::ordered_json()},
+             {"non_finite", non_finite.empty() ? nlohmann::ordered_json()
+                                               : nlohmann::ordered_json(non_finite)}});
+  if (!non_finite.empty()) {
+    std::cerr << "handsim-cli simulate: the run produced a non-finite value (" << non_finite
+              << "); see the warnings\n";
+    return kNonFinite;
+  }
   return kOk;
 }
 

@@ -10,7 +10,7 @@
 namespace handsim::cli {
 
 /// Exit codes shared by every command.
-enum ExitCode : int { kOk = 0, kFailure = 1, kBadInput = 2, kInfeasible = 3 };
+enum ExitCode : int { kOk = 0, kFailure = 1, kBadInput = 2, kInfeasible = 3, kNonFinite = 4 };
 
 struct Command {
   std::string name;

@@ -12,6 +12,7 @@
 //   computeJointTorques joint accelerations and the torques the drive applied
 //   integrate          semi-implicit Euler on the actuators, limits
 //   forwardPosition    transmission (eq. 1-4, 10) and forward kinematics of the new state
+//   checkRunaway       counted warnings for runaway joint speeds and contact forces
 //
 // The references (SimState::actuator_reference and _velocity, tendon_position) are inputs
 // written before the step, by sim::Run from trajectories and commands.
@@ -71,6 +72,10 @@ void computeJointTorques(const Model& model, SimState& state);
 /// Semi-implicit Euler on the actuators, clamped into their (joint-limit-narrowed) ranges;
 /// advances time.
 void integrate(const Model& model, SimState& state);
+/// Counts a warning for every joint faster than kRunawayJointSpeed and every contact force
+/// above kRunawayContactForce (sim/stability.hpp), and for non-finite ones: numerical trouble
+/// is reported, never silent.
+void checkRunaway(const Model& model, SimState& state);
 
 // --- frames --------------------------------------------------------------------------------
 

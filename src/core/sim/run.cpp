@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "handsim/sim/stability.hpp"
 #include "handsim/sim/step.hpp"
 
 namespace handsim::sim {
@@ -71,6 +72,16 @@ void Run::reset() {
     state_.tendon_position = state_.tendon_command = plan_.initial_tendons;
   if (!plan_.object_pose_world.empty()) state_.object_pose_world = plan_.object_pose_world;
   if (plan_.controller) controller_.emplace(model_->hand(), *plan_.controller);
+  // What a run should know before its first step: a step beyond the stable limit of the
+  // explicit servo and tendon forces, objects that start inside the hand.
+  const StepLimit limit = stableStep(*model_, state_);
+  if (model_->options.dt > limit.dt_max)
+    addWarning(state_, "dt = " + shortNumber(model_->options.dt) +
+                           " s is above the stable step " + shortNumber(limit.dt_max) +
+                           " s of " + limit.what + "; the run will diverge");
+  if (handTouchesObjects(*model_, state_))
+    addWarning(state_, "an object overlaps the hand at the start; contacts push it no further "
+                       "in but cannot push it out");
   recorder_->clear();
   recorder_->record(state_);
 }

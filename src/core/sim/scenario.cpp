@@ -9,6 +9,7 @@
 #include "handsim/geometry/mesh_loader.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/io/atomic_file.hpp"
+#include "handsim/sim/stability.hpp"
 
 namespace handsim::sim {
 
@@ -122,6 +123,15 @@ Scenario readScenario(const JsonDocument& doc) {
     }
   }
 
+  // The step must be one the explicit servo and tendon forces can take (sim/stability.hpp).
+  {
+    const StepLimit limit = stableStep(hand, hand::jointPositions(hand, plan.initial), {});
+    if (sc.options.dt > limit.dt_max)
+      doc.fail(doc.optional(root, "dt_s") ? "/dt_s" : "",
+               "a step of " + shortNumber(sc.options.dt) + " s is above the stable limit " +
+                   shortNumber(limit.dt_max) + " s set by " + limit.what +
+                   " (semi-implicit Euler, docs/simulation.md); use a smaller dt_s");
+  }
   plan.trajectories.assign(na, {});
   if (const json* trajs = doc.optional(root, "trajectories")) {
     doc.array(*trajs, "/trajectories");

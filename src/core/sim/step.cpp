@@ -17,6 +17,7 @@
 #include "handsim/contact/contact_jacobian.hpp"
 #include "handsim/contact/projected_gauss_seidel.hpp"
 #include "handsim/hand/transmission.hpp"
+#include "handsim/sim/stability.hpp"
 
 namespace handsim::sim {
 
@@ -498,6 +499,23 @@ void step(const Model& model, SimState& s) {
   computeJointTorques(model, s);
   integrate(model, s);
   forwardPosition(model, s);
+  checkRunaway(model, s);
+}
+
+void checkRunaway(const Model& model, SimState& s) {
+  const hand::HandModel& hand = model.hand();
+  for (std::size_t f = 0; f < s.qd.size(); ++f)
+    for (Eigen::Index j = 0; j < s.qd[f].size(); ++j)
+      if (!(std::abs(s.qd[f][j]) <= kRunawayJointSpeed))
+        addWarning(s, "runaway: " + hand.jointName({static_cast<int>(f), static_cast<int>(j)}) +
+                          " moves at " + std::to_string(s.qd[f][j]) + " (bound " +
+                          std::to_string(kRunawayJointSpeed) + ")");
+  for (const Contact& c : s.contacts)
+    if (!(c.force <= kRunawayContactForce))
+      addWarning(s, "runaway: a contact on " +
+                        hand.fingers[static_cast<std::size_t>(c.finger)].name + " pushes with " +
+                        std::to_string(c.force) + " N (bound " +
+                        std::to_string(kRunawayContactForce) + " N)");
 }
 
 }  // namespace handsim::sim
