@@ -319,26 +319,33 @@ void computeDynamics(const Model& model, SimState& s) {
   }
 }
 
-void solveContacts(const Model& model, SimState& s) {
+namespace {
+
+// True when the actuator is on its lower (sign +1) or upper (-1) limit, to rounding.
+bool onLimit(double position, double limit) {
+  return std::abs(position - limit) <= 1e-12 * (1.0 + std::abs(limit));
+}
+
+bool hasLimitRow(const StepWorkspace& w, Eigen::Index a, double sign) {
+  for (const auto& [b, s] : w.limit_rows)
+    if (b == a && s == sign) return true;
+  return false;
+}
+
+// One solve of the contact and limit rows of the workspace (impact, then the step). Returns
+// true when an impulse acted.
+bool solveRows(const Model& model, SimState& s) {
   const hand::HandModel& hand = model.hand();
   const std::size_t na = hand.actuators.size();
   const double dt = model.options.dt;
   const ContactOptions& co = model.options.contact;
   StepWorkspace& w = s.work;
   const auto& drives = w.drives;
-
-  for (std::size_t a = 0; a < na; ++a) w.velocity_old[idx(a)] = s.actuator_velocity[a];
-  w.velocity = w.velocity_old + w.acceleration * dt;
-  w.limit_rows.clear();
-  for (std::size_t a = 0; a < na; ++a) {
-    const double predicted = s.actuator_position[a] + w.velocity[idx(a)] * dt;
-    if (predicted > w.upper[idx(a)]) w.limit_rows.emplace_back(idx(a), -1.0);
-    if (predicted < w.lower[idx(a)]) w.limit_rows.emplace_back(idx(a), 1.0);
-  }
   const auto nc = static_cast<Eigen::Index>(s.contacts.size());
   const auto nr = nc + static_cast<Eigen::Index>(w.limit_rows.size());
   for (Contact& c : s.contacts) c.force = 0.0;
-  if (nr == 0) return;
+  w.velocity = w.velocity_old + w.acceleration * dt;
+  if (nr == 0) return false;
   reserveRows(w, nr, idx(na));
   auto rows = w.rows.topRows(nr);
   auto bias = w.row_bias.head(nr);
@@ -350,9 +357,9 @@ void solveContacts(const Model& model, SimState& s) {
     // The row asks that the link point not move further into the object: along the normal
     // out of the object (-normal_world), in the finger base.
     const Eigen::Isometry3d to_base = fingerBaseWorld(model, s, c.finger).inverse();
-    const kinematics::JointVector g =
-        contact::linkPointJacobianTranspose(chain, s.link_frames[f], c.row, to_base * c.point_world,
-                                            -(to_base.linear() * c.normal_world));
+    const kinematics::JointVector g = contact::linkPointJacobianTranspose(
+        chain, s.link_frames[f], c.row, to_base * c.point_world,
+        -(to_base.linear() * c.normal_world));
     for (std::size_t j = 0; j < drives[f].size(); ++j) {
       const auto& e = drives[f][j];
       rows(i, static_cast<Eigen::Index>(e.actuator)) += g[idx(j)] * e.ratio;
@@ -369,9 +376,8 @@ void solveContacts(const Model& model, SimState& s) {
     const Eigen::Index i = nc + static_cast<Eigen::Index>(k);
     rows(i, a) = sign;
     // sign * v >= sign * (limit - position) / dt keeps the step inside the range.
-    bias[i] = sign *
-              ((sign > 0.0 ? w.lower[a] : w.upper[a]) -
-               s.actuator_position[static_cast<std::size_t>(a)]) /
+    bias[i] = sign * ((sign > 0.0 ? w.lower[a] : w.upper[a]) -
+                      s.actuator_position[static_cast<std::size_t>(a)]) /
               dt;
   }
   auto minv_rows = w.minv_rows.leftCols(nr);
@@ -387,12 +393,58 @@ void solveContacts(const Model& model, SimState& s) {
   w.velocity = w.velocity_old;
   contact::projectedGaussSeidel(rows, minv_rows, delassus, bias, model.options.solver.sweeps, floor,
                                 w.velocity, lambda);
+  bool acted = w.velocity != w.velocity_old;
   w.velocity += w.acceleration * dt;
   contact::projectedGaussSeidel(rows, minv_rows, delassus, bias, model.options.solver.sweeps, floor,
                                 w.velocity, lambda);
-  for (Eigen::Index i = 0; i < nc; ++i)
-    s.contacts[static_cast<std::size_t>(i)].force = lambda[i] / dt;
-  w.acceleration = (w.velocity - w.velocity_old) / dt;
+  for (Eigen::Index i = 0; i < nc; ++i) s.contacts[static_cast<std::size_t>(i)].force = lambda[i] / dt;
+  return acted || (lambda.array() > 0.0).any();
+}
+
+}  // namespace
+
+void solveContacts(const Model& model, SimState& s) {
+  const std::size_t na = model.actuatorCount();
+  const double dt = model.options.dt;
+  StepWorkspace& w = s.work;
+  for (std::size_t a = 0; a < na; ++a) w.velocity_old[idx(a)] = s.actuator_velocity[a];
+  // Limit rows: every actuator the unconstrained step would take out of its range, and every
+  // one resting on a limit (a joint at rest on its stop stays there unless it moves away).
+  w.velocity = w.velocity_old + w.acceleration * dt;
+  w.limit_rows.clear();
+  bool beyond = !s.contacts.empty();
+  for (std::size_t a = 0; a < na; ++a) {
+    const double p = s.actuator_position[a], predicted = p + w.velocity[idx(a)] * dt;
+    beyond = beyond || predicted > w.upper[idx(a)] || predicted < w.lower[idx(a)];
+    if (predicted > w.upper[idx(a)] || onLimit(p, w.upper[idx(a)]))
+      w.limit_rows.emplace_back(idx(a), -1.0);
+    if (predicted < w.lower[idx(a)] || onLimit(p, w.lower[idx(a)]))
+      w.limit_rows.emplace_back(idx(a), 1.0);
+  }
+  // `beyond`: rows the unconstrained step itself runs into; then the accelerations are those of
+  // the constrained velocities, as they have always been reported.
+  bool acted = solveRows(model, s) || beyond;
+  // Active set: the impulses of coupled rows (one finger's joints share their inertia) can
+  // push another actuator out of its range; it gets its row and the step is solved again.
+  for (std::size_t round = 0; round < na; ++round) {
+    bool added = false;
+    for (std::size_t a = 0; a < na; ++a) {
+      const double predicted = s.actuator_position[a] + w.velocity[idx(a)] * dt;
+      const double tol = 1e-12 * (1.0 + w.upper[idx(a)] - w.lower[idx(a)]);
+      if (predicted > w.upper[idx(a)] + tol && !hasLimitRow(w, idx(a), -1.0)) {
+        w.limit_rows.emplace_back(idx(a), -1.0);
+        added = true;
+      }
+      if (predicted < w.lower[idx(a)] - tol && !hasLimitRow(w, idx(a), 1.0)) {
+        w.limit_rows.emplace_back(idx(a), 1.0);
+        added = true;
+      }
+    }
+    if (!added) break;
+    acted = solveRows(model, s) || acted;
+  }
+  // Unconstrained, the accelerations stay the dynamics' own (to the last bit).
+  if (acted) w.acceleration = (w.velocity - w.velocity_old) / dt;
 }
 
 bool updateClutches(const Model& model, SimState& s) {
