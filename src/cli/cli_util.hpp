@@ -15,8 +15,12 @@ namespace handsim::cli {
 
 inline constexpr double kDegToRad = 3.14159265358979323846 / 180.0;
 
-inline void printJson(const nlohmann::ordered_json& j) {
-  std::cout << j.dump(2) << "\n";
+/// Prints a command's result. Strings from users (file names, names read from VRML) may hold
+/// bytes that are not UTF-8: they are printed as U+FFFD, so the output is always valid JSON.
+/// (A braced list prints as ordered_json.)
+template <typename Json = nlohmann::ordered_json>
+void printJson(const Json& j) {
+  std::cout << j.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
 }
 
 inline nlohmann::ordered_json toJson(const Eigen::Vector3d& v) {

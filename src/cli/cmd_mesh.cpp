@@ -6,6 +6,7 @@
 #include <iostream>
 #include <string>
 
+#include "cli_util.hpp"
 #include "command.hpp"
 #include "handsim/geometry/mesh_loader.hpp"
 #include "handsim/io/input_error.hpp"
@@ -105,7 +106,7 @@ int runMesh(const std::vector<std::string>& args) {
     out["volume"] = nullptr;
   out["dropped_degenerate_faces"] = model.dropped_degenerate_faces;
   out["warnings"] = model.warnings;
-  std::cout << out.dump(2) << "\n";
+  printJson(out);
   return kOk;
 }
 

@@ -6,6 +6,7 @@
 #include "args.hpp"
 #include "command.hpp"
 #include "handsim/io/input_error.hpp"
+#include "handsim/io/utf8.hpp"
 
 namespace handsim::cli {
 std::vector<Command>& commandRegistry() {
@@ -42,27 +43,31 @@ int main(int argc, char** argv) {
     printUsage(std::cout);
     return kOk;
   }
+  // Messages quote file names and arguments, which may hold any bytes; stderr gets UTF-8.
+  const auto report = [&](const std::exception& e) {
+    std::cerr << "handsim-cli " << name << ": " << handsim::io::toValidUtf8(e.what()) << "\n";
+  };
   const auto& registry = commandRegistry();
   const auto it = std::find_if(registry.begin(), registry.end(),
                                [&](const Command& c) { return c.name == name; });
   if (it == registry.end()) {
-    std::cerr << "handsim-cli: unknown command '" << name << "'\n\n";
+    std::cerr << "handsim-cli: unknown command '" << handsim::io::toValidUtf8(name) << "'\n\n";
     printUsage(std::cerr);
     return kBadInput;
   }
   try {
     return it->run(std::vector<std::string>(argv + 2, argv + argc));
   } catch (const UsageError& e) {
-    std::cerr << "handsim-cli " << name << ": " << e.what() << "\n";
+    report(e);
     return kBadInput;
   } catch (const handsim::io::InputError& e) {
-    std::cerr << "handsim-cli " << name << ": " << e.what() << "\n";
+    report(e);
     return kBadInput;
   } catch (const std::invalid_argument& e) {
-    std::cerr << "handsim-cli " << name << ": " << e.what() << "\n";
+    report(e);
     return kBadInput;
   } catch (const std::exception& e) {
-    std::cerr << "handsim-cli " << name << ": " << e.what() << "\n";
+    report(e);
     return kFailure;
   }
 }

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "handsim/io/input_error.hpp"
 
+#include <utility>
+
+#include "handsim/io/utf8.hpp"
+
 namespace handsim::io {
 
 std::string formatLocation(const SourceLocation& where) {
@@ -18,8 +22,8 @@ std::string formatLocation(const SourceLocation& where) {
 }
 
 InputError::InputError(SourceLocation where, const std::string& problem)
-    : std::runtime_error(formatLocation(where) + problem),
+    : std::runtime_error(toValidUtf8(formatLocation(where) + problem)),
       where_(std::move(where)),
-      problem_(problem) {}
+      problem_(toValidUtf8(problem)) {}
 
 }  // namespace handsim::io

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "json_document.hpp"
 
+#include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <sstream>
+#include <string_view>
 #include <tuple>
+#include <utility>
+
+#include "handsim/io/input_file.hpp"
 
 namespace handsim::io {
 
@@ -23,108 +27,200 @@ std::pair<int, int> lineColumnOf(const std::string& text, std::size_t offset) {
   return {line, column};
 }
 
-// Walks text that nlohmann already accepted and records where each value starts. It only has
-// to be right for valid JSON-with-comments, so it does no error reporting of its own.
-class Locator {
+// Tokens are found the way nlohmann's lexer finds them: strings run to the next unescaped
+// quote, comments are "//" to the end of the line and "/* ... */". Every scan below is a loop
+// over the text, never a recursion, so no input can exhaust the stack.
+class Scanner {
  public:
-  Locator(const std::string& text, std::unordered_map<std::string, std::pair<int, int>>& out)
-      : text_(text), out_(out) {}
+  explicit Scanner(std::string_view text) : text_(text) {}
 
-  void run() {
-    skip();
-    value("");
-  }
-
- private:
-  void advance() {
-    if (text_[pos_] == '\n') {
-      ++line_;
-      col_ = 1;
-    } else {
-      ++col_;
-    }
-    ++pos_;
-  }
+  std::size_t pos() const { return pos_; }
   bool more() const { return pos_ < text_.size(); }
-  void skip() {
+  char peek() const { return text_[pos_]; }
+  void next() { ++pos_; }
+  void seek(std::size_t pos) { pos_ = pos; }
+
+  // Past whitespace and comments.
+  void skipSpace() {
     while (more()) {
       const char c = text_[pos_];
       if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-        advance();
-      } else if (c == '/' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '/') {
-        while (more() && text_[pos_] != '\n') advance();
-      } else if (c == '/' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '*') {
-        advance();
-        advance();
-        while (more() && !(text_[pos_] == '*' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '/'))
-          advance();
-        if (more()) advance();
-        if (more()) advance();
+        ++pos_;
+      } else if (startsComment()) {
+        skipComment();
       } else {
         return;
       }
     }
   }
-  std::string stringToken() {
-    std::string s;
-    advance();  // opening quote
-    while (more() && text_[pos_] != '"') {
-      if (text_[pos_] == '\\') {
-        advance();
-        if (!more()) break;
-      }
-      s += text_[pos_];
-      advance();
-    }
-    if (more()) advance();
-    return s;
+  bool startsComment() const {
+    return text_[pos_] == '/' && pos_ + 1 < text_.size() &&
+           (text_[pos_ + 1] == '/' || text_[pos_ + 1] == '*');
   }
-  void value(const std::string& pointer) {
-    if (!more()) return;
-    out_.emplace(pointer, std::make_pair(line_, col_));
-    const char c = text_[pos_];
-    if (c == '{') {
-      advance();
-      skip();
-      while (more() && text_[pos_] != '}') {
-        const std::string key = stringToken();
-        skip();
-        if (more() && text_[pos_] == ':') advance();
-        skip();
-        value(JsonDocument::child(pointer, key));
-        skip();
-        if (more() && text_[pos_] == ',') advance();
-        skip();
-      }
-      if (more()) advance();
-    } else if (c == '[') {
-      advance();
-      skip();
-      std::size_t index = 0;
-      while (more() && text_[pos_] != ']') {
-        value(JsonDocument::child(pointer, index++));
-        skip();
-        if (more() && text_[pos_] == ',') advance();
-        skip();
-      }
-      if (more()) advance();
-    } else if (c == '"') {
-      stringToken();
+  void skipComment() {
+    if (text_[pos_ + 1] == '/') {
+      while (more() && text_[pos_] != '\n') ++pos_;
     } else {
-      while (more() && text_[pos_] != ',' && text_[pos_] != '}' && text_[pos_] != ']' &&
-             text_[pos_] != ' ' && text_[pos_] != '\n' && text_[pos_] != '\r' &&
-             text_[pos_] != '\t' && text_[pos_] != '/')
-        advance();
+      const auto close = text_.find("*/", pos_ + 2);
+      pos_ = close == std::string_view::npos ? text_.size() : close + 2;
+    }
+  }
+  // From an opening quote to past the closing one; returns the raw token with its quotes.
+  std::string_view skipString() {
+    const std::size_t begin = pos_++;
+    while (more() && text_[pos_] != '"') pos_ += text_[pos_] == '\\' ? 2 : 1;
+    pos_ = std::min(pos_ + 1, text_.size());
+    return text_.substr(begin, pos_ - begin);
+  }
+  // Past one value of valid JSON: a container is skipped by counting its brackets.
+  void skipValue() {
+    if (!more()) return;
+    const char c = text_[pos_];
+    if (c == '"') {
+      skipString();
+    } else if (c == '[' || c == '{') {
+      int depth = 0;
+      do {
+        const char d = text_[pos_];
+        if (d == '"') {
+          skipString();
+          continue;
+        }
+        if (startsComment()) {
+          skipComment();
+          continue;
+        }
+        if (d == '[' || d == '{') ++depth;
+        if (d == ']' || d == '}') --depth;
+        ++pos_;
+      } while (more() && depth > 0);
+    } else {
+      while (more() && std::string_view(",]} \t\r\n/").find(text_[pos_]) == std::string_view::npos)
+        ++pos_;
     }
   }
 
-  const std::string& text_;
-  std::unordered_map<std::string, std::pair<int, int>>& out_;
+ private:
+  std::string_view text_;
   std::size_t pos_ = 0;
-  int line_ = 1, col_ = 1;
 };
 
+// Refuses nesting deeper than kMaxJsonDepth before nlohmann sees the text: its parser and its
+// destructor keep a stack of open containers, and readers walk the tree recursively. A linear
+// scan that does not need the text to be valid JSON, so it also runs first on broken input.
+void checkNesting(const std::string& text, const std::string& file) {
+  Scanner scan(text);
+  int depth = 0;
+  while (scan.more()) {
+    const char c = scan.peek();
+    if (c == '"') {
+      scan.skipString();
+    } else if (scan.startsComment()) {
+      scan.skipComment();
+    } else {
+      if (c == '[' || c == '{') {
+        if (++depth > kMaxJsonDepth) {
+          const auto [line, column] = lineColumnOf(text, scan.pos());
+          throw InputError({file, line, column, ""},
+                           "invalid JSON: arrays and objects nested deeper than " +
+                               std::to_string(kMaxJsonDepth) + " levels");
+        }
+      } else if ((c == ']' || c == '}') && depth > 0) {
+        --depth;
+      }
+      scan.next();
+    }
+  }
+}
+
+// The key a raw string token (with quotes) stands for; escapes are decoded only when present.
+std::string decodeKey(std::string_view token) {
+  if (token.size() < 2) return {};
+  if (token.find('\\') == std::string_view::npos)
+    return std::string(token.substr(1, token.size() - 2));
+  try {
+    return nlohmann::json::parse(token).get<std::string>();
+  } catch (const nlohmann::json::exception&) {
+    return std::string(token.substr(1, token.size() - 2));
+  }
+}
+
+// Offset in `text` (valid JSON, as nlohmann accepted it) of the value at `pointer`, or of its
+// deepest existing parent; npos for an empty text. For a key given twice the last one counts,
+// as in nlohmann's tree.
+std::size_t offsetOf(std::string_view text, const std::string& pointer) {
+  Scanner scan(text);
+  scan.skipSpace();
+  if (!scan.more()) return std::string_view::npos;
+  std::size_t found = scan.pos();
+  std::size_t begin = 1;  // past the pointer's leading '/'
+  while (begin <= pointer.size() && !pointer.empty()) {
+    const std::size_t end = std::min(pointer.find('/', begin), pointer.size());
+    // RFC 6901 reference token: "~1" stands for '/', then "~0" for '~'.
+    std::string token;
+    for (std::size_t i = begin; i < end; ++i) {
+      if (pointer[i] == '~' && i + 1 < end && (pointer[i + 1] == '0' || pointer[i + 1] == '1')) {
+        token += pointer[++i] == '0' ? '~' : '/';
+      } else {
+        token += pointer[i];
+      }
+    }
+    begin = end + 1;
+
+    std::size_t hit = std::string_view::npos;
+    const char open = scan.peek();
+    if (open != '{' && open != '[') return found;
+    const bool is_object = open == '{';
+    std::size_t wanted = 0;
+    if (!is_object) {
+      if (token.empty() || token.find_first_not_of("0123456789") != std::string::npos) return found;
+      wanted = std::stoul(token);
+    }
+    scan.next();
+    scan.skipSpace();
+    for (std::size_t index = 0; scan.more() && scan.peek() != '}' && scan.peek() != ']'; ++index) {
+      if (is_object) {
+        if (scan.peek() != '"') return found;
+        const bool match = decodeKey(scan.skipString()) == token;
+        scan.skipSpace();
+        if (scan.more() && scan.peek() == ':') scan.next();
+        scan.skipSpace();
+        if (match) hit = scan.pos();
+      } else if (index == wanted) {
+        hit = scan.pos();
+        break;
+      }
+      scan.skipValue();
+      scan.skipSpace();
+      if (scan.more() && scan.peek() == ',') scan.next();
+      scan.skipSpace();
+    }
+    if (hit == std::string_view::npos) return found;
+    found = hit;
+    scan.seek(hit);
+  }
+  return found;
+}
+
+// Empties every container below `v`, deepest first, so that destroying `v` finds only empty
+// containers and allocates nothing. The recursion is bounded by kMaxJsonDepth.
+void dismantle(nlohmann::json& v) noexcept {
+  if (v.is_array()) {
+    auto& items = v.get_ref<nlohmann::json::array_t&>();
+    for (auto& item : items) dismantle(item);
+    items.clear();
+  } else if (v.is_object()) {
+    auto& members = v.get_ref<nlohmann::json::object_t&>();
+    for (auto& member : members) dismantle(member.second);
+    members.clear();
+  }
+}
+
 }  // namespace
+
+JsonDocument::~JsonDocument() noexcept {
+  dismantle(root_);
+}
 
 std::string JsonDocument::child(const std::string& pointer, const std::string& key) {
   std::string escaped;
@@ -144,7 +240,8 @@ std::string JsonDocument::child(const std::string& pointer, std::size_t index) {
   return pointer + "/" + std::to_string(index);
 }
 
-JsonDocument JsonDocument::parse(const std::string& text, const std::string& file) {
+JsonDocument JsonDocument::parse(std::string text, const std::string& file) {
+  checkNesting(text, file);
   JsonDocument doc;
   doc.file_ = file;
   try {
@@ -173,27 +270,19 @@ JsonDocument JsonDocument::parse(const std::string& text, const std::string& fil
         "invalid JSON: " + (bracket == std::string::npos ? what : what.substr(bracket + 2)) +
             " (numbers must be finite doubles)");
   }
-  Locator(text, doc.where_).run();
+  doc.text_ = std::move(text);
   return doc;
 }
 
 JsonDocument JsonDocument::load(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError({path, 0, 0, ""}, "cannot open file");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse(ss.str(), path);
+  return parse(readInputFile(path, kMaxJsonInputBytes), path);
 }
 
 SourceLocation JsonDocument::locate(const std::string& pointer) const {
-  std::string p = pointer;
-  while (true) {
-    const auto it = where_.find(p);
-    if (it != where_.end()) return {file_, it->second.first, it->second.second, pointer};
-    const auto slash = p.rfind('/');
-    if (slash == std::string::npos) return {file_, 0, 0, pointer};
-    p.resize(slash);
-  }
+  const std::size_t offset = offsetOf(text_, pointer);
+  if (offset == std::string_view::npos) return {file_, 0, 0, pointer};
+  const auto [line, column] = lineColumnOf(text_, offset);
+  return {file_, line, column, pointer};
 }
 
 void JsonDocument::fail(const std::string& pointer, const std::string& problem) const {

@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Internal to the core: a JSON file (comments allowed) that remembers the line and column of
-// every value, so loaders can report "file:line:column: /json/pointer: problem".
+// Internal to the core: a JSON file (comments allowed) that can find the line and column of any
+// value, so loaders can report "file:line:column: /json/pointer: problem". It keeps the text and
+// looks a value up only when an error is reported, so its memory stays linear in the input.
 #pragma once
 
 #include <Eigen/Geometry>
 #include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <string>
-#include <unordered_map>
-#include <utility>
 #include <vector>
 
 #include "handsim/io/input_error.hpp"
@@ -19,15 +18,25 @@ class JsonDocument {
  public:
   using json = nlohmann::json;
 
-  /// Parses `text`; a syntax error throws InputError with the line and column.
-  static JsonDocument parse(const std::string& text, const std::string& file);
-  /// Reads and parses a file; an unreadable file throws InputError naming it.
+  /// Parses `text`; a syntax error, or arrays and objects nested deeper than kMaxJsonDepth
+  /// (handsim/io/input_file.hpp), throws InputError with the line and column.
+  static JsonDocument parse(std::string text, const std::string& file);
+  /// Reads and parses a file; a file that cannot be read, is not a regular file or is larger
+  /// than kMaxJsonInputBytes throws InputError naming it.
   static JsonDocument load(const std::string& path);
+
+  JsonDocument(JsonDocument&&) noexcept = default;
+  JsonDocument(const JsonDocument&) = delete;
+  JsonDocument& operator=(const JsonDocument&) = delete;
+  JsonDocument& operator=(JsonDocument&&) = delete;
+  /// Takes the tree apart from the leaves up, so that nothing allocates (nlohmann's own
+  /// destructor allocates a stack for every non-empty array or object).
+  ~JsonDocument() noexcept;
 
   const json& root() const { return root_; }
   const std::string& file() const { return file_; }
 
-  /// Location of the value at `pointer` (or of its nearest located parent).
+  /// Location of the value at `pointer` (or of its nearest located parent); scans the text.
   SourceLocation locate(const std::string& pointer) const;
   [[noreturn]] void fail(const std::string& pointer, const std::string& problem) const;
 
@@ -58,9 +67,11 @@ class JsonDocument {
   static std::string child(const std::string& pointer, std::size_t index);
 
  private:
+  JsonDocument() = default;
+
   json root_;
   std::string file_;
-  std::unordered_map<std::string, std::pair<int, int>> where_;
+  std::string text_;  ///< the parsed text, for locate()
 };
 
 }  // namespace handsim::io
