@@ -400,7 +400,13 @@ std::string scenarioToJson(const Scenario& sc, const std::string& target_file) {
                          {"hold_s", c.hold_time},
                          {"retract_speed_mps", c.retract_speed}};
   }
-  return doc.dump(2) + "\n";
+  try {
+    return doc.dump(2) + "\n";
+  } catch (const nlohmann::json::type_error&) {
+    // Replacing the bytes would write a path that names another file: refuse instead.
+    throw std::invalid_argument("cannot write the scenario: a name or file path in it is not "
+                                "valid UTF-8 (JSON files hold UTF-8 only); rename the file");
+  }
 }
 
 void saveScenario(const Scenario& scenario, const std::string& path) {
