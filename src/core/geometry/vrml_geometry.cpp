@@ -16,6 +16,16 @@ void flip(TriangleMesh& m) {
   for (auto& t : m.triangles) std::swap(t[1], t[2]);
 }
 
+// Degeneracy tests are relative to the sizes involved, so that a model keeps its shape at any
+// scale: a length is "zero" below kRelTol times the spine's extent, two segments are collinear
+// when |a x b| <= kRelTol |a| |b| (the sine of their angle).
+constexpr double kRelTol = 1e-10;
+
+Eigen::Vector3d crossUnlessCollinear(const Eigen::Vector3d& a, const Eigen::Vector3d& b) {
+  const Eigen::Vector3d c = a.cross(b);
+  return c.norm() > kRelTol * a.norm() * b.norm() ? c : Eigen::Vector3d::Zero();
+}
+
 // The rotation that takes +y onto direction d (used when the spine is straight).
 Eigen::Matrix3d rotationFromY(const Eigen::Vector3d& d) {
   return Eigen::Quaterniond::FromTwoVectors(Eigen::Vector3d::UnitY(), d).toRotationMatrix();
@@ -65,14 +75,14 @@ FaceSetResult buildExtrusion(const ExtrusionInput& in, int max_ear_clipping) {
   for (std::size_t i = 0; i < n; ++i) {
     if (spine_closed && (i == 0 || i == n - 1)) {
       Y[i] = sp[1] - sp[n - 2];
-      Z[i] = (sp[1] - sp[0]).cross(sp[n - 2] - sp[0]);
+      Z[i] = crossUnlessCollinear(sp[1] - sp[0], sp[n - 2] - sp[0]);
     } else if (i == 0) {
       Y[i] = sp[1] - sp[0];
     } else if (i == n - 1) {
       Y[i] = sp[n - 1] - sp[n - 2];
     } else {
       Y[i] = sp[i + 1] - sp[i - 1];
-      Z[i] = (sp[i + 1] - sp[i]).cross(sp[i - 1] - sp[i]);
+      Z[i] = crossUnlessCollinear(sp[i + 1] - sp[i], sp[i - 1] - sp[i]);
     }
   }
   if (!spine_closed) {
@@ -80,31 +90,32 @@ FaceSetResult buildExtrusion(const ExtrusionInput& in, int max_ear_clipping) {
     Z[0] = n > 2 ? Z[1] : Eigen::Vector3d::Zero();
     Z[n - 1] = n > 2 ? Z[n - 2] : Eigen::Vector3d::Zero();
   }
-  constexpr double kTiny = 1e-20;
+  double extent = 0.0;
+  for (const auto& p : sp) extent = std::max(extent, (p - sp[0]).norm());
+  const auto tiny = [&](const Eigen::Vector3d& y) { return !(y.norm() > kRelTol * extent); };
+  const auto none = [](const Eigen::Vector3d& z) { return z.isZero(0.0); };
   // Coincident spine points: borrow the nearest defined tangent.
   for (std::size_t i = 1; i < n; ++i)
-    if (Y[i].squaredNorm() <= kTiny) Y[i] = Y[i - 1];
+    if (tiny(Y[i])) Y[i] = Y[i - 1];
   for (std::size_t i = n - 1; i-- > 0;)
-    if (Y[i].squaredNorm() <= kTiny) Y[i] = Y[i + 1];
+    if (tiny(Y[i])) Y[i] = Y[i + 1];
   bool any_z = false;
-  for (const auto& z : Z) any_z = any_z || z.squaredNorm() > kTiny;
+  for (const auto& z : Z) any_z = any_z || !none(z);
   std::vector<Eigen::Matrix3d> frame(n);
   if (!any_z) {
     // Straight spine: rotate the default frame so that +y follows the spine.
     for (std::size_t i = 0; i < n; ++i)
-      frame[i] = Y[i].squaredNorm() > kTiny ? rotationFromY(Y[i].normalized())
-                                            : Eigen::Matrix3d::Identity();
+      frame[i] = tiny(Y[i]) ? Eigen::Matrix3d::Identity() : rotationFromY(Y[i].normalized());
   } else {
     // Collinear points reuse the previous Z; consecutive Z never flip sign.
     for (std::size_t i = 0; i < n; ++i)
-      if (Z[i].squaredNorm() <= kTiny && i > 0) Z[i] = Z[i - 1];
+      if (none(Z[i]) && i > 0) Z[i] = Z[i - 1];
     for (std::size_t i = n; i-- > 0;)
-      if (Z[i].squaredNorm() <= kTiny && i + 1 < n) Z[i] = Z[i + 1];
+      if (none(Z[i]) && i + 1 < n) Z[i] = Z[i + 1];
     for (std::size_t i = 1; i < n; ++i)
       if (Z[i].dot(Z[i - 1]) < 0.0) Z[i] = -Z[i];
     for (std::size_t i = 0; i < n; ++i) {
-      const Eigen::Vector3d y =
-          Y[i].squaredNorm() > kTiny ? Y[i].normalized() : Eigen::Vector3d::UnitY();
+      const Eigen::Vector3d y = tiny(Y[i]) ? Eigen::Vector3d::UnitY() : Y[i].normalized();
       const Eigen::Vector3d z = Z[i].normalized();
       frame[i].col(0) = y.cross(z);
       frame[i].col(1) = y;

@@ -11,6 +11,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 
 #include "handsim/io/input_error.hpp"
 
@@ -37,7 +38,8 @@ struct Token {
   Pos pos;
   std::string_view text;  ///< identifier or number spelling
   double number = 0.0;
-  std::string str;  ///< decoded string literal
+  bool finite = true;  ///< false for NaN, infinity and overflow (kept, see Value)
+  std::string str;     ///< decoded string literal
 };
 
 bool isSpace(unsigned char c) {
@@ -72,6 +74,15 @@ bool isNonFiniteWord(std::string_view word) {
          equalsIgnoreCase(word, "infinity");
 }
 
+double nonFiniteValue(std::string_view word) {
+  const bool negative = !word.empty() && word.front() == '-';
+  if (!word.empty() && (word.front() == '+' || word.front() == '-')) word.remove_prefix(1);
+  if (!word.empty() && (word.front() == 'n' || word.front() == 'N'))
+    return std::numeric_limits<double>::quiet_NaN();
+  return negative ? -std::numeric_limits<double>::infinity()
+                  : std::numeric_limits<double>::infinity();
+}
+
 // Characters that may continue a number token (digits, letters for exponents and hex, signs).
 bool isNumberChar(unsigned char d) {
   return (d >= '0' && d <= '9') || (d >= 'a' && d <= 'z') || (d >= 'A' && d <= 'Z') || d == '.' ||
@@ -80,7 +91,8 @@ bool isNumberChar(unsigned char d) {
 
 class Tokenizer {
  public:
-  Tokenizer(std::string_view text, const std::string& file) : text_(text), file_(file) {}
+  Tokenizer(std::string_view text, const std::string& file, const ParseLimits& limits)
+      : text_(text), file_(file), limits_(limits) {}
 
   const Token& peek(std::size_t k = 0) {
     while (count_ <= k) {
@@ -119,6 +131,9 @@ class Tokenizer {
   }
 
   Token scan() {
+    // The clock is read every few thousand tokens: cheap, and still well under a millisecond.
+    if ((++scanned_ & 4095u) == 0 && std::chrono::steady_clock::now() > limits_.deadline)
+      fail({line_, col_}, limits_.deadline_problem);
     for (;;) {
       while (i_ < text_.size() && isSpace(static_cast<unsigned char>(text_[i_]))) advance();
       if (i_ < text_.size() && text_[i_] == '#') {
@@ -162,7 +177,7 @@ class Tokenizer {
       }
       t.kind = Tok::kNumber;
       t.text = text_.substr(start, i_ - start);
-      t.number = parseNumber(t.text, t.pos);
+      t.number = parseNumber(t.text, t.pos, t.finite);
       return t;
     }
     if (isIdFirst(c)) {
@@ -200,8 +215,11 @@ class Tokenizer {
     return t;
   }
 
-  double parseNumber(std::string_view s, Pos pos) const {
-    if (isNonFiniteWord(s)) fail(pos, "number '" + std::string(s) + "' is not finite");
+  double parseNumber(std::string_view s, Pos pos, bool& finite) const {
+    if (isNonFiniteWord(s)) {
+      finite = false;
+      return nonFiniteValue(s);
+    }
     std::string_view body = s;
     bool negative = false;
     if (!body.empty() && (body.front() == '+' || body.front() == '-')) {
@@ -226,14 +244,15 @@ class Tokenizer {
     if (r.ec == std::errc::result_out_of_range) {
       // from_chars reports both overflow and underflow; underflow is harmless (rounds to 0).
       v = std::strtod(std::string(body).c_str(), nullptr);
-      if (!std::isfinite(v)) fail(pos, "number '" + std::string(s) + "' is out of range");
     }
-    if (!std::isfinite(v)) fail(pos, "number '" + std::string(s) + "' is not finite");
+    finite = std::isfinite(v);
     return negative ? -v : v;
   }
 
   std::string_view text_;
   const std::string& file_;
+  const ParseLimits& limits_;
+  unsigned scanned_ = 0;
   std::size_t i_ = 0;
   int line_ = 1;
   int col_ = 1;
@@ -244,6 +263,22 @@ class Tokenizer {
 
 bool isId(const Token& t, std::string_view word) {
   return t.kind == Tok::kId && t.text == word;
+}
+
+// `nan` and `inf` scan as identifiers; in a value they are numbers.
+bool isNumber(const Token& t) {
+  return t.kind == Tok::kNumber || (t.kind == Tok::kId && isNonFiniteWord(t.text));
+}
+
+void appendNumber(Value& v, const Token& t) {
+  const bool finite = t.kind == Tok::kNumber && t.finite;
+  v.numbers.push_back(t.kind == Tok::kNumber ? t.number : nonFiniteValue(t.text));
+  if (finite) return;
+  if (v.nonfinite_count++ == 0) {
+    v.nonfinite_pos = t.pos;
+    v.nonfinite_problem = "number '" + std::string(t.text) + "' " +
+                          (isNonFiniteWord(t.text) ? "is not finite" : "is out of range");
+  }
 }
 
 std::string describe(const Token& t) {
@@ -281,7 +316,7 @@ bool hasValue(std::string_view access) {
 class Parser {
  public:
   Parser(std::string_view text, const std::string& file, const ParseLimits& limits)
-      : tok_(text, file), file_(file), limits_(limits) {}
+      : tok_(text, file, limits), file_(file), limits_(limits) {}
 
   ParsedFile run(std::string_view text) {
     ParsedFile out;
@@ -289,6 +324,7 @@ class Parser {
     scopes_.emplace_back();
     while (tok_.peek().kind != Tok::kEnd) parseStatement(&out.roots, "file");
     out.warnings = std::move(warnings_);
+    out.nonfinite = std::move(nonfinite_);
     return out;
   }
 
@@ -447,6 +483,7 @@ class Parser {
                                describe(e));
         appendElement(v, field);
       }
+      noteNonFinite(v, owner, field);
       return v;
     }
     if (isId(t, "IS")) {
@@ -461,17 +498,16 @@ class Parser {
       v.is_name = std::string(name.text);
       return v;
     }
-    if (t.kind == Tok::kNumber) {
+    if (isNumber(t)) {
       v.kind = Value::Kind::kNumbers;
-      while (tok_.peek().kind == Tok::kNumber) v.numbers.push_back(tok_.next().number);
+      while (isNumber(tok_.peek())) appendNumber(v, tok_.next());
+      noteNonFinite(v, owner, field);
       return v;
     }
     if (t.kind == Tok::kString || isId(t, "TRUE") || isId(t, "FALSE") || isNodeStart()) {
       appendElement(v, field);
       return v;
     }
-    if (t.kind == Tok::kId && isNonFiniteWord(t.text))
-      tok_.fail(t.pos, "number '" + std::string(t.text) + "' is not finite");
     tok_.fail(t.pos, "expected a value for field '" + field + "' of " + owner.type +
                          " (opened at line " + std::to_string(owner_pos.line) + "), found " +
                          describe(t));
@@ -488,7 +524,7 @@ class Parser {
   void appendElement(Value& v, const std::string& field) {
     const Token& t = tok_.peek();
     Value::Kind kind;
-    if (t.kind == Tok::kNumber) {
+    if (isNumber(t)) {
       kind = Value::Kind::kNumbers;
     } else if (t.kind == Tok::kString) {
       kind = Value::Kind::kStrings;
@@ -496,8 +532,6 @@ class Parser {
       kind = Value::Kind::kBools;
     } else if (isNodeStart()) {
       kind = Value::Kind::kNodes;
-    } else if (t.kind == Tok::kId && isNonFiniteWord(t.text)) {
-      tok_.fail(t.pos, "number '" + std::string(t.text) + "' is not finite");
     } else {
       tok_.fail(t.pos, "expected a value in '" + field + "', found " + describe(t));
     }
@@ -506,7 +540,7 @@ class Parser {
     v.kind = kind;
     switch (kind) {
       case Value::Kind::kNumbers:
-        v.numbers.push_back(tok_.next().number);
+        appendNumber(v, tok_.next());
         break;
       case Value::Kind::kStrings:
         v.strings.push_back(tok_.next().str);
@@ -518,6 +552,12 @@ class Parser {
         v.nodes.push_back(parseNodeStatement());
         break;
     }
+  }
+
+  void noteNonFinite(const Value& v, const Node& owner, const std::string& field) {
+    if (v.nonfinite_count > 0)
+      nonfinite_.push_back(
+          {v.nonfinite_pos, owner.type + "." + field, v.nonfinite_problem, v.nonfinite_count});
   }
 
   const Proto* currentProto() const {
@@ -634,6 +674,7 @@ class Parser {
   ParseLimits limits_;
   std::vector<Scope> scopes_;
   std::vector<std::string> warnings_;
+  std::vector<NonFiniteField> nonfinite_;
   int depth_ = 0;
 };
 

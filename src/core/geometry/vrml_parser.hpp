@@ -7,6 +7,7 @@
 // the grammar small and the skipping of unsupported nodes exact.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <map>
 #include <memory>
@@ -37,6 +38,19 @@ struct Value {
   std::vector<bool> bools;
   std::vector<NodePtr> nodes;  ///< a null entry is `NULL`
   std::string is_name;
+  /// NaN and infinite numbers are kept (as NaN or +-inf) so that a field nobody reads cannot
+  /// refuse a file; whoever reads the numbers must refuse them with this message at this place.
+  std::size_t nonfinite_count = 0;
+  Pos nonfinite_pos;              ///< the first one
+  std::string nonfinite_problem;  ///< "number '-nan' is not finite"
+};
+
+/// A field value holding NaN or infinite numbers, reported as a warning when it goes unused.
+struct NonFiniteField {
+  Pos pos;            ///< the first bad number
+  std::string where;  ///< "Normal.vector"
+  std::string problem;
+  std::size_t count = 0;
 };
 
 /// One interface declaration of a PROTO, EXTERNPROTO or Script.
@@ -71,11 +85,15 @@ struct Node {
 /// Bounds that keep hostile input from exhausting the stack or memory while parsing.
 struct ParseLimits {
   int max_nesting = 64;  ///< node and PROTO nesting depth
+  /// Parsing fails with `deadline_problem` once the clock passes this.
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+  std::string deadline_problem;
 };
 
 struct ParsedFile {
   std::vector<NodePtr> roots;
   std::vector<std::string> warnings;  ///< already prefixed with file:line:column
+  std::vector<NonFiniteField> nonfinite;
 };
 
 /// Parses VRML97 text (already decompressed). Throws handsim::io::InputError with the

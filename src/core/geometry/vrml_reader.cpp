@@ -9,10 +9,14 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <memory>
 #include <set>
+#include <sstream>
 
 #include "handsim/geometry/primitives.hpp"
 #include "handsim/io/input_error.hpp"
@@ -32,7 +36,58 @@ using vrml::Value;
 // evaluator's recursion well inside the default stack.
 constexpr int kMaxSceneDepth = 400;
 
-std::string inflateGzip(std::string_view bytes, const std::string& file, std::size_t limit) {
+using Clock = std::chrono::steady_clock;
+
+// One budget for the whole load: the top-level file and every Inline instance draw from it, so
+// that files inlining each other many times, or a small gzip that inflates enormously, fail
+// quickly instead of exhausting memory or time.
+class Budget {
+ public:
+  explicit Budget(const VrmlOptions& o)
+      : opt_(o),
+        deadline_(Clock::now() +
+                  std::chrono::duration_cast<Clock::duration>(
+                      std::chrono::duration<double>(std::clamp(o.max_load_seconds, 0.0, 1e6)))) {}
+
+  std::size_t remainingBytes() const {
+    return opt_.max_total_bytes - std::min(used_, opt_.max_total_bytes);
+  }
+
+  /// Counts `bytes` read or inflated; throws at `where` when the budget is spent.
+  void chargeBytes(std::size_t bytes, const io::SourceLocation& where) {
+    if (bytes > remainingBytes()) throw io::InputError(where, bytesProblem());
+    used_ += bytes;
+  }
+
+  std::string bytesProblem() const {
+    return "the load reads and inflates more than its budget of " +
+           std::to_string(opt_.max_total_bytes) +
+           " bytes (VrmlOptions::max_total_bytes; every Inline instance counts its file again)";
+  }
+
+  Clock::time_point deadline() const { return deadline_; }
+
+  std::string timeProblem() const {
+    std::ostringstream s;
+    s << "the load takes longer than its budget of " << opt_.max_load_seconds
+      << " s (VrmlOptions::max_load_seconds)";
+    return s.str();
+  }
+
+  void checkTime(const io::SourceLocation& where) const {
+    if (Clock::now() > deadline_) throw io::InputError(where, timeProblem());
+  }
+
+ private:
+  const VrmlOptions& opt_;
+  Clock::time_point deadline_;
+  std::size_t used_ = 0;
+};
+
+// Inflates at most min(max_file_bytes, what the budget has left); errors about the data name
+// `file`, errors about limits are located at `where` (the Inline that asked for the file).
+std::string inflateGzip(std::string_view bytes, const std::string& file,
+                        const io::SourceLocation& where, const VrmlOptions& opt, Budget& budget) {
   z_stream zs{};
   if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK)
     throw io::InputError({file, 0, 0, {}}, "cannot initialise zlib");
@@ -40,29 +95,30 @@ std::string inflateGzip(std::string_view bytes, const std::string& file, std::si
   std::array<char, 1 << 16> chunk{};
   zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
   zs.avail_in = static_cast<uInt>(std::min<std::size_t>(bytes.size(), 0xffffffffu));
+  const std::size_t budget_left = budget.remainingBytes();
   int rc = Z_OK;
+  const auto stop = [&](const io::SourceLocation& at, const std::string& problem) {
+    inflateEnd(&zs);
+    throw io::InputError(at, problem);
+  };
   while (rc != Z_STREAM_END) {
     zs.next_out = reinterpret_cast<Bytef*>(chunk.data());
     zs.avail_out = static_cast<uInt>(chunk.size());
     rc = inflate(&zs, Z_NO_FLUSH);
-    if (rc != Z_OK && rc != Z_STREAM_END) {
-      inflateEnd(&zs);
-      throw io::InputError({file, 0, 0, {}},
-                           std::string("corrupt or truncated gzip data (") +
-                               (zs.msg ? zs.msg : "zlib error " + std::to_string(rc)) + ")");
-    }
+    if (rc != Z_OK && rc != Z_STREAM_END)
+      stop({file, 0, 0, {}}, std::string("corrupt or truncated gzip data (") +
+                                 (zs.msg ? zs.msg : "zlib error " + std::to_string(rc)) + ")");
     out.append(chunk.data(), chunk.size() - zs.avail_out);
-    if (out.size() > limit) {
-      inflateEnd(&zs);
-      throw io::InputError({file, 0, 0, {}}, "decompressed size exceeds the limit of " +
-                                                 std::to_string(limit) + " bytes");
-    }
-    if (rc == Z_OK && zs.avail_in == 0 && zs.avail_out != 0) {
-      inflateEnd(&zs);
-      throw io::InputError({file, 0, 0, {}}, "truncated gzip data");
-    }
+    if (out.size() > opt.max_file_bytes)
+      stop(where, "decompressed size exceeds the limit of " + std::to_string(opt.max_file_bytes) +
+                      " bytes (VrmlOptions::max_file_bytes)");
+    if (out.size() > budget_left) stop(where, budget.bytesProblem());
+    if (Clock::now() > budget.deadline()) stop(where, budget.timeProblem());
+    if (rc == Z_OK && zs.avail_in == 0 && zs.avail_out != 0)
+      stop({file, 0, 0, {}}, "truncated gzip data");
   }
   inflateEnd(&zs);
+  budget.chargeBytes(out.size(), where);
   return out;
 }
 
@@ -71,16 +127,21 @@ bool isGzip(std::string_view bytes) {
          static_cast<unsigned char>(bytes[1]) == 0x8b;
 }
 
-std::string readFile(const std::string& path, std::size_t limit) {
+// Reads a whole file, charging its size to the budget before reading; limit errors are
+// located at `where`.
+std::string readFile(const std::string& path, const io::SourceLocation& where,
+                     const VrmlOptions& opt, Budget& budget) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw io::InputError({path, 0, 0, {}}, "cannot open file");
   std::string bytes;
   in.seekg(0, std::ios::end);
   const auto size = in.tellg();
   if (size < 0) throw io::InputError({path, 0, 0, {}}, "cannot read file");
-  if (static_cast<std::size_t>(size) > limit)
-    throw io::InputError({path, 0, 0, {}},
-                         "file larger than the limit of " + std::to_string(limit) + " bytes");
+  if (static_cast<std::size_t>(size) > opt.max_file_bytes)
+    throw io::InputError(where, "file larger than the limit of " +
+                                    std::to_string(opt.max_file_bytes) +
+                                    " bytes (VrmlOptions::max_file_bytes)");
+  budget.chargeBytes(static_cast<std::size_t>(size), where);
   bytes.resize(static_cast<std::size_t>(size));
   in.seekg(0);
   in.read(bytes.data(), size);
@@ -147,15 +208,66 @@ struct FileCtx {
   fs::path dir;      ///< folder for relative Inline urls
 };
 
+// Warnings kept in LoadedModel::warnings; the rest are counted (an Inline amplification
+// could otherwise fill memory with copies of one warning).
+constexpr std::size_t kMaxWarnings = 1000;
+
+// Header check for inlined files: a file that is not VRML is never parsed, so that no error
+// can quote its text.
+bool looksLikeVrml(std::string_view text) {
+  if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+  for (const std::string_view h : {"#VRML V2.0", "#VRML V1.0", "#X3D", "#Inventor"})
+    if (text.substr(0, h.size()) == h) return true;
+  return false;
+}
+
+// True when `p` (canonical) is `root` (canonical) or lies below it.
+bool isInside(const fs::path& p, const fs::path& root) {
+  auto it = p.begin();
+  for (auto r = root.begin(); r != root.end(); ++r, ++it) {
+    // A trailing separator leaves an empty last element.
+    if (r->empty() && std::next(r) == root.end()) return true;
+    if (it == p.end() || *it != *r) return false;
+  }
+  return true;
+}
+
 class Evaluator {
  public:
-  Evaluator(const VrmlOptions& options, LoadedModel& out) : opt_(options), out_(out) {}
-
-  void evaluateText(std::string_view bytes, const std::string& name, const Eigen::Affine3d& xf) {
-    evaluateNested(bytes, name, 0, xf, -1);
+  /// `top` names the top-level file; its folder is the first place Inlines may come from.
+  Evaluator(const VrmlOptions& options, LoadedModel& out, Budget& budget, const std::string& top)
+      : opt_(options), out_(out), budget_(budget) {
+    std::error_code ec;
+    fs::path dir = fs::path(top).parent_path();
+    if (dir.empty()) dir = ".";
+    fs::path root = fs::weakly_canonical(dir, ec);
+    if (!ec) roots_.push_back(root);
+    for (const auto& extra : options.inline_search_paths) {
+      root = fs::weakly_canonical(fs::path(extra), ec);
+      if (!ec) {
+        roots_.push_back(root);
+        search_dirs_.push_back(root);
+      }
+    }
+    root = fs::weakly_canonical(fs::path(top), ec);
+    if (!ec) inline_stack_.push_back(root.string());
   }
 
-  void markLoaded(const std::string& canonical) { inline_stack_.push_back(canonical); }
+  /// Parses and evaluates the top-level text (plain or gzip).
+  void evaluateTop(std::string_view bytes, const std::string& name) {
+    std::string inflated;
+    if (isGzip(bytes)) {
+      inflated = inflateGzip(bytes, name, {name, 0, 0, {}}, opt_, budget_);
+      bytes = inflated;
+    }
+    const auto parsed = parseText(bytes, name);
+    evaluateFile(parsed, {name, fs::path(name).parent_path()}, Eigen::Affine3d::Identity(), -1);
+    reportNonFinite(*parsed, name);
+    if (suppressed_ > 0)
+      out_.warnings.push_back(std::to_string(suppressed_) +
+                              " more warnings not shown (only the first " +
+                              std::to_string(kMaxWarnings) + " are kept)");
+  }
 
  private:
   [[noreturn]] void fail(const FileCtx& ctx, vrml::Pos p, const std::string& field,
@@ -164,7 +276,14 @@ class Evaluator {
   }
 
   void warn(const FileCtx& ctx, vrml::Pos p, const std::string& what) {
-    out_.warnings.push_back(io::formatLocation({ctx.path, p.line, p.column, {}}) + what);
+    addWarning(io::formatLocation({ctx.path, p.line, p.column, {}}) + what);
+  }
+
+  void addWarning(std::string w) {
+    if (out_.warnings.size() < kMaxWarnings)
+      out_.warnings.push_back(std::move(w));
+    else
+      ++suppressed_;
   }
 
   static Bound field(const Node& n, std::string_view name, const Env* env) {
@@ -187,6 +306,9 @@ class Evaluator {
       fail(ctx, b.value->pos, n.type + "." + name,
            std::string("expected ") + type + " (a multiple of " + std::to_string(multiple) +
                " numbers)");
+    // NaN and infinity are errors wherever handsim uses the numbers.
+    if (b.value->nonfinite_count > 0)
+      fail(ctx, b.value->nonfinite_pos, {}, b.value->nonfinite_problem);
     return &b.value->numbers;
   }
 
@@ -311,6 +433,7 @@ class Evaluator {
   }
 
   void countVisit(const FileCtx& ctx, const Node& n) {
+    if ((visits_ & 1023u) == 0) budget_.checkTime({ctx.path, n.pos.line, n.pos.column, {}});
     if (++visits_ > opt_.max_node_visits)
       fail(ctx, n.pos, {},
            "scene expands to more than " + std::to_string(opt_.max_node_visits) +
@@ -575,6 +698,32 @@ class Evaluator {
     mesh = std::move(r.mesh);
   }
 
+  /// Where an Inline candidate path leads.
+  struct Resolved {
+    enum class Kind { kFile, kMissing, kOutside } kind = Kind::kMissing;
+    std::string canonical;
+  };
+
+  // Canonical paths (symlinks followed) decide whether a file is inside the allowed folders;
+  // results are cached because an amplified scene asks for the same path many times.
+  const Resolved& resolvePath(const fs::path& p) {
+    const auto [it, inserted] = resolved_.try_emplace(p.string());
+    if (!inserted) return it->second;
+    Resolved& r = it->second;
+    std::error_code ec;
+    const fs::path c = fs::weakly_canonical(p, ec);
+    if (ec) return r;
+    r.kind = Resolved::Kind::kOutside;
+    for (const auto& root : roots_)
+      if (isInside(c, root)) r.kind = Resolved::Kind::kMissing;
+    if (r.kind == Resolved::Kind::kOutside) return r;
+    if (fs::is_regular_file(c, ec)) {
+      r.kind = Resolved::Kind::kFile;
+      r.canonical = c.string();
+    }
+    return r;
+  }
+
   void inlineFile(const FileCtx& ctx, const Node& n, const Env* env, const Eigen::Affine3d& xf,
                   int depth) {
     const Bound b = field(n, "url", env);
@@ -583,65 +732,132 @@ class Evaluator {
       return;
     }
     std::string tried;
-    for (std::string url : b.value->strings) {
+    for (const std::string& written : b.value->strings) {
+      std::string url = written;
       if (url.rfind("file://", 0) == 0) url = url.substr(7);
       if (url.find("://") != std::string::npos || url.rfind("urn:", 0) == 0) {
-        warn(ctx, n.pos, "Inline url '" + url + "' is not a local file; skipped");
+        warn(ctx, n.pos, "Inline url '" + written + "' is not a local file; skipped");
         continue;
       }
-      const fs::path p = fs::path(url).is_absolute() ? fs::path(url) : ctx.dir / url;
-      std::error_code ec;
-      if (!fs::is_regular_file(p, ec)) {
-        tried += (tried.empty() ? "" : ", ") + p.string();
-        continue;
+      if (url.empty()) continue;
+      // Relative urls: beside the including file first, then in the search paths.
+      std::vector<fs::path> candidates;
+      if (fs::path(url).is_absolute()) {
+        candidates.emplace_back(url);
+      } else {
+        candidates.push_back(ctx.dir / url);
+        for (const auto& d : search_dirs_) candidates.push_back(d / url);
       }
-      const std::string canonical = fs::weakly_canonical(p, ec).string();
-      if (std::find(inline_stack_.begin(), inline_stack_.end(), canonical) != inline_stack_.end()) {
-        warn(ctx, n.pos, "Inline cycle: '" + p.string() + "' is already being loaded; skipped");
-        return;
+      bool outside = false;
+      for (const auto& p : candidates) {
+        const Resolved& r = resolvePath(p);
+        if (r.kind == Resolved::Kind::kOutside) {
+          outside = true;
+        } else if (r.kind == Resolved::Kind::kMissing) {
+          tried += (tried.empty() ? "" : ", ") + p.string();
+        } else {
+          loadInline(ctx, n, written, p, r.canonical, xf, depth);
+          return;
+        }
       }
-      if (inline_depth_ + 1 > opt_.max_inline_depth) {
+      if (outside)
         warn(ctx, n.pos,
-             "Inline nesting deeper than " + std::to_string(opt_.max_inline_depth) + " files; '" +
-                 p.string() + "' skipped");
-        return;
-      }
-      const std::string bytes = readFile(p.string(), opt_.max_file_bytes);
-      inline_stack_.push_back(canonical);
-      const int saved_depth = inline_depth_;
-      evaluateNested(bytes, p.string(), saved_depth + 1, xf, depth);
-      inline_depth_ = saved_depth;
-      inline_stack_.pop_back();
-      return;
+             "Inline url '" + written +
+                 "' leads outside the folder of the top-level file and the search paths "
+                 "(VrmlOptions::inline_search_paths); skipped without reading it");
     }
-    warn(ctx, n.pos,
-         "Inline file not found (tried " + (tried.empty() ? "nothing" : tried) + "); skipped");
+    if (!tried.empty()) warn(ctx, n.pos, "Inline file not found (tried " + tried + "); skipped");
   }
 
-  void evaluateNested(std::string_view bytes, const std::string& name, int inline_depth,
-                      const Eigen::Affine3d& xf, int depth) {
-    std::string inflated;
-    if (isGzip(bytes)) {
-      inflated = inflateGzip(bytes, name, opt_.max_file_bytes);
-      bytes = inflated;
+  /// A file read and parsed once, however many Inlines instantiate it.
+  struct CachedFile {
+    std::shared_ptr<const vrml::ParsedFile> parsed;  ///< null: not a VRML file
+    std::size_t bytes = 0;                           ///< read + inflated, charged per instance
+    bool reported = false;                           ///< non-finite fields already reported
+  };
+
+  void loadInline(const FileCtx& ctx, const Node& n, const std::string& url, const fs::path& p,
+                  const std::string& canonical, const Eigen::Affine3d& xf, int depth) {
+    if (std::find(inline_stack_.begin(), inline_stack_.end(), canonical) != inline_stack_.end()) {
+      warn(ctx, n.pos, "Inline cycle: '" + p.string() + "' is already being loaded; skipped");
+      return;
     }
+    // The stack holds the top-level file too: its size is the depth of the new file.
+    if (static_cast<int>(inline_stack_.size()) > opt_.max_inline_depth) {
+      warn(ctx, n.pos,
+           "Inline nesting deeper than " + std::to_string(opt_.max_inline_depth) + " files; '" +
+               p.string() + "' skipped");
+      return;
+    }
+    const io::SourceLocation where{ctx.path, n.pos.line, n.pos.column, {}};
+    auto found = cache_.find(canonical);
+    if (found == cache_.end()) {
+      CachedFile f;
+      const std::string raw = readFile(p.string(), where, opt_, budget_);
+      f.bytes = raw.size();
+      std::string inflated;
+      std::string_view text = raw;
+      if (isGzip(text)) {
+        inflated = inflateGzip(text, p.string(), where, opt_, budget_);
+        f.bytes += inflated.size();
+        text = inflated;
+      }
+      if (looksLikeVrml(text)) f.parsed = parseText(text, p.string());
+      found = cache_.emplace(canonical, std::move(f)).first;
+    } else {
+      budget_.chargeBytes(found->second.bytes, where);
+    }
+    CachedFile& file = found->second;
+    if (!file.parsed) {
+      warn(ctx, n.pos,
+           "Inline url '" + url + "' is not a VRML97 file (no '#VRML V2.0 utf8' header); skipped");
+      return;
+    }
+    inline_stack_.push_back(canonical);
+    evaluateFile(file.parsed, {p.string(), p.parent_path()}, xf, depth);
+    inline_stack_.pop_back();
+    if (!file.reported) {
+      file.reported = true;
+      reportNonFinite(*file.parsed, p.string());
+    }
+  }
+
+  std::shared_ptr<const vrml::ParsedFile> parseText(std::string_view text,
+                                                    const std::string& name) {
     vrml::ParseLimits limits;
     limits.max_nesting = opt_.max_nesting;
-    auto parsed = std::make_shared<vrml::ParsedFile>(vrml::parse(bytes, name, limits));
-    out_.warnings.insert(out_.warnings.end(), parsed->warnings.begin(), parsed->warnings.end());
-    files_.push_back(parsed);
-    FileCtx ctx{name, fs::path(name).parent_path()};
-    inline_depth_ = inline_depth;
+    limits.deadline = budget_.deadline();
+    limits.deadline_problem = budget_.timeProblem();
+    auto parsed = std::make_shared<const vrml::ParsedFile>(vrml::parse(text, name, limits));
+    for (const auto& w : parsed->warnings) addWarning(w);
+    return parsed;
+  }
+
+  void evaluateFile(const std::shared_ptr<const vrml::ParsedFile>& parsed, const FileCtx& ctx,
+                    const Eigen::Affine3d& xf, int depth) {
     for (const auto& root : parsed->roots) visit(root, nullptr, xf, {}, ctx, depth + 1);
+  }
+
+  // Every use of a non-finite number throws, so the ones left after a successful evaluation
+  // sit in fields handsim does not read (normals, colours, texture coordinates).
+  void reportNonFinite(const vrml::ParsedFile& parsed, const std::string& path) {
+    for (const auto& f : parsed.nonfinite)
+      addWarning(io::formatLocation({path, f.pos.line, f.pos.column, f.where}) + f.problem +
+                 (f.count > 1 ? " (" + std::to_string(f.count) + " such numbers here)" : "") +
+                 "; handsim does not use this field, so the file is read anyway");
   }
 
   const VrmlOptions& opt_;
   LoadedModel& out_;
+  Budget& budget_;
+  std::vector<fs::path> roots_;        ///< canonical folders Inline files may come from
+  std::vector<fs::path> search_dirs_;  ///< VrmlOptions::inline_search_paths, canonical
+  std::map<std::string, Resolved> resolved_;
   // Parsed files stay alive for the whole load: PROTO environments point into them.
-  std::vector<std::shared_ptr<vrml::ParsedFile>> files_;
+  std::map<std::string, CachedFile> cache_;
   std::vector<std::unique_ptr<Env>> envs_;
-  std::vector<std::string> inline_stack_;
-  int inline_depth_ = 0;
+  std::vector<std::string> inline_stack_;  ///< canonical paths, the top-level file first
+  std::size_t suppressed_ = 0;
   int proto_depth_ = 0;
   std::size_t visits_ = 0;
   std::size_t triangles_ = 0;
@@ -650,24 +866,33 @@ class Evaluator {
 
 }  // namespace
 
-LoadedModel parseVrml(std::string_view text, const std::string& name_for_errors,
-                      const VrmlOptions& options) {
+namespace {
+
+LoadedModel load(std::string_view text, const std::string& name, const VrmlOptions& options,
+                 Budget& budget) {
   LoadedModel model;
-  Evaluator ev(options, model);
-  if (text.size() > options.max_file_bytes)
-    throw io::InputError(
-        {name_for_errors, 0, 0, {}},
-        "input larger than the limit of " + std::to_string(options.max_file_bytes) + " bytes");
-  std::error_code ec;
-  const std::string canonical = fs::weakly_canonical(fs::path(name_for_errors), ec).string();
-  if (!ec) ev.markLoaded(canonical);
-  ev.evaluateText(text, name_for_errors, Eigen::Affine3d::Identity());
+  Evaluator ev(options, model, budget, name);
+  ev.evaluateTop(text, name);
   return model;
 }
 
+}  // namespace
+
+LoadedModel parseVrml(std::string_view text, const std::string& name_for_errors,
+                      const VrmlOptions& options) {
+  Budget budget(options);
+  if (text.size() > options.max_file_bytes)
+    throw io::InputError({name_for_errors, 0, 0, {}}, "input larger than the limit of " +
+                                                          std::to_string(options.max_file_bytes) +
+                                                          " bytes (VrmlOptions::max_file_bytes)");
+  budget.chargeBytes(text.size(), {name_for_errors, 0, 0, {}});
+  return load(text, name_for_errors, options, budget);
+}
+
 LoadedModel loadVrml(const std::string& path, const VrmlOptions& options) {
-  const std::string bytes = readFile(path, options.max_file_bytes);
-  return parseVrml(bytes, path, options);
+  Budget budget(options);
+  const std::string bytes = readFile(path, {path, 0, 0, {}}, options, budget);
+  return load(bytes, path, options, budget);
 }
 
 }  // namespace handsim::geometry
