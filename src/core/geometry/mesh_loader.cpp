@@ -297,7 +297,6 @@ ChildOutcome runLimited(const std::string& program, const std::vector<std::strin
   // Both pipes are watched at once: a child blocked writing a full stderr pipe while we wait
   // on stdout (or the reverse) would otherwise deadlock.
   pollfd fds[2] = {{out.read.get(), POLLIN, 0}, {err.read.get(), POLLIN, 0}};
-  std::string* sinks[2] = {&r.out, &r.err};
   char buffer[65536];
   while (fds[0].fd >= 0 || fds[1].fd >= 0) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -315,8 +314,11 @@ ChildOutcome runLimited(const std::string& program, const std::vector<std::strin
       if (fds[i].fd < 0 || fds[i].revents == 0) continue;
       const ssize_t n = ::read(fds[i].fd, buffer, sizeof buffer);
       if (n > 0) {
-        if (i == 0 || sinks[i]->size() < kMaxStderr)
-          sinks[i]->append(buffer, static_cast<std::size_t>(n));
+        const auto got = static_cast<std::size_t>(n);
+        if (i == 0)
+          r.out.append(buffer, got);
+        else
+          r.err.append(buffer, std::min(got, kMaxStderr - std::min(kMaxStderr, r.err.size())));
       } else if (n == 0 || errno != EINTR) {
         fds[i].fd = -1;  // end of file (the Fd still closes it)
       }
