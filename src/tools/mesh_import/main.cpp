@@ -94,6 +94,14 @@ LoadedModel importWithAssimp(const std::string& path, double scale, bool weld_ve
           for (unsigned f = 0; f < mesh->mNumFaces; ++f) {
             const aiFace& face = mesh->mFaces[f];
             if (face.mNumIndices != 3) continue;
+            // Some of Assimp's parsers pass a file's face indices through unchecked.
+            for (unsigned i = 0; i < 3; ++i)
+              if (face.mIndices[i] >= mesh->mNumVertices)
+                throw io::InputError({path, 0, 0, {}},
+                                     "face " + std::to_string(f) + " of mesh '" + s.name +
+                                         "' uses vertex " + std::to_string(face.mIndices[i]) +
+                                         " but the mesh has " + std::to_string(mesh->mNumVertices) +
+                                         " vertices");
             s.mesh.triangles.push_back({static_cast<int>(face.mIndices[0]),
                                         static_cast<int>(face.mIndices[1]),
                                         static_cast<int>(face.mIndices[2])});
