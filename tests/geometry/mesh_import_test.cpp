@@ -131,7 +131,12 @@ TEST_F(MeshImport, PlyFaceIndexOutOfRangeIsAnErrorNotASegfault) {
   const auto path =
       write("t.ply", std::string(kPlyTriangleHeader) + "0 0 0\n1 0 0\n0 1 0\n3 0 1 3\n");
   const auto start = std::chrono::steady_clock::now();
-  EXPECT_EQ(refusal(path), "the importer crashed (SIGSEGV): Assimp cannot read this file");
+  // Assimp reads past its vertex array here: it crashes, or hands over whatever it found there
+  // as an index, which the importer refuses.
+  const std::string problem = refusal(path);
+  EXPECT_TRUE(problem == "the importer crashed (SIGSEGV): Assimp cannot read this file" ||
+              problem.find("uses vertex") != std::string::npos)
+      << problem;
   EXPECT_LT(secondsSince(start), 5.0);
 }
 

@@ -98,10 +98,11 @@ LoadedModel importWithAssimp(const std::string& path, double scale, bool weld_ve
             for (unsigned i = 0; i < 3; ++i)
               if (face.mIndices[i] >= mesh->mNumVertices)
                 throw io::InputError({path, 0, 0, {}},
-                                     "face " + std::to_string(f) + " of mesh '" + s.name +
-                                         "' uses vertex " + std::to_string(face.mIndices[i]) +
-                                         " but the mesh has " + std::to_string(mesh->mNumVertices) +
-                                         " vertices");
+                                     "face " + std::to_string(f) + " of mesh " +
+                                         std::to_string(node->mMeshes[k]) + " uses vertex " +
+                                         std::to_string(face.mIndices[i]) + " but the mesh has " +
+                                         std::to_string(mesh->mNumVertices) +
+                                         " vertices (the file is probably damaged)");
             s.mesh.triangles.push_back({static_cast<int>(face.mIndices[0]),
                                         static_cast<int>(face.mIndices[1]),
                                         static_cast<int>(face.mIndices[2])});
