@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <chrono>
@@ -200,14 +201,13 @@ class ChildGuard {
   ChildGuard(const ChildGuard&) = delete;
   ChildGuard& operator=(const ChildGuard&) = delete;
   ~ChildGuard() {
-    if (pid_ > 0) {
-      ::kill(pid_, SIGKILL);
-      int status = 0;
-      waitFor(status);
-    }
+    kill();
+    int status = 0;
+    waitFor(status);
   }
   // Blocks until the child ends; returns false when it cannot be reaped (SIGCHLD ignored).
   bool waitFor(int& status) {
+    if (pid_ <= 0) return false;
     pid_t r;
     do {
       r = ::waitpid(pid_, &status, 0);
@@ -226,7 +226,10 @@ class ChildGuard {
     pid_ = 0;
     return true;
   }
-  void kill() { ::kill(pid_, SIGKILL); }
+  // Never with pid 0 or -1, which would signal the whole process group or every process.
+  void kill() {
+    if (pid_ > 0) ::kill(pid_, SIGKILL);
+  }
 
  private:
   pid_t pid_;
@@ -251,7 +254,9 @@ ChildOutcome runLimited(const std::string& program, const std::vector<std::strin
   argv.push_back(const_cast<char*>(program.c_str()));
   for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
-  const auto cpu_s = static_cast<rlim_t>(std::ceil(options.import_time_limit_s)) + 1;
+  // Limits beyond a year are a year (the casts below must not overflow).
+  const double limit_s = std::min(options.import_time_limit_s, 3.2e7);
+  const auto cpu_s = static_cast<rlim_t>(std::ceil(limit_s)) + 1;
   const rlimit cpu{cpu_s, cpu_s + 1};
   const rlimit memory{options.import_memory_limit_bytes, options.import_memory_limit_bytes};
   const bool limit_memory = options.import_memory_limit_bytes > 0;
@@ -281,7 +286,9 @@ ChildOutcome runLimited(const std::string& program, const std::vector<std::strin
     ::setrlimit(RLIMIT_CORE, &no_core);
     ::execv(argv[0], argv.data());
     const int e = errno;
-    if (::write(exec_status.write.get(), &e, sizeof e) < 0) ::_exit(127);
+    // Nothing else can be reported if even this write fails.
+    if (::write(exec_status.write.get(), &e, sizeof e) != static_cast<ssize_t>(sizeof e))
+      ::_exit(126);
     ::_exit(127);
   }
   ChildGuard child(pid);
@@ -293,7 +300,7 @@ ChildOutcome runLimited(const std::string& program, const std::vector<std::strin
   constexpr std::size_t kMaxStderr = 64 * 1024;
   const auto deadline = std::chrono::steady_clock::now() +
                         std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                            std::chrono::duration<double>(options.import_time_limit_s));
+                            std::chrono::duration<double>(limit_s));
   // Both pipes are watched at once: a child blocked writing a full stderr pipe while we wait
   // on stdout (or the reverse) would otherwise deadlock.
   pollfd fds[2] = {{out.read.get(), POLLIN, 0}, {err.read.get(), POLLIN, 0}};
