@@ -14,6 +14,7 @@
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <dlfcn.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -394,6 +395,14 @@ std::string meshImporterPath() {
     const auto sibling =
         std::filesystem::path(std::string(self, static_cast<std::size_t>(n))).parent_path() /
         "handsim-mesh-import";
+    if (::access(sibling.c_str(), X_OK) == 0) return sibling.string();
+  }
+  // Inside another program (the Python module in python3): next to the shared object that
+  // holds this code, where `cmake --install` puts the program beside the module.
+  Dl_info info;
+  if (::dladdr(reinterpret_cast<void*>(&meshImporterPath), &info) != 0 && info.dli_fname) {
+    const auto sibling =
+        std::filesystem::path(info.dli_fname).parent_path() / "handsim-mesh-import";
     if (::access(sibling.c_str(), X_OK) == 0) return sibling.string();
   }
   return HANDSIM_MESH_IMPORTER_PATH;
