@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <thread>
 
@@ -14,6 +15,7 @@
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/sim/recorder.hpp"
 #include "handsim/sim/run.hpp"
+#include "handsim/sim/scenario.hpp"
 
 using namespace handsim;
 using namespace handsim::sim;
@@ -341,4 +343,56 @@ TEST(Step, BadInputsAreRejected) {
   EXPECT_THROW(endless.setModel(compileModel(
                    std::make_shared<const hand::HandModel>(hand::loadHand("barrett")), {})),
                std::invalid_argument);
+}
+
+// Virtual work on the seed-000 run (contacts, the clutch breaking, the stops): what the
+// transmission delivers to the joints plus the rotor's inertia equals the servo's effort plus
+// the stops' reaction, sum_j r_j tau_j + rho^2 J a'' = rho (effort + limit_reaction), with r_j
+// the drive ratios of the row's clutch state (seed 000 eq. 3-4 engaged, eq. 10 broken), on
+// every row without an impact. An impact row records the impact on its own (impact_force) and
+// keeps the drive's torque: before, the cube's first touch read -0.35 N m on F3.J2 while the
+// servo applied -0.012 N m.
+TEST(Step, VirtualWorkBalancesAndImpactsHaveColumnsOfTheirOwn) {
+  const auto sc = loadScenario(hand::assetDirectory() + "/scenarios/barrett_breakaway_cube.json");
+  const auto run = runScenario(sc);
+  const Recorder& rec = run->recorder();
+  const hand::HandModel& hand = *sc.hand;
+  const auto& m3 = hand.actuators[2];
+  const double rho = m3.drives.front().ratio;  // rad per count at F3.J2
+  const double r2 = m3.drives[0].ratio, r3 = m3.drives[1].ratio;
+  const auto tau2 = rec.series("F3.J2.torque"), tau3 = rec.series("F3.J3.torque");
+  const auto effort = rec.series("M3.effort"), reaction = rec.series("M3.limit_reaction");
+  const auto clutch = rec.series("F3.clutch");
+  const auto impact2 = rec.series("F3.J2.impact_force"), impact3 = rec.series("F3.J3.impact_force");
+  const auto pos = rec.series("M3.position");
+  const auto t = rec.series("time");
+  double worst = 0.0;
+  int impacts = 0, checked = 0;
+  for (std::size_t i = 2; i < t.size(); ++i) {
+    if (impact2[i] > 0.0 || impact3[i] > 0.0 || impact2[i - 1] > 0.0 || impact3[i - 1] > 0.0) {
+      ++impacts;
+      continue;
+    }
+    // a'' of the step that ended at row i, from the recorded positions (semi-implicit Euler:
+    // a_i - 2 a_{i-1} + a_{i-2} = a''_i dt^2).
+    const double dt = t[i] - t[i - 1];
+    const double add = (pos[i] - 2.0 * pos[i - 1] + pos[i - 2]) / (dt * dt);
+    const bool broken = clutch[i] > 0.5;
+    const double lhs = (broken ? 0.0 : r2 * tau2[i]) + (broken ? r2 + r3 : r3) * tau3[i] +
+                       rho * rho * m3.servo.rotor_inertia * add;
+    const double rhs = rho * (effort[i] + reaction[i]);
+    worst = std::max(worst, std::abs(lhs - rhs));
+    ++checked;
+  }
+  EXPECT_LT(worst, 1e-9 * rho);  // N m at the primary joint, times rho
+  EXPECT_GT(checked, 2700);
+  // The cube's first touch is an impact of hundreds of newtons, recorded on its own; the drive's
+  // torque on joint 32 there stays what the servo gives (no dip below zero while it closes).
+  const auto first = static_cast<std::size_t>(
+      std::max_element(impact2.begin(), impact2.end()) - impact2.begin());
+  EXPECT_GT(impact2[first], 100.0);
+  EXPECT_GT(impacts, 0);
+  EXPECT_NEAR(tau2[first], tau2[first - 1], 0.05);
+  const auto lowest = *std::min_element(tau2.begin() + 1600, tau2.begin() + 1800);
+  EXPECT_GT(lowest, -0.05);
 }

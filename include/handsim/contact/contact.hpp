@@ -17,12 +17,18 @@ struct Contact {
   Eigen::Vector3d point_world = Eigen::Vector3d::Zero();     ///< patch centre [m]
   Eigen::Vector3d normal_world = -Eigen::Vector3d::UnitZ();  ///< unit, into the object
   double depth = 0.0;                                        ///< penetration estimate [m] (>= 0)
-  double force = 0.0;  ///< normal force the link applies to the object [N] (>= 0)
+  double force = 0.0;  ///< sustained normal force the link applies to the object [N] (>= 0)
+  /// The impact of this step as a force: the impulse that stopped the link's approach, over dt
+  /// [N] (>= 0). Not felt by the clutch (seed 000: it sees the sustained load).
+  double impact_force = 0.0;
 
   /// Force the link applies to the object [N], world frame.
   Eigen::Vector3d forceOnObjectWorld() const { return force * normal_world; }
   /// Force the object applies to the link [N], world frame.
   Eigen::Vector3d forceOnLinkWorld() const { return -forceOnObjectWorld(); }
+  /// Sustained and impact force together on the link [N], world frame: what the link's
+  /// dynamics felt during the step.
+  Eigen::Vector3d totalForceOnLinkWorld() const { return -(force + impact_force) * normal_world; }
 };
 
 }  // namespace handsim::contact

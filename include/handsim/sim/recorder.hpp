@@ -14,8 +14,10 @@ namespace handsim::sim {
 ///   time [s];
 ///   per movable joint `<finger>.<joint>.angle|velocity|acceleration|torque`
 ///     [rad, rad/s, rad/s^2, N m] (m, m/s, m/s^2, N for prismatic joints);
-///   per joint `<finger>.<joint>.contact_force`: magnitude of the sum of the contact forces and
-///     the external loads on the link that joint moves, summed in the world frame [N];
+///   per joint `<finger>.<joint>.contact_force`: magnitude of the sum of the sustained contact
+///     forces and the external loads on the link that joint moves, summed in the world frame [N];
+///   per joint `<finger>.<joint>.impact_force`: the impacts on that link during the step, as
+///     impulse over dt [N];
 ///   per finger `<finger>.tactile_force`: the normal contact forces on all its links, summed
 ///     (seed 002's per-finger tactile signal) [N];
 ///   per actuator `<actuator>.position|reference` [its unit: counts, rad or m] and

@@ -58,6 +58,7 @@ struct StepWorkspace {
   Eigen::VectorXd acceleration;            ///< actuator accelerations (na)
   Eigen::VectorXd velocity_old;            ///< actuator velocities at the start of the step (na)
   Eigen::VectorXd velocity;                ///< actuator velocities at its end (na)
+  Eigen::VectorXd velocity_impact;  ///< after the impact impulses, before the step (na)
   Eigen::VectorXd lower, upper;            ///< actuator ranges narrowed by joint limits (na)
   std::vector<std::pair<Eigen::Index, double>> limit_rows;  ///< (actuator, +1 lower/-1 upper)
   Eigen::MatrixXd rows;                                     ///< constraint rows J (capacity x na)
@@ -65,6 +66,7 @@ struct StepWorkspace {
   Eigen::MatrixXd minv_rows;            ///< M^-1 J^T (na x capacity)
   Eigen::MatrixXd delassus;             ///< J M^-1 J^T (capacity x capacity)
   Eigen::VectorXd lambda;               ///< impulses (capacity)
+  Eigen::VectorXd lambda_impact;         ///< impulses of the impact (capacity)
   collision::ContactScratch collision;  ///< narrow-phase buffers (pairs, patches)
 };
 
@@ -89,6 +91,10 @@ struct SimState {
   std::vector<double> actuator_reference;           ///< servo reference position [unit] (na)
   std::vector<double> actuator_reference_velocity;  ///< its rate [unit/s] (na)
   std::vector<double> actuator_effort;      ///< servo torque at the primary joint [N m] (na)
+  /// Reaction of the actuator's range limits (stops) during the last step, impacts included,
+  /// as a torque at its primary joint [N m or N] (na): with it the virtual work balances,
+  /// sum_j r_j tau_j + rho^2 J a'' = rho (effort + limit_reaction) (+ tendon forces).
+  std::vector<double> actuator_limit_reaction;
   std::vector<hand::ClutchState> clutches;  ///< (nc)
   std::vector<double> inner_load_torque;    ///< eq. 9 load, + resists closing [N m] (nc)
   std::vector<double> tendon_position;      ///< motor retraction of each tendon [m] (nt)

@@ -29,13 +29,16 @@ Recorder::Recorder(const hand::HandModel& hand) : hand_(hand) {
       add(base + ".acceleration", linear ? "m/s^2" : "rad/s^2");
       add(base + ".torque", linear ? "N" : "N m");
       add(base + ".contact_force", "N");
+      add(base + ".impact_force", "N");
     }
   }
   for (const auto& f : hand.fingers) add(f.name + ".tactile_force", "N");
   for (const auto& a : hand.actuators) {
     add(a.name + ".position", a.unit);
     add(a.name + ".reference", a.unit);
-    add(a.name + ".effort", !a.drives.empty() && prismatic(a.drives.front().joint) ? "N" : "N m");
+    const bool linear = !a.drives.empty() && prismatic(a.drives.front().joint);
+    add(a.name + ".effort", linear ? "N" : "N m");
+    add(a.name + ".limit_reaction", linear ? "N" : "N m");
   }
   for (const auto& t : hand.tendons) {
     add(t.name + ".position", "m");
@@ -62,13 +65,17 @@ void Recorder::record(const SimState& s) {
     const auto& chain = hand_.fingers[f];
     for (int j = 0; j < chain.dof(); ++j) {
       const int row = chain.rowOfJoint(j);
-      Eigen::Vector3d sum = Eigen::Vector3d::Zero();
+      Eigen::Vector3d sum = Eigen::Vector3d::Zero(), impact = Eigen::Vector3d::Zero();
       // Forces on the link, all in the world frame.
       for (const auto& l : s.loads)
         if (l.finger == static_cast<int>(f) && l.row == row) sum += l.force_world;
       for (const auto& c : s.contacts)
-        if (c.finger == static_cast<int>(f) && c.row == row) sum -= c.forceOnObjectWorld();
-      data_.insert(data_.end(), {s.q[f][j], s.qd[f][j], s.qdd[f][j], s.tau[f][j], sum.norm()});
+        if (c.finger == static_cast<int>(f) && c.row == row) {
+          sum -= c.forceOnObjectWorld();
+          impact -= c.impact_force * c.normal_world;
+        }
+      data_.insert(data_.end(),
+                   {s.q[f][j], s.qd[f][j], s.qdd[f][j], s.tau[f][j], sum.norm(), impact.norm()});
     }
   }
   // Tactile sensing (seed 002): normal contact forces on every phalanx, summed per finger.
@@ -79,8 +86,8 @@ void Recorder::record(const SimState& s) {
     data_.push_back(sum);
   }
   for (std::size_t a = 0; a < hand_.actuators.size(); ++a)
-    data_.insert(data_.end(),
-                 {s.actuator_position[a], s.actuator_reference[a], s.actuator_effort[a]});
+    data_.insert(data_.end(), {s.actuator_position[a], s.actuator_reference[a],
+                               s.actuator_effort[a], s.actuator_limit_reaction[a]});
   for (std::size_t t = 0; t < hand_.tendons.size(); ++t)
     data_.insert(data_.end(), {s.tendon_position[t], s.tendon_tension[t]});
   for (std::size_t c = 0; c < hand_.clutches.size(); ++c)

@@ -39,6 +39,7 @@ void reserveRows(StepWorkspace& w, Eigen::Index rows, Eigen::Index na) {
   w.minv_rows.resize(na, cap);
   w.delassus.resize(cap, cap);
   w.lambda.resize(cap);
+  w.lambda_impact.resize(cap);
 }
 
 }  // namespace
@@ -78,6 +79,7 @@ SimState makeState(const Model& model, const std::vector<double>& actuator_posit
   s.actuator_reference = s.actuator_position;
   s.actuator_reference_velocity.assign(na, 0.0);
   s.actuator_effort.assign(na, 0.0);
+  s.actuator_limit_reaction.assign(na, 0.0);
   s.clutches.assign(hand.clutches.size(), {});
   s.inner_load_torque.assign(hand.clutches.size(), 0.0);
   for (const auto& t : hand.tendons) s.tendon_position.push_back(std::clamp(0.0, t.lower, t.upper));
@@ -111,7 +113,7 @@ void sizeWorkspace(const Model& model, SimState& s) {
   w.mass = Eigen::MatrixXd::Zero(idx(na), idx(na));
   w.mass_ldlt = Eigen::LDLT<Eigen::MatrixXd>(idx(na));
   for (Eigen::VectorXd* v :
-       {&w.bias, &w.force, &w.acceleration, &w.velocity_old, &w.velocity, &w.lower, &w.upper})
+       {&w.bias, &w.force, &w.acceleration, &w.velocity_old, &w.velocity, &w.velocity_impact, &w.lower, &w.upper})
     *v = Eigen::VectorXd::Zero(idx(na));
   w.limit_rows.reserve(2 * na);
   reserveRows(w, idx(2 * na + 16), idx(na));
@@ -343,8 +345,10 @@ bool solveRows(const Model& model, SimState& s) {
   const auto& drives = w.drives;
   const auto nc = static_cast<Eigen::Index>(s.contacts.size());
   const auto nr = nc + static_cast<Eigen::Index>(w.limit_rows.size());
-  for (Contact& c : s.contacts) c.force = 0.0;
+  for (Contact& c : s.contacts) c.force = c.impact_force = 0.0;
+  std::fill(s.actuator_limit_reaction.begin(), s.actuator_limit_reaction.end(), 0.0);
   w.velocity = w.velocity_old + w.acceleration * dt;
+  w.velocity_impact = w.velocity_old;
   if (nr == 0) return false;
   reserveRows(w, nr, idx(na));
   auto rows = w.rows.topRows(nr);
@@ -391,13 +395,27 @@ bool solveRows(const Model& model, SimState& s) {
   // not a force the clutch feels). Then the step's accelerations are constrained; that
   // impulse over dt is the sustained normal force.
   w.velocity = w.velocity_old;
+  auto impact = w.lambda_impact.head(nr);
   contact::projectedGaussSeidel(rows, minv_rows, delassus, bias, model.options.solver.sweeps, floor,
-                                w.velocity, lambda);
+                                w.velocity, impact);
   bool acted = w.velocity != w.velocity_old;
+  w.velocity_impact = w.velocity;
   w.velocity += w.acceleration * dt;
   contact::projectedGaussSeidel(rows, minv_rows, delassus, bias, model.options.solver.sweeps, floor,
                                 w.velocity, lambda);
-  for (Eigen::Index i = 0; i < nc; ++i) s.contacts[static_cast<std::size_t>(i)].force = lambda[i] / dt;
+  for (Eigen::Index i = 0; i < nc; ++i) {
+    Contact& c = s.contacts[static_cast<std::size_t>(i)];
+    c.force = lambda[i] / dt;
+    c.impact_force = impact[i] / dt;
+  }
+  // A stop's impulses act on its actuator; reported at the primary joint.
+  for (std::size_t k = 0; k < w.limit_rows.size(); ++k) {
+    const auto [a, sign] = w.limit_rows[k];
+    const Eigen::Index i = nc + static_cast<Eigen::Index>(k);
+    const double rho = hand.actuators[static_cast<std::size_t>(a)].drives.front().ratio;
+    s.actuator_limit_reaction[static_cast<std::size_t>(a)] +=
+        sign * (impact[i] + lambda[i]) / dt / rho;
+  }
   return acted || (lambda.array() > 0.0).any();
 }
 
@@ -490,7 +508,11 @@ bool updateClutches(const Model& model, SimState& s) {
 void computeJointTorques(const Model& model, SimState& s) {
   const hand::HandModel& hand = model.hand();
   StepWorkspace& w = s.work;
-  // The contact forces count as external forces on their links.
+  const double dt = model.options.dt;
+  const bool impact = w.velocity_impact != w.velocity_old;
+  // The sustained contact forces count as external forces on their links. The torque is what the
+  // drive applies over the step: an impact (an impulse of the contact and the stops, recorded in
+  // columns of its own) is left out, with the velocity jump it made.
   for (const Contact& c : s.contacts) {
     if (c.force <= 0.0) continue;
     const auto f = static_cast<std::size_t>(c.finger);
@@ -500,12 +522,16 @@ void computeJointTorques(const Model& model, SimState& s) {
                                                          to_base.linear() * c.forceOnLinkWorld());
   }
   for (std::size_t f = 0; f < hand.fingers.size(); ++f) {
+    kinematics::JointVector qdd_drive(static_cast<Eigen::Index>(w.drives[f].size()));
     for (std::size_t j = 0; j < w.drives[f].size(); ++j) {
       const auto& e = w.drives[f][j];
-      s.qdd[f][idx(j)] = e.ratio * w.acceleration[static_cast<Eigen::Index>(e.actuator)];
+      const auto a = static_cast<Eigen::Index>(e.actuator);
+      s.qdd[f][idx(j)] = e.ratio * w.acceleration[a];
+      qdd_drive[idx(j)] = impact ? e.ratio * ((w.velocity[a] - w.velocity_impact[a]) / dt)
+                                 : s.qdd[f][idx(j)];
     }
     const auto& terms = w.terms[f];
-    s.tau[f] = terms.D * s.qdd[f] + terms.H + terms.C - w.external[f];
+    s.tau[f] = terms.D * qdd_drive + terms.H + terms.C - w.external[f];
   }
 }
 
