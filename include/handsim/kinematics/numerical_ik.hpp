@@ -37,7 +37,8 @@ NumericalIkResult solveNumericalIk(const Chain& chain, const Eigen::Vector3d& ta
                                    const std::optional<Eigen::Matrix3d>& target_rotation = {});
 
 /// Runs solveNumericalIk from a deterministic grid of starts over the free joints' limits (and
-/// from q0) and returns the best result: the nearest reachable tip found.
+/// from q0) and returns the best result: the nearest reachable tip found. When none reaches
+/// the target, also polishes the best samples of a finer grid (at most 6561 samples).
 NumericalIkResult nearestReachable(const Chain& chain, const Eigen::Vector3d& target,
                                    const Eigen::Ref<const Eigen::VectorXd>& q0,
                                    const NumericalIkOptions& options = {},

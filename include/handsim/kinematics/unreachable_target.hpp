@@ -13,8 +13,10 @@ class UnreachableTarget : public std::runtime_error {
  public:
   UnreachableTarget(const std::string& message, double miss, JointVector closest)
       : std::runtime_error(message), miss_(miss), closest_(std::move(closest)) {}
-  /// Distance from the target to the nearest fingertip position found [m] (an upper bound on
-  /// the true distance to the reachable set; exact where the reason is link length).
+  /// Distance from the target to the nearest fingertip position reachable within the joint
+  /// limits (and the fixed tip angle, for the planar solver) [m]: exact for the closed forms,
+  /// a multi-start search for the numerical solver (see docs/kinematics.md). +infinity when
+  /// the limits do not allow the requested tip angle at all.
   double miss() const noexcept { return miss_; }
   /// Joint values of that nearest position.
   const JointVector& closest() const noexcept { return closest_; }

@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 #include "handsim/kinematics/forward_kinematics.hpp"
 #include "handsim/kinematics/unreachable_target.hpp"
@@ -69,6 +71,15 @@ NumericalIkResult solveNumericalIk(const Chain& chain, const Eigen::Vector3d& ta
     if (target_rotation) jac.bottomRows(3) = w * full.bottomRows<3>();
     for (int j = 0; j < n; ++j)
       if (!(options.free_mask >> j & 1u)) jac.col(j).setZero();
+    // Active set: a joint on a limit that the steepest descent J^T e pushes further out stays
+    // there (projected Newton for bound constraints, Bertsekas 1982), so the step uses the
+    // other joints instead of being clamped away.
+    const JointVector descent = jac.transpose() * cur.error;
+    for (int j = 0; j < n; ++j) {
+      const auto& row = chain.rows[static_cast<std::size_t>(chain.rowOfJoint(j))];
+      if ((q[j] <= row.lower && descent[j] < 0.0) || (q[j] >= row.upper && descent[j] > 0.0))
+        jac.col(j).setZero();
+    }
     // Try a step; grow the damping until the error decreases, shrink it after success.
     bool improved = false;
     for (int attempt = 0; attempt < 30 && !improved; ++attempt) {
@@ -126,6 +137,40 @@ NumericalIkResult nearestReachable(const Chain& chain, const Eigen::Vector3d& ta
       start[j] = row.lower + (row.upper - row.lower) * (level + 0.5) / per;
     }
     const NumericalIkResult r = solveNumericalIk(chain, target, start, options, target_rotation);
+    if (score(r) < score(best)) best = r;
+  }
+  if (score(best) <= options.tolerance * 10.0) return best;
+  // Unreachable: the nearest tip may lie in a basin none of those starts fell into. Sample a
+  // finer grid over the free joints (limits included, where such minima often lie) and polish
+  // the best few samples.
+  constexpr int kMaxSamples = 6561;  // 9^4: about a millisecond of forward kinematics
+  int fine = 2;
+  const auto power = [&](int base) {
+    long long p = 1;
+    for (std::size_t k = 0; k < free.size() && p <= kMaxSamples; ++k) p *= base;
+    return p;
+  };
+  while (fine < 41 && power(fine + 1) <= kMaxSamples) ++fine;
+  const int samples = static_cast<int>(power(fine));
+  constexpr int kPolished = 12;
+  std::vector<std::pair<double, JointVector>> seeds;
+  for (int s = 0; s < samples; ++s) {
+    JointVector q = q0;
+    int code = s;
+    for (const int j : free) {
+      const auto& row = chain.rows[static_cast<std::size_t>(chain.rowOfJoint(j))];
+      q[j] = row.lower + (row.upper - row.lower) * (code % fine) / (fine - 1.0);
+      code /= fine;
+    }
+    const Evaluation e = evaluate(chain, q, target, target_rotation, options.orientation_weight);
+    seeds.emplace_back(e.norm2, q);
+  }
+  const auto polished = seeds.begin() + std::min<std::ptrdiff_t>(kPolished, seeds.size());
+  std::partial_sort(seeds.begin(), polished, seeds.end(),
+                    [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (auto it = seeds.begin(); it != polished; ++it) {
+    const NumericalIkResult r =
+        solveNumericalIk(chain, target, it->second, options, target_rotation);
     if (score(r) < score(best)) best = r;
   }
   return best;
