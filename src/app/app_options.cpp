@@ -1,7 +1,25 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app_options.hpp"
 
+#include <QRegularExpression>
+#include <cmath>
+
 namespace handsim::app {
+
+namespace {
+
+// A plain decimal number (sign, digits, point, exponent), finite: QString::toDouble would also
+// take "inf", "nan" and surrounding spaces. Returns false for anything else.
+bool parseDecimal(const QString& text, double& out) {
+  static const QRegularExpression decimal(
+      QStringLiteral("^[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?$"));
+  if (!decimal.match(text).hasMatch()) return false;
+  bool ok = false;
+  out = text.toDouble(&ok);
+  return ok && std::isfinite(out);
+}
+
+}  // namespace
 
 AppOptions parseAppOptions(const QStringList& arguments) {
   AppOptions o;
@@ -31,20 +49,25 @@ AppOptions parseAppOptions(const QStringList& arguments) {
       if (!value(o.window_screenshot)) return o;
     } else if (a == QLatin1String("--samples")) {
       if (!value(v)) return o;
-      bool ok = false;
-      o.samples = v.toInt(&ok);
-      if (!ok || o.samples < 0 || o.samples > 16) {
+      double n = 0.0;
+      const bool ok = parseDecimal(v, n) && n == std::floor(n) && n >= 0.0 && n <= 16.0;
+      if (ok) o.samples = static_cast<int>(n);
+      if (!ok) {
         o.error = QStringLiteral("--samples needs a whole number from 0 to 16, not '%1'").arg(v);
         return o;
       }
     } else if (a == QLatin1String("--quit-after")) {
       if (!value(v)) return o;
-      bool ok = false;
-      o.quit_after = v.toDouble(&ok);
-      if (!ok || o.quit_after < 0.0) {
-        o.error = QStringLiteral("--quit-after needs a number of seconds >= 0, not '%1'").arg(v);
+      double seconds = 0.0;
+      if (!parseDecimal(v, seconds) || !(seconds > 0.0) || seconds > kMaxQuitAfterSeconds) {
+        o.error = QStringLiteral(
+                      "--quit-after needs a number of seconds above 0 and at most %1, "
+                      "not '%2'")
+                      .arg(kMaxQuitAfterSeconds)
+                      .arg(v);
         return o;
       }
+      o.quit_after = seconds;
     } else {
       o.error = QStringLiteral("unknown argument '%1'").arg(a);
       return o;

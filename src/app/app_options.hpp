@@ -16,11 +16,16 @@ struct AppOptions {
   QString window_screenshot;  ///< --window-screenshot OUT.png: the whole window, with panels
   int samples = 4;            ///< --samples N: multisampling of the viewport (0 = off; llvmpipe is
                               ///< about 3x faster without it, docs/performance-gui.md)
-  double quit_after = -1.0;   ///< --quit-after SECONDS of wall-clock time; < 0: stay open
+  double quit_after = -1.0;   ///< --quit-after SECONDS of wall-clock time (0, 86400]; < 0: stay
+                              ///< open
   QString error;              ///< non-empty when the arguments are invalid
 };
 
-/// Parses the arguments after the program name.
+/// Largest --quit-after: one day [s].
+inline constexpr double kMaxQuitAfterSeconds = 86400.0;
+
+/// Parses the arguments after the program name. Numbers are plain decimals (no hexadecimal,
+/// "inf" or "nan"); --samples is a whole number 0..16, --quit-after in (0, 86400] seconds.
 AppOptions parseAppOptions(const QStringList& arguments);
 
 }  // namespace handsim::app

@@ -57,13 +57,45 @@ std::string Args::required(const std::string& flag) const {
   return *v;
 }
 
+void Args::requirePositional(std::size_t count, const std::string& what) const {
+  if (positional_.size() < count) throw UsageError("expected " + what + " (see --help)");
+  if (positional_.size() == count) return;
+  std::string extra;
+  for (std::size_t i = count; i < positional_.size(); ++i)
+    extra += (extra.empty() ? "'" : ", '") + positional_[i] + "'";
+  throw UsageError("unexpected argument" +
+                   std::string(positional_.size() - count > 1 ? "s " : " ") + extra + ": takes " +
+                   what + " (see --help)");
+}
+
+bool isDecimalNumber(const std::string& text) {
+  std::size_t i = 0;
+  const auto digits = [&]() {
+    const std::size_t start = i;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
+    return i - start;
+  };
+  if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+  std::size_t mantissa = digits();
+  if (i < text.size() && text[i] == '.') {
+    ++i;
+    mantissa += digits();
+  }
+  if (mantissa == 0) return false;
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+    if (digits() == 0) return false;
+  }
+  return i == text.size();
+}
+
 double parseNumber(const std::string& text, const std::string& flag) {
-  const char* begin = text.c_str();
-  char* end = nullptr;
-  const double x = std::strtod(begin, &end);
-  if (text.empty() || end == begin || *end != '\0')
-    throw UsageError(flag + ": '" + text + "' is not a number");
-  if (!std::isfinite(x)) throw UsageError(flag + ": '" + text + "' is not a finite number");
+  // strtod alone would also take "0x10", "inf", "nan" and leading spaces.
+  if (!isDecimalNumber(text)) throw UsageError(flag + ": '" + text + "' is not a decimal number");
+  const double x = std::strtod(text.c_str(), nullptr);
+  if (!std::isfinite(x))
+    throw UsageError(flag + ": '" + text + "' is out of range (beyond +-1.8e308)");
   return x;
 }
 

@@ -25,6 +25,10 @@ class Args {
   std::optional<std::string> value(const std::string& flag) const;
   std::string required(const std::string& flag) const;
   const std::vector<std::string>& positional() const { return positional_; }
+  /// Checks that exactly `count` positional arguments were given; `what` names them for the
+  /// message ("one scenario file", "no arguments"). Missing ones and extra ones (named) are
+  /// usage errors.
+  void requirePositional(std::size_t count, const std::string& what) const;
   bool help() const { return has("--help"); }
 
  private:
@@ -33,9 +37,14 @@ class Args {
   std::vector<std::string> positional_;
 };
 
-/// "1,2.5,-3" -> numbers; rejects empty items, trailing garbage, NaN and infinities.
+/// True when `text` is a plain decimal number: optional sign, digits with at most one point
+/// (at least one digit), optional exponent `e`/`E` with optional sign and digits. Hexadecimal,
+/// "inf", "nan", spaces and trailing characters are not.
+bool isDecimalNumber(const std::string& text);
+/// "1,2.5,-3" -> numbers; every item as parseNumber, and no empty items.
 std::vector<double> parseNumbers(const std::string& text, const std::string& flag);
-/// One finite number.
+/// One decimal number (isDecimalNumber) that is finite as a double ("1e400" is out of range);
+/// anything else is a UsageError naming `flag` and the text.
 double parseNumber(const std::string& text, const std::string& flag);
 
 }  // namespace handsim::cli

@@ -3,8 +3,10 @@
 #pragma once
 
 #include <Eigen/Geometry>
+#include <cmath>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -15,12 +17,47 @@ namespace handsim::cli {
 
 inline constexpr double kDegToRad = 3.14159265358979323846 / 180.0;
 
+/// A result holding NaN or an infinity, which JSON cannot carry (it would print null): the
+/// command fails with exit code kNonFinite.
+class NonFiniteResult : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// JSON pointer ("/tau/2") of the first non-finite number in `j`, or "" when all are finite.
+template <typename Json>
+std::string firstNonFinite(const Json& j, const std::string& where = "") {
+  if (j.is_number_float()) {
+    const double v = j.template get<double>();
+    return std::isfinite(v) ? "" : (where.empty() ? "/" : where);
+  }
+  if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end(); ++it)
+      if (auto w = firstNonFinite(it.value(), where + "/" + it.key()); !w.empty()) return w;
+  } else if (j.is_array()) {
+    for (std::size_t i = 0; i < j.size(); ++i)
+      if (auto w = firstNonFinite(j[i], where + "/" + std::to_string(i)); !w.empty()) return w;
+  }
+  return "";
+}
+
+/// Prints a result as is, even with non-finite numbers (as null): for a command that has
+/// already decided to fail with kNonFinite and says where.
+template <typename Json = nlohmann::ordered_json>
+void printJsonUnchecked(const Json& j) {
+  std::cout << j.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
+}
+
 /// Prints a command's result. Strings from users (file names, names read from VRML) may hold
 /// bytes that are not UTF-8: they are printed as U+FFFD, so the output is always valid JSON.
+/// A non-finite number throws NonFiniteResult naming where it is, and nothing is printed.
 /// (A braced list prints as ordered_json.)
 template <typename Json = nlohmann::ordered_json>
 void printJson(const Json& j) {
-  std::cout << j.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
+  if (const std::string where = firstNonFinite(j); !where.empty())
+    throw NonFiniteResult("the result has a non-finite number (NaN or infinity) at " + where +
+                          "; the inputs are too large for double precision or inconsistent");
+  printJsonUnchecked(j);
 }
 
 inline nlohmann::ordered_json toJson(const Eigen::Vector3d& v) {

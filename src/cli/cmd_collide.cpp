@@ -27,7 +27,7 @@ int run(const std::vector<std::string>& argv) {
     std::cout << kHelp;
     return kOk;
   }
-  if (args.positional().size() != 2) throw UsageError("give two mesh files, A and B");
+  args.requirePositional(2, "two mesh files, A and B");
   collision::KdopTreeOptions options;
   if (const auto k = args.value("--k")) {
     options.k = static_cast<int>(parseNumber(*k, "--k"));

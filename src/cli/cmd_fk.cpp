@@ -27,6 +27,7 @@ int run(const std::vector<std::string>& argv) {
     std::cout << kHelp;
     return kOk;
   }
+  args.requirePositional(0, "no positional arguments");
   const hand::HandModel h = hand::loadHand(args.required("--hand"));
   const bool has_q = args.has("--q"), has_counts = args.has("--counts");
   if (has_q == has_counts) throw UsageError("give exactly one of --q or --counts");

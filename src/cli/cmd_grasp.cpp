@@ -30,7 +30,7 @@ int run(const std::vector<std::string>& argv) {
     std::cout << kHelp;
     return kOk;
   }
-  if (args.positional().size() != 1) throw UsageError("expected one CONTACTS.json file");
+  args.requirePositional(1, "one CONTACTS.json file");
   grasp::GraspInput in = grasp::loadGraspInput(args.positional()[0]);
   if (const auto e = args.value("--edges")) {
     const double n = parseNumber(*e, "--edges");

@@ -14,7 +14,7 @@ int run(const std::vector<std::string>& argv) {
                  "fingers with their joints, degrees of freedom, actuators and clutches.\n";
     return kOk;
   }
-  if (!args.positional().empty()) throw UsageError("takes no arguments");
+  args.requirePositional(0, "no arguments");
   nlohmann::ordered_json hands = nlohmann::ordered_json::array();
   for (const auto& id : hand::builtinHandIds()) {
     const hand::HandModel h = hand::loadHand(id);

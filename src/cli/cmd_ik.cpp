@@ -30,6 +30,7 @@ int run(const std::vector<std::string>& argv) {
     std::cout << kHelp;
     return kOk;
   }
+  args.requirePositional(0, "no positional arguments");
   const hand::HandModel h = hand::loadHand(args.required("--hand"));
   const auto& chain =
       h.fingers[static_cast<std::size_t>(requireFinger(h, args.required("--finger")))];

@@ -24,61 +24,29 @@ constexpr const char* kHelp =
     "  --segments N   segments around Sphere/Cylinder/Cone (3..1024); default 32\n\n"
     "Exit 2 with the loader's message (file:line:column) on bad input.\n";
 
-bool parseNumber(const std::string& text, double& out) {
-  try {
-    std::size_t used = 0;
-    out = std::stod(text, &used);
-    return used == text.size();
-  } catch (const std::exception&) {
-    return false;
+int runMesh(const std::vector<std::string>& argv) {
+  if (!argv.empty() && argv.front() == "-h") {
+    std::cout << kHelp;
+    return kOk;
   }
-}
-
-int runMesh(const std::vector<std::string>& args) {
+  const Args args(argv, {"--scale", "--segments"}, {});
+  if (args.help()) {
+    std::cout << kHelp;
+    return kOk;
+  }
+  args.requirePositional(1, "one mesh FILE");
   geometry::MeshLoadOptions options;
-  std::string file;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "--help" || a == "-h") {
-      std::cout << kHelp;
-      return kOk;
-    }
-    if (a == "--scale" || a == "--segments") {
-      double v = 0.0;
-      if (i + 1 >= args.size() || !parseNumber(args[i + 1], v)) {
-        std::cerr << "handsim-cli mesh: " << a << " needs a number\n";
-        return kBadInput;
-      }
-      ++i;
-      if (a == "--scale") {
-        if (!(v > 0.0)) {
-          std::cerr << "handsim-cli mesh: --scale must be positive\n";
-          return kBadInput;
-        }
-        options.scale = v;
-      } else {
-        if (v < 3 || v > 1024 || v != static_cast<int>(v)) {
-          std::cerr << "handsim-cli mesh: --segments must be an integer in [3, 1024]\n";
-          return kBadInput;
-        }
-        options.vrml.segments = static_cast<int>(v);
-      }
-      continue;
-    }
-    if (!a.empty() && a[0] == '-') {
-      std::cerr << "handsim-cli mesh: unknown option '" << a << "'\n" << kHelp;
-      return kBadInput;
-    }
-    if (!file.empty()) {
-      std::cerr << "handsim-cli mesh: only one FILE may be given\n";
-      return kBadInput;
-    }
-    file = a;
+  if (const auto s = args.value("--scale")) {
+    options.scale = parseNumber(*s, "--scale");
+    if (!(options.scale > 0.0)) throw UsageError("--scale: must be positive, got '" + *s + "'");
   }
-  if (file.empty()) {
-    std::cerr << kHelp;
-    return kBadInput;
+  if (const auto n = args.value("--segments")) {
+    const double v = parseNumber(*n, "--segments");
+    if (v < 3 || v > 1024 || v != static_cast<int>(v))
+      throw UsageError("--segments: expected an integer from 3 to 1024, got '" + *n + "'");
+    options.vrml.segments = static_cast<int>(v);
   }
+  const std::string& file = args.positional().front();
   geometry::LoadedModel model;
   try {
     model = geometry::loadMesh(file, options);

@@ -7,6 +7,7 @@
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/hand/pose_io.hpp"
 #include "handsim/io/atomic_file.hpp"
+#include "outputs.hpp"
 
 namespace handsim::cli {
 namespace {
@@ -39,9 +40,13 @@ int save(const std::vector<std::string>& argv) {
     std::cout << kHelp;
     return kOk;
   }
-  if (!args.positional().empty())
-    throw UsageError("unexpected argument '" + args.positional().front() + "'");
+  args.requirePositional(0, "no positional arguments");
+  // The pose file is read and rewritten by design; the CSV must be neither it nor the hand.
+  std::vector<OutputFile> outputs{{"--out", args.required("--out")}};
+  if (const auto csv = args.value("--csv")) outputs.push_back({"--csv", *csv});
+  for (const auto& o : outputs) requireWritable(o);
   const hand::HandModel h = hand::loadHand(args.required("--hand"));
+  requireDistinct(outputs, {h.source_file});
   hand::NamedPose pose;
   pose.name = args.required("--name");
   if (pose.name.empty()) throw UsageError("--name: a pose needs a non-empty name");
@@ -85,8 +90,7 @@ int list(const std::vector<std::string>& argv) {
     std::cout << kHelp;
     return kOk;
   }
-  if (!args.positional().empty())
-    throw UsageError("unexpected argument '" + args.positional().front() + "'");
+  args.requirePositional(0, "no positional arguments");
   const hand::HandModel h = hand::loadHand(args.required("--hand"));
   nlohmann::ordered_json poses = nlohmann::ordered_json::array();
   for (const auto& p : h.poses) poses.push_back(entryJson(h, p, "hand"));

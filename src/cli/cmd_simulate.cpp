@@ -6,6 +6,7 @@
 #include "cli_util.hpp"
 #include "command.hpp"
 #include "handsim/sim/scenario.hpp"
+#include "outputs.hpp"
 #ifdef HANDSIM_HAVE_PLOT
 #include "signal_plot.hpp"
 #endif
@@ -33,8 +34,28 @@ int run(const std::vector<std::string>& argv) {
     std::cout << kHelp;
     return kOk;
   }
-  if (args.positional().size() != 1) throw UsageError("give exactly one scenario file");
+  args.requirePositional(1, "one scenario file");
+  // Outputs are checked before the run, which may take long: writable, and none of them an
+  // input (the scenario, its hand file, its object meshes) or another output.
+  std::vector<OutputFile> outputs;
+  if (const auto csv = args.value("--csv")) outputs.push_back({"--csv", *csv});
+  if (const auto plot = args.value("--plot")) {
+#ifdef HANDSIM_HAVE_PLOT
+    const auto signals = args.value("--signals");
+    if (!signals || signals->empty()) throw UsageError("--plot needs --signals A,B,...");
+    outputs.push_back({"--plot", *plot});
+#else
+    throw UsageError("--plot " + *plot +
+                     ": this handsim-cli was built without the plot library "
+                     "(HANDSIM_BUILD_GUI=OFF)");
+#endif
+  }
+  for (const auto& out : outputs) requireWritable(out);
+  requireDistinct(outputs, {args.positional()[0]});
   const sim::Scenario sc = sim::loadScenario(args.positional()[0]);
+  std::vector<std::string> inputs{sc.hand->source_file};
+  for (const auto& object : sc.objects) inputs.push_back(object.source);
+  requireDistinct(outputs, inputs);
   const hand::HandModel& hand = *sc.hand;
   const bool quiet = args.has("--quiet");
   int last = -1;
@@ -57,10 +78,9 @@ int run(const std::vector<std::string>& argv) {
         break;
       }
   if (const auto csv = args.value("--csv")) rec.writeCsv(*csv);
-  if (const auto plot = args.value("--plot")) {
 #ifdef HANDSIM_HAVE_PLOT
+  if (const auto plot = args.value("--plot")) {
     const auto list = args.value("--signals");
-    if (!list || list->empty()) throw UsageError("--plot needs --signals A,B,...");
     std::vector<std::string> columns;
     std::string::size_type begin = 0;
     while (begin <= list->size()) {
@@ -75,43 +95,43 @@ int run(const std::vector<std::string>& argv) {
     } catch (const std::invalid_argument& e) {
       throw UsageError(e.what());
     }
-#else
-    throw UsageError("--plot " + *plot +
-                     ": this handsim-cli was built without the plot library "
-                     "(HANDSIM_BUILD_GUI=OFF)");
-#endif
   }
+#endif
   nlohmann::ordered_json actuators = nlohmann::ordered_json::object();
   for (std::size_t a = 0; a < hand.actuators.size(); ++a)
     actuators[hand.actuators[a].name] = s.actuator_position[a];
   nlohmann::ordered_json fingers = nlohmann::ordered_json::array();
   for (std::size_t f = 0; f < hand.fingers.size(); ++f)
-    fingers.push_back({{"name", hand.fingers[f].name},
-                       {"q", vectorJson(s.q[f])},
-                       {"tau", vectorJson(s.tau[f])}});
+    fingers.push_back(
+        {{"name", hand.fingers[f].name}, {"q", vectorJson(s.q[f])}, {"tau", vectorJson(s.tau[f])}});
   nlohmann::ordered_json clutches = nlohmann::ordered_json::array();
   for (std::size_t c = 0; c < hand.clutches.size(); ++c)
     clutches.push_back(
-        {{"finger",
-          hand.fingers[static_cast<std::size_t>(hand.clutches[c].inner.finger)].name},
+        {{"finger", hand.fingers[static_cast<std::size_t>(hand.clutches[c].inner.finger)].name},
          {"broken", s.clutches[c].broken},
          {"break_position", s.clutches[c].broken
                                 ? nlohmann::ordered_json(s.clutches[c].break_position)
                                 : nlohmann::ordered_json()}});
-  printJson({{"scenario", sc.source_file},
-             {"hand", hand.id},
-             {"steps", s.step},
-             {"time", s.time},
-             {"dt", sc.options.dt},
-             {"rows", rec.rowCount()},
-             {"final", {{"actuators", actuators}, {"fingers", fingers}, {"clutches", clutches}}},
-             {"warnings", s.warnings},
-             {"warning_count", s.warning_count},
-             {"csv", args.value("--csv") ? nlohmann::ordered_json(*args.value("--csv"))
-                                         : nlohmann::ordered_json()},
-             {"non_finite", non_finite.empty() ? nlohmann::ordered_json()
-                                               : nlohmann::ordered_json(non_finite)}});
-  if (!non_finite.empty()) {
+  const nlohmann::ordered_json summary = {
+      {"scenario", sc.source_file},
+      {"hand", hand.id},
+      {"steps", s.step},
+      {"time", s.time},
+      {"dt", sc.options.dt},
+      {"rows", rec.rowCount()},
+      {"final", {{"actuators", actuators}, {"fingers", fingers}, {"clutches", clutches}}},
+      {"warnings", s.warnings},
+      {"warning_count", s.warning_count},
+      {"csv", args.value("--csv") ? nlohmann::ordered_json(*args.value("--csv"))
+                                  : nlohmann::ordered_json()},
+      {"non_finite",
+       non_finite.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(non_finite)}};
+  // A non-finite run prints its summary (non-finite values as null) and says where it went
+  // wrong; any other non-finite number in the summary fails through printJson.
+  if (non_finite.empty()) {
+    printJson(summary);
+  } else {
+    printJsonUnchecked(summary);
     std::cerr << "handsim-cli simulate: the run produced a non-finite value (" << non_finite
               << "); see the warnings\n";
     return kNonFinite;

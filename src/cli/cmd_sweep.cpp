@@ -8,6 +8,7 @@
 #include "command.hpp"
 #include "handsim/grasp/grasp_sweep.hpp"
 #include "handsim/io/atomic_file.hpp"
+#include "outputs.hpp"
 
 namespace handsim::cli {
 namespace {
@@ -30,8 +31,13 @@ int run(const std::vector<std::string>& argv) {
     std::cout << kHelp;
     return kOk;
   }
-  if (args.positional().size() != 1) throw UsageError("give exactly one sweep file");
+  args.requirePositional(1, "one sweep file");
   const std::string out = args.required("--out");
+  // The results file is read (to resume) and rewritten; it must be writable before the sweep
+  // starts, and must not be the spec or a file the spec reads.
+  const std::vector<OutputFile> outputs{{"--out", out}};
+  requireWritable(outputs.front());
+  requireDistinct(outputs, {args.positional()[0]});
   unsigned threads = 0;
   if (const auto t = args.value("--threads")) {
     const double v = parseNumber(*t, "--threads");
@@ -50,6 +56,7 @@ int run(const std::vector<std::string>& argv) {
     shards = static_cast<int>(n);
   }
   const grasp::SweepSpec spec = grasp::loadSweepSpec(args.positional()[0]);
+  requireDistinct(outputs, {spec.hand->source_file, spec.object.source});
 
   std::vector<grasp::SweepResult> results;
   std::error_code ec;

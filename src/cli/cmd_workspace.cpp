@@ -13,6 +13,7 @@
 #include "handsim/kinematics/forward_kinematics.hpp"
 #include "handsim/kinematics/manipulability.hpp"
 #include "handsim/kinematics/workspace.hpp"
+#include "outputs.hpp"
 
 namespace handsim::cli {
 namespace {
@@ -26,7 +27,7 @@ const char* kHelp =
     "conditioned the finger is there.\n"
     "  --hand ID          built-in hand id or a hand file\n"
     "  --finger NAME      finger to sample\n"
-    "  --samples N        grid: N values per joint, limits included (default 10)\n"
+    "  --samples N        grid: N values per joint, limits included (2 to 1000000; default 10)\n"
     "  --random N         N uniform random configurations instead of a grid\n"
     "  --seed S           seed of the random sampling (default 1)\n"
     "  --from-joint NAME  sample only the part of the finger from this joint to the tip, in\n"
@@ -46,14 +47,19 @@ const char* kHelp =
     "\"singular_samples\"}, \"csv\"}. Condition numbers of singular samples are infinite:\n"
     "\"worst\" (and \"median\") are then null and \"singular_samples\" counts them.\n";
 
-// A whole number in [1, most]; "--samples 2.5" or "--seed 0" are usage errors.
-std::uint64_t positiveInteger(const std::string& text, const std::string& flag, double most) {
+// A whole number in [least, most]; "--samples 2.5" or "--seed 0" are usage errors.
+std::uint64_t wholeNumber(const std::string& text, const std::string& flag, double least,
+                          double most) {
   const double v = parseNumber(text, flag);
-  if (v < 1.0 || v != std::floor(v) || v > most)
-    throw UsageError(flag + ": expected a whole number from 1 to " +
+  if (v < least || v != std::floor(v) || v > most)
+    throw UsageError(flag + ": expected a whole number from " +
+                     std::to_string(static_cast<std::uint64_t>(least)) + " to " +
                      std::to_string(static_cast<std::uint64_t>(most)) + ", got '" + text + "'");
   return static_cast<std::uint64_t>(v);
 }
+
+// Values per joint of a grid: both limits, and at most as many as the largest budget.
+constexpr double kMostSamples = 1e6;
 
 nlohmann::ordered_json finiteOrNull(double v) {
   return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr);
@@ -101,9 +107,12 @@ int run(const std::vector<std::string>& argv) {
     std::cout << kHelp;
     return kOk;
   }
-  if (!args.positional().empty())
-    throw UsageError("unexpected argument '" + args.positional().front() + "'");
+  args.requirePositional(0, "no positional arguments");
+  std::vector<OutputFile> outputs;
+  if (const auto csv = args.value("--csv")) outputs.push_back({"--csv", *csv});
+  for (const auto& out : outputs) requireWritable(out);
   const hand::HandModel h = hand::loadHand(args.required("--hand"));
+  requireDistinct(outputs, {h.source_file});
   const auto& finger =
       h.fingers[static_cast<std::size_t>(requireFinger(h, args.required("--finger")))];
 
@@ -111,20 +120,18 @@ int run(const std::vector<std::string>& argv) {
   if (args.has("--samples") && args.has("--random"))
     throw UsageError("give at most one of --samples or --random");
   if (const auto s = args.value("--samples")) {
-    options.samples_per_joint = static_cast<int>(positiveInteger(*s, "--samples", 1e6));
-    if (options.samples_per_joint < 2)
-      throw UsageError("--samples: need at least 2 values per joint (both limits)");
+    options.samples_per_joint = static_cast<int>(wholeNumber(*s, "--samples", 2, kMostSamples));
   }
   if (const auto r = args.value("--random")) {
     options.sampling = kinematics::WorkspaceSampling::Random;
-    options.random_samples = static_cast<std::size_t>(positiveInteger(*r, "--random", 1e9));
+    options.random_samples = static_cast<std::size_t>(wholeNumber(*r, "--random", 1, 1e9));
   }
   if (const auto s = args.value("--seed")) {
     if (!args.has("--random")) throw UsageError("--seed applies to --random only");
-    options.seed = positiveInteger(*s, "--seed", 9007199254740992.0);
+    options.seed = wholeNumber(*s, "--seed", 1, 9007199254740992.0);
   }
   if (const auto m = args.value("--max-points"))
-    options.max_points = static_cast<std::size_t>(positiveInteger(*m, "--max-points", 1e12));
+    options.max_points = static_cast<std::size_t>(wholeNumber(*m, "--max-points", 1, 1e12));
 
   kinematics::TaskSpace task = kinematics::TaskSpace::Position;
   const std::string task_name = args.value("--task").value_or("position");
@@ -186,6 +193,24 @@ int run(const std::vector<std::string>& argv) {
       options.held.emplace_back(k - first, held[static_cast<std::size_t>(k)]);
   }
 
+  // A grid has samples^k points for its k sampled joints. That product overflows 64 bits long
+  // before it matters (1000000^4), and the library then reports its saturated count, so the
+  // budget is checked here in floating point; k comes from the 2^k corners of the grid.
+  if (options.sampling == kinematics::WorkspaceSampling::Grid) {
+    kinematics::WorkspaceOptions corners_only = options;
+    corners_only.samples_per_joint = 2;
+    const std::size_t corners = kinematics::workspaceSampleCount(chain, corners_only);
+    int sampled = 0;
+    while ((std::size_t{1} << sampled) < corners) ++sampled;
+    const double points = std::pow(static_cast<double>(options.samples_per_joint), sampled);
+    if (points > static_cast<double>(options.max_points))
+      throw UsageError("--samples " + std::to_string(options.samples_per_joint) + ": a grid over " +
+                       std::to_string(sampled) + " sampled joints of " + finger.name + " has " +
+                       std::to_string(options.samples_per_joint) + "^" + std::to_string(sampled) +
+                       " = " + shortNumber(points) + " points, above the budget of " +
+                       std::to_string(options.max_points) +
+                       " (--max-points); use fewer samples per joint, --hold or --random");
+  }
   const auto qs = kinematics::workspaceJointSamples(chain, options);
   std::vector<Eigen::Vector3d> points;
   std::vector<double> condition;

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "args.hpp"
+#include "cli_util.hpp"
 #include "command.hpp"
 #include "handsim/io/input_error.hpp"
 #include "handsim/io/utf8.hpp"
@@ -22,7 +23,8 @@ void printUsage(std::ostream& out) {
             [](const auto& a, const auto& b) { return a.name < b.name; });
   out << "usage: handsim-cli COMMAND [options]\n\n"
          "Batch and scripting front end of handsim. Results are JSON on stdout, errors on\n"
-         "stderr. Exit codes: 0 ok, 1 failure, 2 bad input, 3 unreachable/infeasible.\n\n"
+         "stderr. Exit codes: 0 ok, 1 failure, 2 bad input, 3 unreachable/infeasible,\n"
+         "4 non-finite result (NaN or infinity).\n\n"
          "commands:\n";
   for (const auto& c : commands) {
     out << "  " << c.name << std::string(c.name.size() < 12 ? 12 - c.name.size() : 1, ' ')
@@ -66,6 +68,9 @@ int main(int argc, char** argv) {
   } catch (const std::invalid_argument& e) {
     report(e);
     return kBadInput;
+  } catch (const NonFiniteResult& e) {
+    report(e);
+    return kNonFinite;
   } catch (const std::exception& e) {
     report(e);
     return kFailure;

@@ -5,7 +5,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -15,18 +18,80 @@
 namespace handsim::io {
 
 namespace {
-[[noreturn]] void fail(const std::string& what, const std::string& path) {
-  throw std::runtime_error("cannot " + what + " '" + path + "': " + std::strerror(errno));
+
+namespace fs = std::filesystem;
+
+[[noreturn]] void fail(const std::string& what, const std::string& path, int error) {
+  throw std::runtime_error("cannot " + what + " '" + path + "': " + std::strerror(error));
 }
+
+// The file a write to `path` lands in: a symbolic link is followed (to its target, and on
+// through links to links) so that the link stays a link. Links inside the folder part of the
+// path need no care: rename works in the folder they lead to.
+fs::path resolveTarget(const std::string& path) {
+  fs::path p(path);
+  for (int hops = 0; hops < 40; ++hops) {
+    struct stat st {};
+    if (::lstat(p.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return p;
+    std::error_code ec;
+    const fs::path link = fs::read_symlink(p, ec);
+    if (ec) return p;
+    p = link.is_absolute() ? link : p.parent_path() / link;
+  }
+  fail("follow the links of", path, ELOOP);
+}
+
+fs::path folderOf(const fs::path& target) {
+  return target.has_parent_path() ? target.parent_path() : fs::path(".");
+}
+
+// A new, empty file beside `target` with a name no one else uses: ".NAME.<pid>.<n>". Created
+// with mode 0666, so the kernel applies the umask as for any new file. Returns the descriptor
+// or -1 with errno set.
+int createTemporary(const fs::path& target, std::string& name) {
+  static std::atomic<unsigned> counter{0};
+  const auto salt =
+      static_cast<unsigned>(std::chrono::steady_clock::now().time_since_epoch().count() & 0xffffff);
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    name =
+        (folderOf(target) / ("." + target.filename().string() + "." + std::to_string(::getpid()) +
+                             "." + std::to_string(salt) + "." + std::to_string(counter++)))
+            .string();
+    const int fd = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd >= 0 || errno != EEXIST) return fd;
+  }
+  return -1;
+}
+
 }  // namespace
 
+void checkWritable(const std::string& path) {
+  const fs::path target = resolveTarget(path);
+  struct stat st {};
+  if (::stat(target.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) fail("write", path, EISDIR);
+  std::string tmp;
+  const int fd = createTemporary(target, tmp);
+  if (fd < 0) fail("create a file beside", path, errno);
+  ::close(fd);
+  ::unlink(tmp.c_str());
+}
+
 void writeFileAtomically(const std::string& path, std::string_view content) {
-  namespace fs = std::filesystem;
-  const fs::path target(path);
-  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  std::string tmpl = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
-  const int fd = ::mkstemp(tmpl.data());
-  if (fd < 0) fail("create a temporary file next to", path);
+  const fs::path target = resolveTarget(path);
+  // An existing file keeps its permission bits; a new one gets 0666 & ~umask from open().
+  struct stat old {};
+  const bool existed = ::stat(target.c_str(), &old) == 0;
+  if (existed && S_ISDIR(old.st_mode)) fail("write", path, EISDIR);
+  std::string tmp;
+  const int fd = createTemporary(target, tmp);
+  if (fd < 0) fail("create a temporary file next to", path, errno);
+  const auto abandon = [&](const std::string& what) {
+    const int error = errno;
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    fail(what, path, error);
+  };
+  if (existed && ::fchmod(fd, old.st_mode & 07777) != 0) abandon("keep the permissions of");
   // POSIX write may be partial; loop until everything is on its way.
   const char* data = content.data();
   std::size_t left = content.size();
@@ -34,28 +99,37 @@ void writeFileAtomically(const std::string& path, std::string_view content) {
     const ssize_t n = ::write(fd, data, left);
     if (n < 0) {
       if (errno == EINTR) continue;
-      ::close(fd);
-      ::unlink(tmpl.c_str());
-      fail("write", path);
+      abandon("write");
     }
     data += n;
     left -= static_cast<std::size_t>(n);
   }
-  if (::fsync(fd) != 0 || ::fchmod(fd, 0644) != 0) {
-    ::close(fd);
-    ::unlink(tmpl.c_str());
-    fail("flush", path);
+  if (::fsync(fd) != 0) abandon("flush");
+  if (::close(fd) != 0) {
+    const int error = errno;
+    ::unlink(tmp.c_str());
+    fail("close", path, error);
   }
-  ::close(fd);
-  if (std::rename(tmpl.c_str(), path.c_str()) != 0) {
-    ::unlink(tmpl.c_str());
-    fail("replace", path);
+  if (::rename(tmp.c_str(), target.c_str()) != 0) {
+    const int error = errno;
+    ::unlink(tmp.c_str());
+    fail("replace", path, error);
   }
+  // The rename is durable once the folder's entry is on disk too. Some file systems cannot
+  // sync a folder (EINVAL): the file itself is already flushed there.
+  const int dir = ::open(folderOf(target).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir < 0) fail("open the folder of", path, errno);
+  if (::fsync(dir) != 0 && errno != EINVAL) {
+    const int error = errno;
+    ::close(dir);
+    fail("flush the folder of", path, error);
+  }
+  ::close(dir);
 }
 
 std::string readFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) fail("open", path);
+  if (!in) fail("open", path, errno);
   std::ostringstream ss;
   ss << in.rdbuf();
   return ss.str();
