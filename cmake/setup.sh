@@ -48,6 +48,19 @@ cmake --build "$build" -j2
 case "$mode" in
   test)
     ctest --test-dir "$build" --output-on-failure -j2
+    # CI also runs the core, the CLI and their tests under AddressSanitizer and
+    # UndefinedBehaviorSanitizer, in a second build (docs/development.md); HANDSIM_SANITIZE_TESTS=1
+    # does it locally too. Warnings are the first build's business: GCC's flow analysis under
+    # the sanitizers reports uninitialised values that are not.
+    if [ "${CI:-}" = "true" ] || [ "${HANDSIM_SANITIZE_TESTS:-}" = "1" ]; then
+      sanitized="${HANDSIM_SANITIZE_BUILD_DIR:-$root/build-sanitize}"
+      cmake -S "$root" -B "$sanitized" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DHANDSIM_SANITIZE=address,undefined -DHANDSIM_BUILD_GUI=OFF -DHANDSIM_BUILD_PYTHON=OFF \
+        -DHANDSIM_BUILD_BENCHMARKS=OFF
+      cmake --build "$sanitized" -j2
+      ASAN_OPTIONS=abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+        ctest --test-dir "$sanitized" --output-on-failure -j2
+    fi
     ;;
   gui)
     # The desktop application on its default scene (BarrettHand and a cube); docs/gui.md.

@@ -129,13 +129,16 @@ TEST_F(MeshImport, OffWithMissingFaceIsAnErrorNotAnAbort) {
 }
 
 TEST_F(MeshImport, PlyFaceIndexOutOfRangeIsAnErrorNotASegfault) {
+  if (kDefaultImportMemoryLimit == 0)
+    GTEST_SKIP() << "under AddressSanitizer's allocator Assimp's stray read finds other memory";
   const auto path =
       write("t.ply", std::string(kPlyTriangleHeader) + "0 0 0\n1 0 0\n0 1 0\n3 0 1 3\n");
   const auto start = std::chrono::steady_clock::now();
   // Assimp reads past its vertex array here: it crashes, or hands over whatever it found there
   // as an index, which the importer refuses.
   const std::string problem = refusal(path);
-  EXPECT_TRUE(problem == "the importer crashed (SIGSEGV): Assimp cannot read this file" ||
+  // (An AddressSanitizer importer reports the bad read and aborts: SIGABRT.)
+  EXPECT_TRUE(problem.rfind("the importer crashed (SIG", 0) == 0 ||
               problem.find("uses vertex") != std::string::npos)
       << problem;
   EXPECT_LT(secondsSince(start), 5.0);
@@ -144,7 +147,11 @@ TEST_F(MeshImport, PlyFaceIndexOutOfRangeIsAnErrorNotASegfault) {
 TEST_F(MeshImport, ColladaNegativeArrayCountIsAnErrorNotASegfault) {
   const auto path = write("t.dae", collada("-2147483649"));
   const auto start = std::chrono::steady_clock::now();
-  EXPECT_EQ(refusal(path), "the importer crashed (SIGSEGV): Assimp cannot read this file");
+  const std::string problem = refusal(path);
+  EXPECT_EQ(problem, kDefaultImportMemoryLimit != 0
+                         ? "the importer crashed (SIGSEGV): Assimp cannot read this file"
+                         : "the importer crashed (SIGABRT): Assimp cannot read this file")
+      << problem;
   EXPECT_LT(secondsSince(start), 5.0);
 }
 
@@ -160,6 +167,8 @@ TEST_F(MeshImport, TruncatedPlyHeaderHitsTheTimeLimit) {
 }
 
 TEST_F(MeshImport, HugeVertexCountHitsTheMemoryLimit) {
+  if (kDefaultImportMemoryLimit == 0)
+    GTEST_SKIP() << "an AddressSanitizer importer cannot run under an address-space limit";
   const auto path = write("t.off", "OFF\n300000000 1 0\n0 0 0\n");
   MeshLoadOptions o;
   o.import_memory_limit_bytes = std::size_t{256} << 20;

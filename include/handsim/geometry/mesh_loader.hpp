@@ -10,6 +10,20 @@
 namespace handsim::geometry {
 
 /// Options of loadMesh.
+/// The importer's default address-space limit: 2 GiB, or none in an AddressSanitizer build, whose
+/// importer reserves terabytes of address space for its shadow memory.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr std::size_t kDefaultImportMemoryLimit = 0;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+inline constexpr std::size_t kDefaultImportMemoryLimit = 0;
+#else
+inline constexpr std::size_t kDefaultImportMemoryLimit = std::size_t{2} << 30;
+#endif
+#else
+inline constexpr std::size_t kDefaultImportMemoryLimit = std::size_t{2} << 30;
+#endif
+
 struct MeshLoadOptions {
   /// Multiplies every coordinate after loading: 0.001 reads a millimetre file into metres.
   double scale = 1.0;
@@ -19,9 +33,9 @@ struct MeshLoadOptions {
   /// Wall-clock time the mesh importer process may take [s] before it is killed; its CPU time
   /// is limited to the next whole second plus one [Assimp formats only].
   double import_time_limit_s = 20.0;
-  /// Address space of the mesh importer process [bytes]; 0 leaves it unlimited (needed under
-  /// AddressSanitizer, which reserves terabytes) [Assimp formats only].
-  std::size_t import_memory_limit_bytes = std::size_t{2} << 30;
+  /// Address space of the mesh importer process [bytes]; 0 leaves it unlimited
+  /// (kDefaultImportMemoryLimit: 2 GiB, none under AddressSanitizer) [Assimp formats only].
+  std::size_t import_memory_limit_bytes = kDefaultImportMemoryLimit;
   VrmlOptions vrml;  ///< used for .wrl, .wrz, .wrl.gz, .vrml
 };
 
