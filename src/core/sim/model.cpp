@@ -90,7 +90,14 @@ void computeMassProperties(ObjectModel& o, double density) {
     o.warnings.push_back("object '" + o.name + "' has no triangles: no mass");
     return;
   }
-  const geometry::ClosednessReport closed = geometry::checkClosed(mesh);
+  geometry::ClosednessReport closed;
+  try {
+    closed = geometry::checkClosed(mesh);
+  } catch (const std::invalid_argument& e) {
+    // Coordinates the check cannot weld (e.g. a scale of 1e118): no mass, said so.
+    o.warnings.push_back("object '" + o.name + "': " + e.what() + "; its mass is set to 0");
+    return;
+  }
   if (!closed.closed) {
     o.warnings.push_back("object '" + o.name + "' is not a closed mesh (" +
                          std::to_string(closed.boundary_edges) + " boundary, " +
