@@ -20,13 +20,14 @@ struct CliRun {
   std::string err;
 };
 
-/// `arguments` are appended to the CLI path as written (shell words).
-inline CliRun runCli(const std::string& arguments) {
+/// Runs `program` with `arguments` appended as written (shell words): exit code, stdout,
+/// stderr.
+inline CliRun runProgram(const std::string& program, const std::string& arguments) {
   // ctest runs test cases in parallel processes: keep each one's stderr file apart.
   static int calls = 0;
   const std::string err_path = ::testing::TempDir() + "/handsim_cli_stderr_" +
                                std::to_string(getpid()) + "_" + std::to_string(calls++) + ".txt";
-  const std::string cmd = std::string(HANDSIM_CLI_PATH) + " " + arguments + " 2>" + err_path;
+  const std::string cmd = program + " " + arguments + " 2>" + err_path;
   CliRun r;
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return r;
@@ -41,6 +42,11 @@ inline CliRun runCli(const std::string& arguments) {
   r.err = ss.str();
   std::remove(err_path.c_str());
   return r;
+}
+
+/// handsim-cli with `arguments`.
+inline CliRun runCli(const std::string& arguments) {
+  return runProgram(HANDSIM_CLI_PATH, arguments);
 }
 
 }  // namespace handsim::test
