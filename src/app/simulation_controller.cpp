@@ -106,7 +106,7 @@ int SimulationController::addObject(sim::ObjectModel object, const Eigen::Isomet
   objects.push_back(std::move(object));
   poses.push_back(pose);
   setObjects(std::move(objects), std::move(poses));
-  return static_cast<int>(objects.size()) - 1;
+  return static_cast<int>(this->objects().size()) - 1;
 }
 
 void SimulationController::removeObject(int index) {

@@ -621,8 +621,10 @@ class WidgetTest : public QObject {
     Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
     pose.linear() =
         Eigen::AngleAxisd(0.3, Eigen::Vector3d(1, 1, 0).normalized()).toRotationMatrix();
-    controller_->importObject(std::string(HANDSIM_SOURCE_DIR) + "/assets/objects/cylinder.wrl",
-                              pose);
+    // The new object's index comes back (the default cube is object 0).
+    QCOMPARE(controller_->importObject(
+                 std::string(HANDSIM_SOURCE_DIR) + "/assets/objects/cylinder.wrl", pose),
+             1);
     const osg::Vec3Array* lines = lineVertices(1);
     QVERIFY(lines->size() > 24);
     const handsim::collision::KdopTree tree(controller_->objects()[1].geometry->visual.merged(),
