@@ -72,6 +72,7 @@ void SimulationController::loadHand(const std::string& id_or_path) {
 sim::RunPlan SimulationController::plan() const {
   sim::RunPlan p = scene_.plan;
   p.duration = duration();
+  p.kept_rows = kKeptRows;
   return p;
 }
 
@@ -257,6 +258,7 @@ void SimulationController::resetToZero() {
                                  liveState().palm_pose_world);
   run_->state().object_pose_world = scene_.plan.object_pose_world;
   history_.assign(1, liveState());
+  history_stride_ = kHistoryStride;
   Q_EMIT snapshotChanged();
 }
 
@@ -413,6 +415,7 @@ void SimulationController::resetRun() {
   // trajectories, controller; the recorder restarts with the first row.
   run_->setPlan(plan());
   history_.assign(1, liveState());
+  history_stride_ = kHistoryStride;
   warnings_seen_ = 0;
   Q_EMIT snapshotChanged();
   if (was_running) setRunning(true);
@@ -421,7 +424,16 @@ void SimulationController::resetRun() {
 void SimulationController::stepOnce() {
   run_->step();
   const sim::SimState& s = liveState();
-  if (s.step % kHistoryStride == 0) history_.push_back(s);
+  if (s.step % history_stride_ == 0) {
+    if (history_.size() >= kHistoryLimit && !scrubbing_) {
+      // Keep states 0, 2, 4, ... (steps 0, 2 stride, ...) and double the stride.
+      std::size_t kept = 0;
+      for (std::size_t i = 0; i < history_.size(); i += 2) history_[kept++] = std::move(history_[i]);
+      history_.resize(kept);
+      history_stride_ *= 2;
+    }
+    if (s.step % history_stride_ == 0) history_.push_back(s);
+  }
   if (s.warning_count > warnings_seen_) {
     warnings_seen_ = s.warning_count;
     if (!s.warnings.empty()) Q_EMIT warning(QString::fromStdString(s.warnings.back()));

@@ -164,7 +164,8 @@ class SimulationController : public QObject {
   // --- history --------------------------------------------------------------------------
   /// Recorded states (one every `historyStride()` steps, and the current one).
   int historySize() const { return static_cast<int>(history_.size()); }
-  int historyStride() const { return kHistoryStride; }
+  /// Steps between kept history states (grows by doubling so a long free play stays bounded).
+  int historyStride() const { return history_stride_; }
   /// Shows recorded state `index` (pauses); -1 returns to the live state.
   void scrubTo(int index);
   bool scrubbing() const { return scrubbing_; }
@@ -185,6 +186,11 @@ class SimulationController : public QObject {
 
  private:
   static constexpr int kHistoryStride = 10;
+  /// At most this many states in the scrubber's history; then every other one is dropped and
+  /// the stride doubles (memory stays bounded in an endless free play).
+  static constexpr std::size_t kHistoryLimit = 4096;
+  /// Recorded rows kept for the plots in an endless free play (Recorder::setKeptRows).
+  static constexpr std::size_t kKeptRows = std::size_t{1} << 17;
   /// The plan of scene_ with the GUI's trajectories, duration and record rate.
   sim::RunPlan plan() const;
   void applyTrajectories();
@@ -201,6 +207,7 @@ class SimulationController : public QObject {
   sim::Scenario scene_;  ///< hand, objects, options, plan (palm and object start poses...)
   std::unique_ptr<sim::Run> run_;
   std::vector<sim::SimState> history_;
+  int history_stride_ = kHistoryStride;
   std::vector<TrajectorySegment> segments_;
   /// Retraction targets of autoGrasp() per tendon [m]; empty: tendons follow their commands.
   std::vector<double> tendon_targets_;

@@ -59,7 +59,16 @@ int run(const std::vector<std::string>& argv) {
   const hand::HandModel& hand = *sc.hand;
   const bool quiet = args.has("--quiet");
   int last = -1;
-  const auto run = sim::runScenario(sc, [&](double done) {
+  // Memory stays bounded however long the run: the CSV gets every row, the plot the
+  // evenly thinned rows kept in memory (Recorder, "Long runs"); the non-finite check sees
+  // every row.
+  sim::RunPlan plan = sc.plan;
+  if (plan.kept_rows == 0) plan.kept_rows = sim::Recorder::kDefaultKeptRows;
+  sim::Run run(sim::compileScenario(sc), plan);
+  // Rows go to the CSV as they are recorded, so a run of any length fits in memory; the
+  // file appears (atomically) when the run is over.
+  if (const auto csv = args.value("--csv")) run.recorder().streamCsv(*csv);
+  run.runToEnd([&](double done) {
     const int pct = static_cast<int>(done * 100.0);
     if (!quiet && pct / 10 != last / 10) {
       std::fprintf(stderr, "\rsimulate: %3d%%", pct);
@@ -67,17 +76,11 @@ int run(const std::vector<std::string>& argv) {
     }
   });
   if (!quiet) std::fprintf(stderr, "\rsimulate: done  \n");
-  const sim::SimState& s = run->state();
-  const sim::Recorder& rec = run->recorder();
+  const sim::SimState& s = run.state();
+  sim::Recorder& rec = run.recorder();
   // A run that produced NaN or infinity says so and fails, after writing what it recorded.
-  std::string non_finite;
-  for (std::size_t r = 0; r < rec.rowCount() && non_finite.empty(); ++r)
-    for (std::size_t c = 0; c < rec.columns().size(); ++c)
-      if (!std::isfinite(rec.value(r, c))) {
-        non_finite = rec.columns()[c] + " at t = " + std::to_string(rec.value(r, 0)) + " s";
-        break;
-      }
-  if (const auto csv = args.value("--csv")) rec.writeCsv(*csv);
+  const std::string non_finite = rec.firstNonFinite();
+  if (rec.streaming()) rec.finishCsv();
 #ifdef HANDSIM_HAVE_PLOT
   if (const auto plot = args.value("--plot")) {
     const auto list = args.value("--signals");
@@ -118,7 +121,7 @@ int run(const std::vector<std::string>& argv) {
       {"steps", s.step},
       {"time", s.time},
       {"dt", sc.options.dt},
-      {"rows", rec.rowCount()},
+      {"rows", rec.recordedRows()},
       {"final", {{"actuators", actuators}, {"fingers", fingers}, {"clutches", clutches}}},
       {"warnings", s.warnings},
       {"warning_count", s.warning_count},

@@ -140,6 +140,9 @@ void bindSim(py::module_& m) {
       .def_readwrite("duration", &RunPlan::duration, "[s]; 0: no end.")
       .def_readwrite("record_every", &RunPlan::record_every,
                      "Record every N-th step (first and last always).")
+      .def_readwrite("kept_rows", &RunPlan::kept_rows,
+                     "At most this many recorded rows stay in memory, evenly thinned (the latest "
+                     "kept); 0 keeps all. A CSV of every row comes from Run.stream_csv.")
       .def_readwrite("initial", &RunPlan::initial,
                      "Initial actuator positions [actuator units] (empty: 0 clamped).")
       .def_readwrite("initial_tendons", &RunPlan::initial_tendons,
@@ -354,14 +357,35 @@ void bindSim(py::module_& m) {
             }
             return out;
           },
-          "Every recorded signal as a numpy array: dict name -> array (one value per recorded "
-          "row), in SI units (see units()).")
+          "Every recorded signal as a numpy array: dict name -> array (one value per kept "
+          "row: every row unless a row limit applies, see kept_stride), in SI units (see units()).")
       .def(
           "csv", [](const Run& r) { return r.recorder().toCsv(); },
           "The recording as CSV text (what handsim-cli simulate --csv writes).")
       .def(
           "write_csv", [](const Run& r, const std::string& path) { r.recorder().writeCsv(path); },
-          py::arg("path"), "Writes the recording as CSV, atomically.");
+          py::arg("path"), "Writes the recording (the kept rows) as CSV, atomically.")
+      .def(
+          "stream_csv",
+          [](Run& r, const std::string& path, std::size_t kept_rows) {
+            r.recorder().streamCsv(path, kept_rows);
+          },
+          py::arg("path"), py::arg("kept_rows") = sim::Recorder::kDefaultKeptRows,
+          "Streams every recorded row to a CSV file while the run goes (for runs too long to "
+          "keep in memory); at most kept_rows rows stay in memory for signals(), evenly thinned. "
+          "The file appears at path, complete, on finish_csv().")
+      .def(
+          "finish_csv", [](Run& r) { r.recorder().finishCsv(); },
+          "Completes a streamed CSV (stream_csv) and moves it into place atomically.")
+      .def_property_readonly(
+          "recorded_rows", [](const Run& r) { return r.recorder().recordedRows(); },
+          "Rows recorded since the last reset, kept in memory or not.")
+      .def_property_readonly(
+          "kept_stride", [](const Run& r) { return r.recorder().keptStride(); },
+          "signals() holds every kept_stride-th recorded row (1 unless a row limit was reached).")
+      .def_property_readonly(
+          "first_non_finite", [](const Run& r) { return r.recorder().firstNonFinite(); },
+          "The first recorded value that was not finite, as 'column at t = ... s', or ''.");
 }
 
 }  // namespace handsim::python

@@ -147,3 +147,24 @@ def test_prismatic_columns_carry_metres():
     assert units["thumb.slot.angle"] == "m"
     assert units["thumb.slot.torque"] == "N"
     assert units["index.J2.angle"] == "rad"
+
+
+def test_a_streamed_run_writes_every_row_and_keeps_a_thinned_few(scenarios, tmp_path):
+    scenario = handsim.load_scenario(str(scenarios / "barrett_breakaway_cube.json"))
+    whole = handsim.Run.from_scenario(scenario)
+    whole.run_to_end()
+    out = tmp_path / "streamed.csv"
+    run = handsim.Run.from_scenario(scenario)
+    run.stream_csv(str(out), kept_rows=100)
+    run.run_to_end()
+    assert not out.exists()  # appears complete, at the end
+    run.finish_csv()
+    assert out.read_text() == whole.csv()
+    assert run.recorded_rows == len(whole.signals()["time"])
+    kept = run.signals()["time"]
+    assert len(kept) <= 101
+    # Evenly thinned: the kept times are every kept_stride-th recorded time, then the last.
+    every = whole.signals()["time"][:: run.kept_stride]
+    np.testing.assert_array_equal(kept[: len(every)], every)
+    assert kept[-1] == whole.signals()["time"][-1]
+    assert run.first_non_finite == ""

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -13,6 +14,36 @@ namespace handsim::io {
 /// and the link stays. Throws std::runtime_error naming the path on failure (the old file, if
 /// any, is then untouched and no temporary file is left).
 void writeFileAtomically(const std::string& path, std::string_view content);
+
+/// A file written in pieces that appears at `path` only when complete, with the guarantees of
+/// writeFileAtomically (same temporary file, permissions, symbolic links and flushes): for
+/// outputs too large to hold in memory, e.g. the CSV of a long run (sim::Recorder::streamCsv).
+/// Destroying a writer that was not committed removes its temporary file and leaves `path` as
+/// it was. Every failure throws std::runtime_error naming the path.
+class AtomicFileWriter {
+ public:
+  /// Creates the temporary file beside `path` (or beside its link target).
+  explicit AtomicFileWriter(const std::string& path);
+  AtomicFileWriter(const AtomicFileWriter&) = delete;
+  AtomicFileWriter& operator=(const AtomicFileWriter&) = delete;
+  ~AtomicFileWriter();
+
+  /// Appends bytes to the temporary file.
+  void write(std::string_view bytes);
+  /// Flushes the temporary file, renames it over `path` and flushes the folder. Only once.
+  void commit();
+  /// Bytes written so far.
+  std::size_t size() const { return size_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  [[noreturn]] void abandon(const std::string& what);
+  std::string path_;    ///< as given
+  std::string target_;  ///< the file that gets replaced (the link target for a link)
+  std::string temporary_;
+  int fd_ = -1;
+  std::size_t size_ = 0;
+};
 
 /// Checks, before any work, that writeFileAtomically(path, ...) can create its file: the
 /// folder (of the link's target, for a symbolic link) exists and takes a new file, and `path`

@@ -35,6 +35,10 @@ struct RunPlan {
   std::optional<HybridGraspOptions> controller;
   double duration = 0.0;  ///< [s]; 0: no end (the GUI's free play)
   int record_every = 1;   ///< record every N-th step; the first and last states always
+  /// At most this many rows stay in memory (Recorder::setKeptRows: evenly thinned, the
+  /// latest kept); 0 keeps all. For endless runs; a CSV of every row comes from streaming
+  /// (Recorder::streamCsv).
+  std::size_t kept_rows = 0;
 };
 
 /// A run of one state on one model.
@@ -54,6 +58,9 @@ class Run {
   /// actuator positions or velocities call sim::forwardPosition(model(), state()).
   SimState& state() { return state_; }
   const Recorder& recorder() const { return *recorder_; }
+  /// For streaming the recording to a file (Recorder::streamCsv) before runToEnd(). A new
+  /// plan (setPlan) starts a new recorder.
+  Recorder& recorder() { return *recorder_; }
   /// The grasp controller, if the plan has one.
   const HybridGraspController* controller() const { return controller_ ? &*controller_ : nullptr; }
 

@@ -76,27 +76,40 @@ void checkWritable(const std::string& path) {
   ::unlink(tmp.c_str());
 }
 
-void writeFileAtomically(const std::string& path, std::string_view content) {
+AtomicFileWriter::AtomicFileWriter(const std::string& path) : path_(path) {
   const fs::path target = resolveTarget(path);
+  target_ = target.string();
   // An existing file keeps its permission bits; a new one gets 0666 & ~umask from open().
   struct stat old {};
   const bool existed = ::stat(target.c_str(), &old) == 0;
   if (existed && S_ISDIR(old.st_mode)) fail("write", path, EISDIR);
-  std::string tmp;
-  const int fd = createTemporary(target, tmp);
-  if (fd < 0) fail("create a temporary file next to", path, errno);
-  const auto abandon = [&](const std::string& what) {
-    const int error = errno;
-    ::close(fd);
-    ::unlink(tmp.c_str());
-    fail(what, path, error);
-  };
-  if (existed && ::fchmod(fd, old.st_mode & 07777) != 0) abandon("keep the permissions of");
+  fd_ = createTemporary(target, temporary_);
+  if (fd_ < 0) fail("create a temporary file next to", path, errno);
+  if (existed && ::fchmod(fd_, old.st_mode & 07777) != 0) abandon("keep the permissions of");
+}
+
+AtomicFileWriter::~AtomicFileWriter() {
+  if (fd_ >= 0) {
+    ::close(fd_);
+    ::unlink(temporary_.c_str());
+  }
+}
+
+void AtomicFileWriter::abandon(const std::string& what) {
+  const int error = errno;
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  ::unlink(temporary_.c_str());
+  fail(what, path_, error);
+}
+
+void AtomicFileWriter::write(std::string_view bytes) {
+  if (fd_ < 0) throw std::logic_error("AtomicFileWriter: write after commit or failure");
   // POSIX write may be partial; loop until everything is on its way.
-  const char* data = content.data();
-  std::size_t left = content.size();
+  const char* data = bytes.data();
+  std::size_t left = bytes.size();
   while (left > 0) {
-    const ssize_t n = ::write(fd, data, left);
+    const ssize_t n = ::write(fd_, data, left);
     if (n < 0) {
       if (errno == EINTR) continue;
       abandon("write");
@@ -104,27 +117,40 @@ void writeFileAtomically(const std::string& path, std::string_view content) {
     data += n;
     left -= static_cast<std::size_t>(n);
   }
-  if (::fsync(fd) != 0) abandon("flush");
+  size_ += bytes.size();
+}
+
+void AtomicFileWriter::commit() {
+  if (fd_ < 0) throw std::logic_error("AtomicFileWriter: commit twice or after a failure");
+  if (::fsync(fd_) != 0) abandon("flush");
+  const int fd = fd_;
+  fd_ = -1;
   if (::close(fd) != 0) {
     const int error = errno;
-    ::unlink(tmp.c_str());
-    fail("close", path, error);
+    ::unlink(temporary_.c_str());
+    fail("close", path_, error);
   }
-  if (::rename(tmp.c_str(), target.c_str()) != 0) {
+  if (::rename(temporary_.c_str(), target_.c_str()) != 0) {
     const int error = errno;
-    ::unlink(tmp.c_str());
-    fail("replace", path, error);
+    ::unlink(temporary_.c_str());
+    fail("replace", path_, error);
   }
   // The rename is durable once the folder's entry is on disk too. Some file systems cannot
   // sync a folder (EINVAL): the file itself is already flushed there.
-  const int dir = ::open(folderOf(target).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir < 0) fail("open the folder of", path, errno);
+  const int dir = ::open(folderOf(target_).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir < 0) fail("open the folder of", path_, errno);
   if (::fsync(dir) != 0 && errno != EINVAL) {
     const int error = errno;
     ::close(dir);
-    fail("flush the folder of", path, error);
+    fail("flush the folder of", path_, error);
   }
   ::close(dir);
+}
+
+void writeFileAtomically(const std::string& path, std::string_view content) {
+  AtomicFileWriter out(path);
+  out.write(content);
+  out.commit();
 }
 
 std::string readFile(const std::string& path) {

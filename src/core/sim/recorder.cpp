@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "handsim/sim/recorder.hpp"
 
+#include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <stdexcept>
 
 #include "handsim/io/atomic_file.hpp"
@@ -53,14 +55,17 @@ Recorder::Recorder(const hand::HandModel& hand) : hand_(hand) {
 
 void Recorder::addChannel(const std::string& name, const std::string& unit,
                           std::function<double(const SimState&)> value) {
-  if (!data_.empty()) throw std::logic_error("Recorder::addChannel after the first record");
+  if (recorded_ > 0 || !data_.empty()) throw std::logic_error("Recorder::addChannel after the first record");
   columns_.push_back(name);
   units_.push_back(unit);
   channels_.push_back(std::move(value));
 }
 
+Recorder::~Recorder() = default;
+
 void Recorder::record(const SimState& s) {
-  data_.push_back(s.time);
+  row_.clear();  // the row being built; keep() decides whether it stays
+  row_.push_back(s.time);
   for (std::size_t f = 0; f < hand_.fingers.size(); ++f) {
     const auto& chain = hand_.fingers[f];
     for (int j = 0; j < chain.dof(); ++j) {
@@ -74,7 +79,7 @@ void Recorder::record(const SimState& s) {
           sum -= c.forceOnObjectWorld();
           impact -= c.impact_force * c.normal_world;
         }
-      data_.insert(data_.end(),
+      row_.insert(row_.end(),
                    {s.q[f][j], s.qd[f][j], s.qdd[f][j], s.tau[f][j], sum.norm(), impact.norm()});
     }
   }
@@ -83,16 +88,119 @@ void Recorder::record(const SimState& s) {
     double sum = 0.0;
     for (const auto& c : s.contacts)
       if (c.finger == static_cast<int>(f)) sum += c.force;
-    data_.push_back(sum);
+    row_.push_back(sum);
   }
   for (std::size_t a = 0; a < hand_.actuators.size(); ++a)
-    data_.insert(data_.end(), {s.actuator_position[a], s.actuator_reference[a],
+    row_.insert(row_.end(), {s.actuator_position[a], s.actuator_reference[a],
                                s.actuator_effort[a], s.actuator_limit_reaction[a]});
   for (std::size_t t = 0; t < hand_.tendons.size(); ++t)
-    data_.insert(data_.end(), {s.tendon_position[t], s.tendon_tension[t]});
+    row_.insert(row_.end(), {s.tendon_position[t], s.tendon_tension[t]});
   for (std::size_t c = 0; c < hand_.clutches.size(); ++c)
-    data_.insert(data_.end(), {s.clutches[c].broken ? 1.0 : 0.0, s.inner_load_torque[c]});
-  for (const auto& channel : channels_) data_.push_back(channel(s));
+    row_.insert(row_.end(), {s.clutches[c].broken ? 1.0 : 0.0, s.inner_load_torque[c]});
+  for (const auto& channel : channels_) row_.push_back(channel(s));
+
+  if (non_finite_.empty())
+    for (std::size_t c = 0; c < row_.size(); ++c)
+      if (!std::isfinite(row_[c])) {
+        non_finite_ = columns_[c] + " at t = " + std::to_string(s.time) + " s";
+        break;
+      }
+  if (stream_) {
+    appendCsvRow(stream_buffer_, row_.data());
+    writeStream(false);
+  }
+  keep(row_);
+  ++recorded_;
+}
+
+void Recorder::keep(const std::vector<double>& row) {
+  const std::size_t n = columns_.size();
+  if (tail_) {  // the previous latest row was only kept for being the latest
+    data_.resize(data_.size() - n);
+    tail_ = false;
+  }
+  bool on_stride = recorded_ % stride_ == 0;
+  while (on_stride && kept_limit_ > 0 && rowCount() >= kept_limit_) {
+    // Kept rows are the recorded rows 0, s, 2s, ...: keep 0, 2s, 4s, ... and double s.
+    const std::size_t rows = rowCount();
+    std::size_t kept = 0;
+    for (std::size_t r = 0; r < rows; r += 2, ++kept)
+      if (kept != r)
+        std::copy_n(data_.begin() + static_cast<std::ptrdiff_t>(r * n), n,
+                    data_.begin() + static_cast<std::ptrdiff_t>(kept * n));
+    data_.resize(kept * n);
+    stride_ *= 2;
+    on_stride = recorded_ % stride_ == 0;
+  }
+  // With a limit the kept rows never need more than limit + 1 rows: reserve that once rather
+  // than let the vector double past it (untouched pages cost no memory).
+  if (kept_limit_ > 0 && data_.capacity() < (kept_limit_ + 1) * n) data_.reserve((kept_limit_ + 1) * n);
+  data_.insert(data_.end(), row.begin(), row.end());
+  tail_ = !on_stride;
+}
+
+void Recorder::clear() {
+  data_.clear();
+  recorded_ = 0;
+  stride_ = 1;
+  tail_ = false;
+  non_finite_.clear();
+  if (stream_) {
+    stream_.reset();  // removes the temporary file
+    stream_ = std::make_unique<io::AtomicFileWriter>(stream_path_);
+    stream_buffer_ = header();
+  }
+}
+
+void Recorder::streamCsv(const std::string& path, std::size_t kept_rows) {
+  if (kept_rows < 2) throw std::invalid_argument("Recorder::streamCsv: keep at least 2 rows");
+  if (stride_ > 1)
+    throw std::logic_error("Recorder::streamCsv: rows were already dropped; stream from the start");
+  auto stream = std::make_unique<io::AtomicFileWriter>(path);
+  stream_buffer_ = header();
+  for (std::size_t r = 0; r < rowCount(); ++r)
+    appendCsvRow(stream_buffer_, data_.data() + r * columns_.size());
+  stream_ = std::move(stream);
+  stream_path_ = path;
+  kept_limit_ = kept_rows;
+  writeStream(false);
+}
+
+void Recorder::finishCsv() {
+  if (!stream_) throw std::logic_error("Recorder::finishCsv: not streaming");
+  writeStream(true);
+  auto stream = std::move(stream_);
+  stream->commit();
+}
+
+void Recorder::writeStream(bool force) {
+  constexpr std::size_t kChunk = std::size_t{1} << 20;
+  if (!force && stream_buffer_.size() < kChunk) return;
+  try {
+    stream_->write(stream_buffer_);
+  } catch (...) {
+    stream_.reset();
+    stream_buffer_.clear();
+    throw;
+  }
+  stream_buffer_.clear();
+}
+
+std::string Recorder::header() const {
+  std::string out;
+  for (std::size_t i = 0; i < columns_.size(); ++i) out += (i ? "," : "") + columns_[i];
+  out += '\n';
+  return out;
+}
+
+void Recorder::appendCsvRow(std::string& out, const double* row) const {
+  char buf[32];
+  for (std::size_t c = 0; c < columns_.size(); ++c) {
+    if (c) out += ',';
+    const auto res = std::to_chars(buf, buf + sizeof buf, row[c]);
+    out.append(buf, res.ptr);
+  }
+  out += '\n';
 }
 
 int Recorder::columnIndex(const std::string& name) const {
@@ -116,18 +224,8 @@ std::vector<double> Recorder::series(const std::string& name) const {
 }
 
 std::string Recorder::toCsv() const {
-  std::string out;
-  for (std::size_t i = 0; i < columns_.size(); ++i) out += (i ? "," : "") + columns_[i];
-  out += '\n';
-  char buf[32];
-  for (std::size_t r = 0; r < rowCount(); ++r) {
-    for (std::size_t c = 0; c < columns_.size(); ++c) {
-      if (c) out += ',';
-      const auto res = std::to_chars(buf, buf + sizeof buf, value(r, c));
-      out.append(buf, res.ptr);
-    }
-    out += '\n';
-  }
+  std::string out = header();
+  for (std::size_t r = 0; r < rowCount(); ++r) appendCsvRow(out, data_.data() + r * columns_.size());
   return out;
 }
 
