@@ -186,7 +186,39 @@ void bindSim(py::module_& m) {
           py::arg("model"), py::arg("actuator"), py::arg("segments"),
           "Trapezoidal segments for one actuator (index or name): a list of (to, max_velocity, "
           "max_acceleration, start_s or None) in the actuator's unit, each from where the "
-          "previous ended (the first from `initial`).");
+          "previous ended (the first from `initial`).")
+      .def(
+          "set_palm_motion",
+          [](RunPlan& p, const std::string& axis,
+             const std::vector<std::tuple<double, double, double, std::optional<double>>>& segments,
+             const std::vector<std::tuple<double, double, double, double>>& sinusoids) {
+            const int a = sim::PalmMotion::axisIndex(axis);
+            if (a < 0)
+              throw std::invalid_argument("palm axis '" + axis +
+                                          "': expected x, y, z (m) or rx, ry, rz (rad)");
+            sim::AxisMotion motion;
+            double from = 0.0, start = 0.0;
+            for (const auto& [to, v, acc, s] : segments) {
+              if (s) {
+                if (*s < start)
+                  throw std::invalid_argument("a segment starts before the previous one ends");
+                start = *s;
+              }
+              const sim::TrapezoidalProfile prof(from, to, v, acc, start);
+              motion.segments.append(prof);
+              from = to;
+              start = prof.end();
+            }
+            for (const auto& [amplitude, f, s, cycles] : sinusoids)
+              motion.sinusoids.push_back({amplitude, f, s, cycles});
+            p.palm_motion.axis(a) = motion;
+          },
+          py::arg("axis"), py::arg("segments") = std::vector<std::tuple<double, double, double, std::optional<double>>>{},
+          py::arg("sinusoids") = std::vector<std::tuple<double, double, double, double>>{},
+          "The palm's prescribed motion on one axis ('x', 'y', 'z' in m; 'rx', 'ry', 'rz' in rad "
+          "about world axes through the palm origin): trapezoidal segments (to, max_velocity, "
+          "max_acceleration, start_s or None) from 0, plus sinusoids (amplitude, frequency_hz, "
+          "start_s, cycles). Replaces what the axis had.");
 
   py::class_<Scenario>(m, "Scenario", "An experiment read from a scenario file.")
       .def_readonly("source_file", &Scenario::source_file)

@@ -168,3 +168,22 @@ def test_a_streamed_run_writes_every_row_and_keeps_a_thinned_few(scenarios, tmp_
     np.testing.assert_array_equal(kept[: len(every)], every)
     assert kept[-1] == whole.signals()["time"][-1]
     assert run.first_non_finite == ""
+
+
+def test_the_palm_is_carried_by_its_motion():
+    model = handsim.Model(handsim.load_hand("barrett"))
+    plan = handsim.RunPlan()
+    plan.duration = 1.0
+    plan.set_palm_motion("z", segments=[(0.1, 0.2, 1.0, None)])
+    plan.set_palm_motion("x", sinusoids=[(0.01, 2.0, 0.0, 1.0)])
+    run = handsim.Run(model, plan)
+    run.run_to_end()
+    s = run.signals()
+    # Trapezoid closed form at t = 0.1 s (accelerating at 1 m/s^2) and the sinusoid's quarter period.
+    i = int(np.argmin(np.abs(s["time"] - 0.1)))
+    assert s["palm.z"][i] == pytest.approx(0.5 * 0.1**2, abs=1e-12)
+    j = int(np.argmin(np.abs(s["time"] - 0.125)))
+    assert s["palm.x"][j] == pytest.approx(0.01, abs=1e-12)
+    assert s["palm.z"][-1] == pytest.approx(0.1, abs=1e-12)
+    with pytest.raises(ValueError, match="palm axis 'w'"):
+        plan.set_palm_motion("w")

@@ -13,6 +13,7 @@
 #include "handsim/sim/actuator_trajectory.hpp"
 #include "handsim/sim/hybrid_grasp_controller.hpp"
 #include "handsim/sim/model.hpp"
+#include "handsim/sim/palm_motion.hpp"
 #include "handsim/sim/recorder.hpp"
 #include "handsim/sim/sim_state.hpp"
 
@@ -21,7 +22,11 @@ namespace handsim::sim {
 /// What a run does over time: where it starts, what it follows, what controls it, how long.
 /// Sizes: na actuators, nt tendons of the model's hand.
 struct RunPlan {
-  Eigen::Isometry3d palm_pose_world = Eigen::Isometry3d::Identity();  ///< {P} -> {W}
+  Eigen::Isometry3d palm_pose_world = Eigen::Isometry3d::Identity();  ///< {P} -> {W} at t = 0
+  /// The palm's prescribed motion from palm_pose_world (none: it stays there). The run sets
+  /// SimState::palm_pose_world, palm_twist_world and palm_acceleration_world from it each step,
+  /// and records palm.x, .y, .z [m], .qw, .qx, .qy, .qz when it is not empty.
+  PalmMotion palm_motion;
   /// Object frame -> {W} at the start, per model object (no, or empty: the model's initial
   /// poses). Two grasp candidates around one object are two plans on one model.
   std::vector<Eigen::Isometry3d> object_pose_world;
@@ -88,6 +93,7 @@ class Run {
  private:
   void check(const RunPlan& plan) const;
   void writeReferences();
+  void applyPalmMotion(double t);
   std::shared_ptr<const Model> model_;
   RunPlan plan_;
   SimState state_;

@@ -79,6 +79,12 @@ struct SimState {
 
   // --- where the hand and the objects are ------------------------------------------------
   Eigen::Isometry3d palm_pose_world = Eigen::Isometry3d::Identity();  ///< {P} -> {W}
+  /// Velocity of the palm (origin of {P}, then angular) during the step, world frame; zero
+  /// unless the run's plan moves the palm (RunPlan::palm_motion) [m/s; rad/s].
+  Twist palm_twist_world = Twist::Zero();
+  /// Acceleration of the palm (origin, then angular), world frame [m/s^2; rad/s^2]: the finger
+  /// dynamics feel the origin's as a change of gravity (docs/free-objects.md).
+  Twist palm_acceleration_world = Twist::Zero();
   std::vector<Eigen::Isometry3d> object_pose_world;                   ///< object frame -> {W} (no)
   std::vector<Twist> object_twist_world;  ///< (no); zero for fixed objects [m/s; rad/s]
 

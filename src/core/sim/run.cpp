@@ -39,6 +39,14 @@ void Run::check(const RunPlan& p) const {
   if (p.duration / model_->options.dt > 1e9)
     throw std::invalid_argument("run plan: more than 1e9 steps");
   if (p.record_every < 1) throw std::invalid_argument("run plan: record_every must be >= 1");
+  for (int a = 0; a < 6; ++a)
+    for (const Sinusoid& sin : p.palm_motion.axis(a).sinusoids)
+      if (!std::isfinite(sin.amplitude) || !(sin.frequency_hz > 0.0) ||
+          !std::isfinite(sin.frequency_hz) || !(sin.cycles > 0.0) || !std::isfinite(sin.cycles) ||
+          !std::isfinite(sin.start))
+        throw std::invalid_argument(std::string("run plan: palm motion '") +
+                                    PalmMotion::axisName(a) +
+                                    "': a sinusoid needs finite values, frequency and cycles > 0");
 }
 
 void Run::setPlan(RunPlan plan) {
@@ -64,7 +72,27 @@ void Run::setPlan(RunPlan plan) {
       recorder_->addChannel("controller.x" + std::to_string(i + 1), i == 0 ? "rad" : "m",
                             [c, i](const SimState&) { return (*c)->x()[i]; });
   }
+  if (!plan_.palm_motion.empty()) {
+    const auto pose = [](int i) {
+      return [i](const SimState& st) {
+        if (i < 3) return st.palm_pose_world.translation()[i];
+        const Eigen::Quaterniond q(st.palm_pose_world.linear());
+        return i == 3 ? q.w() : q.vec()[i - 4];
+      };
+    };
+    const char* names[] = {"palm.x", "palm.y", "palm.z", "palm.qw", "palm.qx", "palm.qy",
+                           "palm.qz"};
+    for (int i = 0; i < 7; ++i) recorder_->addChannel(names[i], i < 3 ? "m" : "", pose(i));
+  }
   reset();
+}
+
+void Run::applyPalmMotion(double t) {
+  if (plan_.palm_motion.empty()) return;
+  const PalmKinematics k = plan_.palm_motion.at(plan_.palm_pose_world, t);
+  state_.palm_pose_world = k.pose_world;
+  state_.palm_twist_world << k.linear_velocity_world, k.angular_velocity_world;
+  state_.palm_acceleration_world << k.linear_acceleration_world, k.angular_acceleration_world;
 }
 
 void Run::reset() {
@@ -72,6 +100,7 @@ void Run::reset() {
   if (!plan_.initial_tendons.empty())
     state_.tendon_position = state_.tendon_command = plan_.initial_tendons;
   if (!plan_.object_pose_world.empty()) state_.object_pose_world = plan_.object_pose_world;
+  applyPalmMotion(0.0);
   if (plan_.controller) controller_.emplace(model_->hand(), *plan_.controller);
   // What a run should know before its first step: a step beyond the stable limit of the
   // explicit servo and tendon forces, objects that start inside the hand.
@@ -91,6 +120,13 @@ void Run::writeReferences() {
   // The servo tracks where the motor should be at the end of the step.
   const double t_next = state_.time + model_->options.dt;
   SimState& s = state_;
+  // The palm moves with the velocity and acceleration it has at the end of the step
+  // (semi-implicit, as the joints); its pose there is set exactly after the step.
+  if (!plan_.palm_motion.empty()) {
+    const PalmKinematics k = plan_.palm_motion.at(plan_.palm_pose_world, t_next);
+    s.palm_twist_world << k.linear_velocity_world, k.angular_velocity_world;
+    s.palm_acceleration_world << k.linear_acceleration_world, k.angular_acceleration_world;
+  }
   for (std::size_t a = 0; a < s.actuator_reference.size(); ++a) {
     if (a < plan_.trajectories.size()) {
       s.actuator_reference[a] = plan_.trajectories[a].position(t_next, s.actuator_command[a]);
@@ -110,6 +146,8 @@ void Run::step() {
   if (controller_) controller_->update(state_, model_->options.dt);
   writeReferences();
   sim::step(*model_, state_);
+  if (!plan_.palm_motion.empty())
+    state_.palm_pose_world = plan_.palm_motion.at(plan_.palm_pose_world, state_.time).pose_world;
   if (state_.step % plan_.record_every == 0 || state_.step == total_steps_)
     recorder_->record(state_);
 }

@@ -26,12 +26,89 @@ double positive(const JsonDocument& doc, const json& obj, const std::string& ptr
   return v;
 }
 
+namespace {
+
+// "palm": {"pose": {...}, "motion": {"<axis>": {"segments": [...], "sinusoids": [...]}}}
+void readPalm(const JsonDocument& doc, const json& palm, RunPlan& plan) {
+  doc.object(palm, "/palm");
+  doc.allowOnly(palm, "/palm", {"pose", "motion"});
+  if (const json* pose = doc.optional(palm, "pose")) {
+    if (doc.optional(doc.root(), "palm_pose"))
+      doc.fail("/palm/pose", "give the palm's pose once: here or in 'palm_pose'");
+    plan.palm_pose_world = doc.pose(*pose, "/palm/pose");
+  }
+  const json* motion = doc.optional(palm, "motion");
+  if (!motion) return;
+  doc.object(*motion, "/palm/motion");
+  for (auto it = motion->begin(); it != motion->end(); ++it) {
+    const std::string ap = JsonDocument::child("/palm/motion", it.key());
+    const int axis = PalmMotion::axisIndex(it.key());
+    if (axis < 0) doc.fail(ap, "unknown axis; expected x, y, z (m) or rx, ry, rz (rad)");
+    AxisMotion& m = plan.palm_motion.axis(axis);
+    doc.object(it.value(), ap);
+    doc.allowOnly(it.value(), ap, {"segments", "sinusoids"});
+    if (const json* segs = doc.optional(it.value(), "segments")) {
+      const std::string sp = JsonDocument::child(ap, "segments");
+      doc.array(*segs, sp);
+      double from = 0.0, start = 0.0;
+      for (std::size_t k = 0; k < segs->size(); ++k) {
+        const std::string kp = JsonDocument::child(sp, k);
+        const json& seg = doc.object((*segs)[k], kp);
+        doc.allowOnly(seg, kp, {"to", "max_velocity", "max_acceleration", "start_s"});
+        const double to = doc.rational(doc.require(seg, kp, "to"), JsonDocument::child(kp, "to"));
+        if (std::abs(to) > (axis < 3 ? 100.0 : 100.0 * 3.141592653589793))
+          doc.fail(JsonDocument::child(kp, "to"), axis < 3 ? "more than 100 m from the start"
+                                                           : "more than 50 turns");
+        const double v = positive(doc, seg, kp, "max_velocity");
+        const double a = positive(doc, seg, kp, "max_acceleration");
+        if (const json* s0 = doc.optional(seg, "start_s")) {
+          const double t0 = doc.rational(*s0, JsonDocument::child(kp, "start_s"));
+          if (t0 < start - 1e-12)
+            doc.fail(JsonDocument::child(kp, "start_s"),
+                     "segment starts before the previous one ends");
+          start = t0;
+        }
+        const TrapezoidalProfile prof(from, to, v, a, start);
+        m.segments.append(prof);
+        from = to;
+        start = prof.end();
+      }
+    }
+    if (const json* sins = doc.optional(it.value(), "sinusoids")) {
+      const std::string sp = JsonDocument::child(ap, "sinusoids");
+      doc.array(*sins, sp);
+      for (std::size_t k = 0; k < sins->size(); ++k) {
+        const std::string kp = JsonDocument::child(sp, k);
+        const json& sj = doc.object((*sins)[k], kp);
+        doc.allowOnly(sj, kp, {"amplitude", "frequency_hz", "start_s", "cycles"});
+        Sinusoid sin;
+        sin.amplitude =
+            doc.rational(doc.require(sj, kp, "amplitude"), JsonDocument::child(kp, "amplitude"));
+        if (std::abs(sin.amplitude) > (axis < 3 ? 10.0 : 3.141592653589793))
+          doc.fail(JsonDocument::child(kp, "amplitude"),
+                   axis < 3 ? "more than 10 m" : "more than pi rad");
+        sin.frequency_hz = positive(doc, sj, kp, "frequency_hz");
+        if (sin.frequency_hz > 1e4) doc.fail(JsonDocument::child(kp, "frequency_hz"), "above 10 kHz");
+        if (doc.optional(sj, "cycles")) sin.cycles = positive(doc, sj, kp, "cycles");
+        if (const json* s0 = doc.optional(sj, "start_s")) {
+          sin.start = doc.rational(*s0, JsonDocument::child(kp, "start_s"));
+          if (sin.start < 0.0) doc.fail(JsonDocument::child(kp, "start_s"), "must not be negative");
+        }
+        m.sinusoids.push_back(sin);
+      }
+    }
+  }
+}
+
+}  // namespace
+
 Scenario readScenario(const JsonDocument& doc) {
   const json& root = doc.object(doc.root(), "");
   doc.allowOnly(
       root, "",
       {"format", "version", "description", "hand", "duration_s", "dt_s", "gravity_mps2", "contact",
-       "solver", "record_every", "palm_pose", "initial", "trajectories", "objects", "controller"});
+       "solver", "record_every", "palm_pose", "palm", "initial", "trajectories", "objects",
+       "controller"});
   if (doc.string(doc.require(root, "", "format"), "/format") != "handsim-scenario")
     doc.fail("/format", "expected \"handsim-scenario\"");
   if (doc.integer(doc.require(root, "", "version"), "/version") != 1)
@@ -94,6 +171,7 @@ Scenario readScenario(const JsonDocument& doc) {
   if (plan.duration / sc.options.dt > 1e8) doc.fail("/duration_s", "more than 1e8 steps");
   if (const json* pose = doc.optional(root, "palm_pose"))
     plan.palm_pose_world = doc.pose(*pose, "/palm_pose");
+  if (const json* palm = doc.optional(root, "palm")) readPalm(doc, *palm, plan);
 
   const std::size_t na = hand.actuators.size();
   plan.initial.assign(na, 0.0);
@@ -356,6 +434,26 @@ std::string scenarioToJson(const Scenario& sc, const std::string& target_file) {
   doc["solver"] = {{"sweeps", sc.options.solver.sweeps}};
   doc["record_every"] = plan.record_every;
   doc["palm_pose"] = poseJson(plan.palm_pose_world);
+  if (!plan.palm_motion.empty()) {
+    ordered motion = ordered::object();
+    for (int a = 0; a < 6; ++a) {
+      const AxisMotion& m = plan.palm_motion.axis(a);
+      if (m.empty()) continue;
+      ordered axis = ordered::object();
+      if (!m.segments.empty()) axis["segments"] = segmentsJson(m.segments);
+      if (!m.sinusoids.empty()) {
+        ordered sins = ordered::array();
+        for (const Sinusoid& sin : m.sinusoids)
+          sins.push_back({{"amplitude", sin.amplitude},
+                          {"frequency_hz", sin.frequency_hz},
+                          {"start_s", sin.start},
+                          {"cycles", sin.cycles}});
+        axis["sinusoids"] = sins;
+      }
+      motion[PalmMotion::axisName(a)] = axis;
+    }
+    doc["palm"] = {{"motion", motion}};
+  }
   ordered initial = ordered::object();
   const std::vector<double> start = hand::clampActuators(
       hand, plan.initial.empty() ? std::vector<double>(hand.actuators.size(), 0.0) : plan.initial);

@@ -245,7 +245,16 @@ void computeDynamics(const Model& model, SimState& s) {
   for (std::size_t f = 0; f < nf; ++f) {
     const auto& chain = hand.fingers[f];
     const Eigen::Isometry3d base = fingerBaseWorld(model, s, static_cast<int>(f));
-    const Eigen::Vector3d g_base = base.linear().transpose() * model.options.gravity_world;
+    // A palm carried with acceleration: in the finger base's frame gravity becomes g - a_base,
+    // a_base = a_palm + alpha x r + omega x (omega x r) for the base at r from the palm origin
+    // (the base's rotation rate itself is not fed to the joint dynamics; docs/free-objects.md).
+    const Eigen::Vector3d r = base.translation() - s.palm_pose_world.translation();
+    const Eigen::Vector3d omega = s.palm_twist_world.tail<3>();
+    const Eigen::Vector3d a_base = s.palm_acceleration_world.head<3>() +
+                                   s.palm_acceleration_world.tail<3>().cross(r) +
+                                   omega.cross(omega.cross(r));
+    const Eigen::Vector3d g_base =
+        base.linear().transpose() * (model.options.gravity_world - a_base);
     w.terms[f] = dynamics::lagrangeEuler(chain, s.link_frames[f], s.qd[f], g_base);
     w.external[f].setZero();
     if (!s.loads.empty()) {

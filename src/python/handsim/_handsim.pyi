@@ -139,6 +139,12 @@ class RunPlan:
     has_controller: bool
     def __init__(self, other: Optional["RunPlan"] = None) -> None: ...
     def copy(self) -> "RunPlan": ...
+    def set_palm_motion(
+        self,
+        axis: str,
+        segments: list[tuple[float, float, float, float | None]] = ...,
+        sinusoids: list[tuple[float, float, float, float]] = ...,
+    ) -> None: ...
     def set_trajectory(self, model: Model, actuator: Union[int, str],
                        segments: Sequence[tuple[float, float, float, Optional[float]]]) -> None:
         """(to, max_velocity, max_acceleration, start_s or None) per segment, actuator units."""
