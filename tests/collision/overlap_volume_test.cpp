@@ -186,7 +186,8 @@ TEST(OverlapVolume, SphereCapIsBracketedByTheBallsAroundTheTessellation) {
         computeOverlap(sphere, Isometry3d::Identity(), slab, at(Vector3d(0, 0, h + 0.05)));
     EXPECT_NEAR((below.volume + above.volume) / full, 1.0, 1e-12);
     // ... and the centroids combine to the tessellated sphere's (at the origin by symmetry).
-    const Vector3d moment = below.volume * below.centroid_world + above.volume * above.centroid_world;
+    const Vector3d moment =
+        below.volume * below.centroid_world + above.volume * above.centroid_world;
     EXPECT_NEAR(moment.norm() / full, 0.0, 1e-14);
     // The overlap's direction pushes the sphere up out of the slab below: s_d points from A
     // (sphere) into B (slab), i.e. down.
@@ -202,7 +203,8 @@ TEST(OverlapVolume, ScratchReuseGivesTheSameResult) {
   OverlapResult r;
   std::mt19937 rng(5);
   for (int i = 0; i < 6; ++i) {
-    const Isometry3d pose = at(Vector3d(0.01 * std::sin(i), 0.004 * i - 0.01, 0.0), randomRotation(rng));
+    const Isometry3d pose =
+        at(Vector3d(0.01 * std::sin(i), 0.004 * i - 0.01, 0.0), randomRotation(rng));
     computeOverlap(a, Isometry3d::Identity(), b, pose, scratch, r);
     const OverlapResult fresh = computeOverlap(a, Isometry3d::Identity(), b, pose);
     EXPECT_EQ(r.volume, fresh.volume);

@@ -91,8 +91,9 @@ CgalMesh toCgal(const TriangleMesh& mesh, const Isometry3d& pose) {
     id.push_back(it->second);
   }
   for (const auto& t : mesh.triangles) {
-    const auto f = out.add_face(id[static_cast<std::size_t>(t[0])], id[static_cast<std::size_t>(t[1])],
-                                id[static_cast<std::size_t>(t[2])]);
+    const auto f =
+        out.add_face(id[static_cast<std::size_t>(t[0])], id[static_cast<std::size_t>(t[1])],
+                     id[static_cast<std::size_t>(t[2])]);
     EXPECT_NE(f, CgalMesh::null_face());
   }
   return out;
@@ -140,7 +141,8 @@ int compareOnRandomPoses(const Body& a, const Body& b, int poses, unsigned seed)
   const Vector3d ca = 0.5 * (box_a.min + box_a.max), cb = 0.5 * (box_b.min + box_b.max);
   const double ra = 0.5 * (box_a.max - box_a.min).norm(), rb = 0.5 * (box_b.max - box_b.min).norm();
   const double size = std::max(ra, rb);
-  const double smaller_volume = std::min(geometry::signedVolume(a.mesh), geometry::signedVolume(b.mesh));
+  const double smaller_volume =
+      std::min(geometry::signedVolume(a.mesh), geometry::signedVolume(b.mesh));
   std::mt19937 rng(seed);
   OverlapScratch scratch;
   OverlapResult mine;

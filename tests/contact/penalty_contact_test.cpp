@@ -64,8 +64,8 @@ TEST(LowPass, StepResponseMatchesTheSecondOrderClosedForm) {
 }
 
 TEST(LowPass, SlowSineDerivativeMatchesTheFrequencyResponse) {
-  // x = sin(Ω t) = Im(e^{iΩt}): after the transient x_f' = Im(i Ω H(iΩ) e^{iΩt}), H(s) = ω² / (s² + 2ζωs + ω²);
-  // with Ω << ω it is close to the true derivative Ω cos(Ω t).
+  // x = sin(Ω t) = Im(e^{iΩt}): after the transient x_f' = Im(i Ω H(iΩ) e^{iΩt}), H(s) = ω² / (s² +
+  // 2ζωs + ω²); with Ω << ω it is close to the true derivative Ω cos(Ω t).
   const double W = 2 * kPi * 2.0, w = 2 * kPi * 100.0, zeta = 1.0, dt = 1e-3;
   const std::complex<double> iW(0.0, W);
   const std::complex<double> H = w * w / (iW * iW + 2 * zeta * w * iW + w * w);
@@ -126,28 +126,29 @@ TEST(PenaltyForce, MagnitudeDirectionTorqueAndDepth) {
   const Vector3d f = penaltyForceOnB(5.0, Vector3d(0, 3, 4));
   EXPECT_NEAR((f - Vector3d(0, 3, 4)).norm(), 0.0, 1e-15);
   EXPECT_EQ(penaltyForceOnB(5.0, Vector3d::Zero()), Vector3d::Zero());
-  EXPECT_NEAR((penaltyTorque(Vector3d(1, 0, 0), Vector3d(0, 0, 0), Vector3d(0, 2, 0)) -
-               Vector3d(0, 0, 2)).norm(), 0.0, 1e-15);
+  EXPECT_NEAR(
+      (penaltyTorque(Vector3d(1, 0, 0), Vector3d(0, 0, 0), Vector3d(0, 2, 0)) - Vector3d(0, 0, 2))
+          .norm(),
+      0.0, 1e-15);
 }
 
 TEST(TanhFriction, BlockCreepsAtTheClosedFormSpeed) {
   // A 0.2 kg block pressed with F_n = 10 N and pushed with F_t < mu F_n reaches the speed that
   // solves mu F_n tanh(γ v) + β v = F_t.
-  for (const PenaltyContactParams& p :
-       {PenaltyContactParams{}, [] {
-          PenaltyContactParams q;
-          q.tanh_slope_s_per_m = 1.0;  // the SI-literal reading of the paper's γ and β
-          q.viscous_ns_per_m = 0.2;
-          return q;
-        }()}) {
+  for (const PenaltyContactParams& p : {PenaltyContactParams{}, [] {
+                                          PenaltyContactParams q;
+                                          q.tanh_slope_s_per_m =
+                                              1.0;  // the SI-literal reading of the paper's γ and β
+                                          q.viscous_ns_per_m = 0.2;
+                                          return q;
+                                        }()}) {
     const double m = 0.2, fn = 10.0, ft = 0.981;
     const double v_star = tanhCreepSpeed(p, ft, fn);
     EXPECT_NEAR(p.mu * fn * std::tanh(p.tanh_slope_s_per_m * v_star) + p.viscous_ns_per_m * v_star,
                 ft, 1e-12);
     Vector3d v = Vector3d::Zero();
     const double dt = 1e-5;
-    for (int i = 0; i < 300000; ++i)
-      v += dt * (Vector3d(ft, 0, 0) + tanhFriction(p, fn, v)) / m;
+    for (int i = 0; i < 300000; ++i) v += dt * (Vector3d(ft, 0, 0) + tanhFriction(p, fn, v)) / m;
     EXPECT_NEAR(v.x(), v_star, 1e-6 * v_star);
     EXPECT_GT(v_star, 0.0);  // it never holds
   }

@@ -26,12 +26,12 @@ namespace handsim::collision {
 
 /// Edge topology of a triangle mesh after welding vertices with identical coordinates.
 struct MeshClosure {
-  bool closed = false;                  ///< every edge shared by exactly two triangles that
-                                        ///< traverse it in opposite directions
-  std::size_t boundary_edges = 0;       ///< edges used by one triangle (holes)
-  std::size_t non_manifold_edges = 0;   ///< edges used by three or more triangles
-  std::size_t inconsistent_edges = 0;   ///< edges two triangles traverse in the same direction
-  std::size_t degenerate_triangles = 0; ///< triangles with a repeated (welded) vertex, ignored
+  bool closed = false;                   ///< every edge shared by exactly two triangles that
+                                         ///< traverse it in opposite directions
+  std::size_t boundary_edges = 0;        ///< edges used by one triangle (holes)
+  std::size_t non_manifold_edges = 0;    ///< edges used by three or more triangles
+  std::size_t inconsistent_edges = 0;    ///< edges two triangles traverse in the same direction
+  std::size_t degenerate_triangles = 0;  ///< triangles with a repeated (welded) vertex, ignored
   /// One line for a warning: "closed" or what is wrong (counts of each kind of edge).
   std::string describe() const;
 };
@@ -44,38 +44,38 @@ MeshClosure checkMeshClosure(const geometry::TriangleMesh& mesh);
 /// One convex piece of the overlap's boundary: part of one triangle of A lying inside B (or on
 /// B's surface with the same orientation), or part of one triangle of B lying inside A.
 struct OverlapPiece {
-  int triangle = -1;                    ///< triangle index in its own mesh
-  double area = 0.0;                    ///< [m^2]
-  Eigen::Vector3d centre_world;         ///< area centroid [m]
-  Eigen::Vector3d normal_world;         ///< unit outward normal of its mesh, which is the
-                                        ///< outward normal of A ∩ B there
-  std::uint32_t first_vertex = 0;       ///< into OverlapResult::vertices_world
-  std::uint32_t vertex_count = 0;       ///< convex polygon, counter-clockwise seen from outside
+  int triangle = -1;               ///< triangle index in its own mesh
+  double area = 0.0;               ///< [m^2]
+  Eigen::Vector3d centre_world;    ///< area centroid [m]
+  Eigen::Vector3d normal_world;    ///< unit outward normal of its mesh, which is the
+                                   ///< outward normal of A ∩ B there
+  std::uint32_t first_vertex = 0;  ///< into OverlapResult::vertices_world
+  std::uint32_t vertex_count = 0;  ///< convex polygon, counter-clockwise seen from outside
 };
 
 /// Work done by one `computeOverlap` call (counts).
 struct OverlapStats {
-  std::uint64_t triangle_pairs = 0;  ///< intersecting triangle pairs from the trees
-  std::uint64_t pieces = 0;          ///< convex pieces classified (kept or not)
-  std::uint64_t ray_casts = 0;       ///< point-in-mesh queries by ray parity
-  std::uint64_t recasts = 0;         ///< rays re-cast after a near-degenerate hit
-  std::uint64_t winding_queries = 0; ///< generalised winding numbers (open meshes, or every
-                                     ///< ray degenerate)
+  std::uint64_t triangle_pairs = 0;   ///< intersecting triangle pairs from the trees
+  std::uint64_t pieces = 0;           ///< convex pieces classified (kept or not)
+  std::uint64_t ray_casts = 0;        ///< point-in-mesh queries by ray parity
+  std::uint64_t recasts = 0;          ///< rays re-cast after a near-degenerate hit
+  std::uint64_t winding_queries = 0;  ///< generalised winding numbers (open meshes, or every
+                                      ///< ray degenerate)
 };
 
 /// Result of `computeOverlap`, every geometric quantity in the world frame.
 struct OverlapResult {
-  double volume = 0.0;                                      ///< vol(A ∩ B) [m^3], >= 0
+  double volume = 0.0;                                       ///< vol(A ∩ B) [m^3], >= 0
   Eigen::Vector3d centroid_world = Eigen::Vector3d::Zero();  ///< c: centroid of A ∩ B [m];
-                                                            ///< zero when volume == 0
+                                                             ///< zero when volume == 0
   /// Seed 004 eq. 3 with outward normals: s_d = sum_A w_i n_i - sum_B w_i n_i, w_i =
   /// area_i |centre_i - c| / 3 [m^3]. It points from A into B: the force on B is along +s_d,
   /// the force on A along -s_d (docs/collision.md explains the sign and the paper's typo).
   Eigen::Vector3d direction_world = Eigen::Vector3d::Zero();
-  double area_a = 0.0;  ///< total area of the pieces of A (sub-mesh A) [m^2]
-  double area_b = 0.0;  ///< total area of the pieces of B (sub-mesh B) [m^2]
-  std::vector<OverlapPiece> pieces_a;           ///< sub-mesh A: A's surface inside B
-  std::vector<OverlapPiece> pieces_b;           ///< sub-mesh B: B's surface inside A
+  double area_a = 0.0;                 ///< total area of the pieces of A (sub-mesh A) [m^2]
+  double area_b = 0.0;                 ///< total area of the pieces of B (sub-mesh B) [m^2]
+  std::vector<OverlapPiece> pieces_a;  ///< sub-mesh A: A's surface inside B
+  std::vector<OverlapPiece> pieces_b;  ///< sub-mesh B: B's surface inside A
   std::vector<Eigen::Vector3d> vertices_world;  ///< polygon vertices of every piece [m]
   bool exact = true;  ///< false when a mesh was declared open (winding-number fallback)
   OverlapStats stats;
@@ -84,8 +84,8 @@ struct OverlapResult {
 /// How `computeOverlap` treats its meshes. Pass the `closed` flags of `checkMeshClosure`,
 /// computed once per mesh.
 struct OverlapOptions {
-  bool a_closed = true;  ///< false: inside-A is the generalised winding number >= 1/2
-  bool b_closed = true;  ///< false: inside-B likewise
+  bool a_closed = true;     ///< false: inside-A is the generalised winding number >= 1/2
+  bool b_closed = true;     ///< false: inside-B likewise
   bool keep_pieces = true;  ///< false: skip pieces_a/pieces_b/vertices_world (volume,
                             ///< centroid, direction and areas are still computed)
 };
@@ -94,10 +94,10 @@ namespace detail {
 
 /// A triangle of the other mesh met by the triangle being cut (in A's frame).
 struct OverlapCutter {
-  Eigen::Vector3d v[3];     ///< its vertices [m]
-  Eigen::Vector3d normal;   ///< its unit normal (zero when degenerate)
-  Eigen::Vector3d p0, p1;   ///< the intersection segment [m]
-  bool coplanar = false;    ///< the two triangles overlap in one plane
+  Eigen::Vector3d v[3];    ///< its vertices [m]
+  Eigen::Vector3d normal;  ///< its unit normal (zero when degenerate)
+  Eigen::Vector3d p0, p1;  ///< the intersection segment [m]
+  bool coplanar = false;   ///< the two triangles overlap in one plane
 };
 
 }  // namespace detail
@@ -105,20 +105,20 @@ struct OverlapCutter {
 /// Reusable buffers of `computeOverlap` (one per thread). Buffers are cleared, never freed, so
 /// once the queries have been as large as they will get, further queries do not allocate.
 struct OverlapScratch {
-  ContactScratch contacts;                  ///< narrow-phase traversal and triangle pairs
-  std::vector<std::uint32_t> order;         ///< pair indices sorted by triangle
+  ContactScratch contacts;                      ///< narrow-phase traversal and triangle pairs
+  std::vector<std::uint32_t> order;             ///< pair indices sorted by triangle
   std::vector<std::uint32_t> stamp_a, stamp_b;  ///< per triangle: query id if it meets the
                                                 ///< other surface
   std::uint32_t query = 0;
-  std::vector<Eigen::Vector3d> poly;        ///< piece polygons being cut (vertex pool)
+  std::vector<Eigen::Vector3d> poly;  ///< piece polygons being cut (vertex pool)
   std::vector<Eigen::Vector3d> poly_next;
-  std::vector<std::uint32_t> piece_range;   ///< (first, count) pairs into poly
+  std::vector<std::uint32_t> piece_range;  ///< (first, count) pairs into poly
   std::vector<std::uint32_t> piece_range_next;
   std::vector<detail::OverlapCutter> cutters;  ///< triangles met by the one being cut
-  std::vector<std::uint32_t> node_stack;    ///< ray casts through a tree
-  std::vector<std::uint32_t> box_stack;     ///< the walk over triangles near the other mesh
-  std::vector<double> dist;                 ///< signed distances of a piece's vertices
-  std::vector<int> side;                    ///< their sides (-1, 0, 1)
+  std::vector<std::uint32_t> node_stack;       ///< ray casts through a tree
+  std::vector<std::uint32_t> box_stack;        ///< the walk over triangles near the other mesh
+  std::vector<double> dist;                    ///< signed distances of a piece's vertices
+  std::vector<int> side;                       ///< their sides (-1, 0, 1)
 };
 
 /// Computes A ∩ B. Mesh A is `a` (its tree, in A's frame) placed in the world by `a_to_world`

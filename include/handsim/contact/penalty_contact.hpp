@@ -59,8 +59,8 @@ void advanceLowPass(LowPassState& state, double input, double dt, double damping
 
 /// First contact of a pair: when it started and the approach speed then.
 struct FirstContact {
-  double time_s = 0.0;         ///< t_c [s]
-  double approach_mps = 0.0;   ///< Δv_c: B's speed relative to A along s_n at c [m/s], >= 0
+  double time_s = 0.0;        ///< t_c [s]
+  double approach_mps = 0.0;  ///< Δv_c: B's speed relative to A along s_n at c [m/s], >= 0
 };
 
 /// Eq. 5 as printed, with the peak at t_v = t_c + g_t d_v (the paper's "g_t d_v - t_c" puts it
@@ -91,8 +91,7 @@ Eigen::Vector3d penaltyForceOnB(double magnitude_n, const Eigen::Vector3d& direc
 
 /// Eq. 7: torque about the body's centre of mass p_o of a force f applied at c [N m].
 Eigen::Vector3d penaltyTorque(const Eigen::Vector3d& application_point,
-                              const Eigen::Vector3d& centre_of_mass,
-                              const Eigen::Vector3d& force);
+                              const Eigen::Vector3d& centre_of_mass, const Eigen::Vector3d& force);
 
 /// Eq. 8: friction on the body whose velocity relative to the other at the contact is
 /// `slip_velocity` (tangential) [m/s], under normal force magnitude `normal_force_n` [N]:
@@ -108,9 +107,9 @@ double tanhCreepSpeed(const PenaltyContactParams& p, double tangential_load_n,
 
 /// Parameters of the stick-slip anchor-spring friction (the default; docs/free-objects.md).
 struct AnchorFrictionParams {
-  double mu = 0.5;                  ///< Coulomb coefficient
-  double stiffness_n_per_m = 1.0e4; ///< k_t: tangential spring from the anchor [N/m]
-  double damping_ns_per_m = 20.0;   ///< c_t: tangential damper while sticking [N s/m]
+  double mu = 0.5;                   ///< Coulomb coefficient
+  double stiffness_n_per_m = 1.0e4;  ///< k_t: tangential spring from the anchor [N/m]
+  double damping_ns_per_m = 20.0;    ///< c_t: tangential damper while sticking [N s/m]
 };
 
 /// The anchor of one contact: the spring's extension z (the contact point's tangential
@@ -122,9 +121,10 @@ struct AnchorState {
 
 /// One step's friction of the anchor model.
 struct AnchorFrictionResult {
-  Eigen::Vector3d force = Eigen::Vector3d::Zero();  ///< on the body slipping with `slip_velocity` [N]
-  bool sliding = false;          ///< the spring reached Coulomb's cone and the anchor slid
-  double dissipated_j = 0.0;     ///< energy removed this step, >= 0 [J]
+  Eigen::Vector3d force =
+      Eigen::Vector3d::Zero();  ///< on the body slipping with `slip_velocity` [N]
+  bool sliding = false;         ///< the spring reached Coulomb's cone and the anchor slid
+  double dissipated_j = 0.0;    ///< energy removed this step, >= 0 [J]
 };
 
 /// Advances the anchor over `dt` [s] and returns the friction force. z is first projected on the

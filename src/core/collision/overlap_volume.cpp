@@ -107,7 +107,7 @@ int rayCrossings(const KdopTree& tree, const Vec& p, const Vec& d,
       const double w = d.dot(qv) * inv;
       const double t = -dist / cos_angle;
       if (u < -kBary || w < -kBary || u + w > 1.0 + kBary || t < -tol_t) continue;
-      if (std::abs(t) <= tol_t) return -1;                          // starts on the surface
+      if (std::abs(t) <= tol_t) return -1;                           // starts on the surface
       if (u < kBary || w < kBary || u + w > 1.0 - kBary) return -1;  // edge or vertex
       ++crossings;
     }
@@ -126,8 +126,8 @@ double solidAngle(const Vec& a, const Vec& b, const Vec& c) {
 // Size-relative zero of the cutting tests for a triangle with these vertices.
 double triangleEps(const Vec* v) {
   const double size = std::max({(v[1] - v[0]).norm(), (v[2] - v[1]).norm(), (v[0] - v[2]).norm()});
-  const double coord = std::max({v[0].cwiseAbs().maxCoeff(), v[1].cwiseAbs().maxCoeff(),
-                                 v[2].cwiseAbs().maxCoeff()});
+  const double coord = std::max(
+      {v[0].cwiseAbs().maxCoeff(), v[1].cwiseAbs().maxCoeff(), v[2].cwiseAbs().maxCoeff()});
   return 1e-12 * size + 8 * std::numeric_limits<double>::epsilon() * coord;
 }
 
@@ -135,8 +135,8 @@ double triangleEps(const Vec* v) {
 struct Pass {
   OverlapScratch& scratch;
   OverlapResult& result;
-  Vec ref;            // reference point of the divergence-theorem tetrahedra (A's frame)
-  double volume6 = 0;  // six times the volume so far
+  Vec ref;                     // reference point of the divergence-theorem tetrahedra (A's frame)
+  double volume6 = 0;          // six times the volume so far
   Vec moment24 = Vec::Zero();  // 24 times the first moment (about ref) so far
 
   // Adds a kept convex polygon (counter-clockwise about `normal`, A's frame) to the integrals
@@ -328,9 +328,10 @@ bool boxesOverlap(const Vec& min_a, const Vec& max_a, const geometry::Aabb& b) {
 // Keeps every triangle of `tree` that meets no triangle of the other mesh (no stamp) and lies
 // inside it: those within `other_box` (in this tree's frame) are classified by their centroid.
 template <typename ToPassFrame, typename InsideOther>
-void processWholeTriangles(Pass& pass, const KdopTree& tree, const std::vector<std::uint32_t>& stamp,
-                           const geometry::Aabb& other_box, bool of_a, bool store_vertices,
-                           const ToPassFrame& to_pass, const InsideOther& inside_other) {
+void processWholeTriangles(Pass& pass, const KdopTree& tree,
+                           const std::vector<std::uint32_t>& stamp, const geometry::Aabb& other_box,
+                           bool of_a, bool store_vertices, const ToPassFrame& to_pass,
+                           const InsideOther& inside_other) {
   auto& stack = pass.scratch.box_stack;
   stack.clear();
   stack.push_back(0);
@@ -352,7 +353,8 @@ void processWholeTriangles(Pass& pass, const KdopTree& tree, const std::vector<s
       const int t = tree.slotTriangle(static_cast<std::size_t>(slot));
       if (stamp[static_cast<std::size_t>(t)] == query) continue;
       const Vec* v = tree.slotVertices(static_cast<std::size_t>(slot));
-      const Vec tmin = v[0].cwiseMin(v[1]).cwiseMin(v[2]), tmax = v[0].cwiseMax(v[1]).cwiseMax(v[2]);
+      const Vec tmin = v[0].cwiseMin(v[1]).cwiseMin(v[2]),
+                tmax = v[0].cwiseMax(v[1]).cwiseMax(v[2]);
       if (!boxesOverlap(tmin, tmax, other_box)) continue;
       const std::array<Vec, 3> w = {to_pass(v[0]), to_pass(v[1]), to_pass(v[2])};
       Vec n = (w[1] - w[0]).cross(w[2] - w[0]);
@@ -531,8 +533,8 @@ void computeOverlap(const KdopTree& a, const Eigen::Isometry3d& a_to_world, cons
     scratch.cutters.clear();
     for (std::size_t k = first; k < last; ++k) {
       const auto& pr = pairs[scratch.order[k]];
-      const Vec* vb = b.slotVertices(static_cast<std::size_t>(b.triangleSlot(
-          static_cast<std::size_t>(pr.triangle_b))));
+      const Vec* vb = b.slotVertices(
+          static_cast<std::size_t>(b.triangleSlot(static_cast<std::size_t>(pr.triangle_b))));
       detail::OverlapCutter c;
       for (int j = 0; j < 3; ++j) c.v[j] = b_in_a * vb[j];
       c.normal = (c.v[1] - c.v[0]).cross(c.v[2] - c.v[0]);
@@ -557,8 +559,8 @@ void computeOverlap(const KdopTree& a, const Eigen::Isometry3d& a_to_world, cons
     scratch.cutters.clear();
     for (std::size_t k = first; k < last; ++k) {
       const auto& pr = pairs[scratch.order[k]];
-      const Vec* va = a.slotVertices(static_cast<std::size_t>(a.triangleSlot(
-          static_cast<std::size_t>(pr.triangle_a))));
+      const Vec* va = a.slotVertices(
+          static_cast<std::size_t>(a.triangleSlot(static_cast<std::size_t>(pr.triangle_a))));
       detail::OverlapCutter c;
       for (int j = 0; j < 3; ++j) c.v[j] = va[j];
       c.normal = (c.v[1] - c.v[0]).cross(c.v[2] - c.v[0]);
@@ -572,8 +574,7 @@ void computeOverlap(const KdopTree& a, const Eigen::Isometry3d& a_to_world, cons
   });
   // Triangles meeting no triangle of the other mesh lie wholly inside or outside it.
   processWholeTriangles(
-      pass, a, scratch.stamp_a, box_b_in_a, true, store, [](const Vec& x) { return x; },
-      inside_b);
+      pass, a, scratch.stamp_a, box_b_in_a, true, store, [](const Vec& x) { return x; }, inside_b);
   processWholeTriangles(
       pass, b, scratch.stamp_b, box_a_in_b, false, store, [&](const Vec& x) { return b_in_a * x; },
       inside_a);

@@ -39,7 +39,9 @@ double impactDuration(const PenaltyContactParams& p, const FirstContact& contact
 
 }  // namespace
 
-LowPassState startLowPass(double input) { return LowPassState{input, 0.0, input}; }
+LowPassState startLowPass(double input) {
+  return LowPassState{input, 0.0, input};
+}
 
 void advanceLowPass(LowPassState& state, double input, double dt, double damping_ratio,
                     double natural_frequency_radps) {
@@ -92,8 +94,8 @@ double equivalentDepth(double volume_m3, double area_a_m2, double area_b_m2) {
 
 double penaltyForceMagnitude(const PenaltyContactParams& p, double gain, double depth_m,
                              double depth_rate_mps) {
-  return std::max(
-      0.0, gain * (p.stiffness_n_per_m * depth_m + p.damping_ns_per_m * depth_rate_mps));
+  return std::max(0.0,
+                  gain * (p.stiffness_n_per_m * depth_m + p.damping_ns_per_m * depth_rate_mps));
 }
 
 Eigen::Vector3d penaltyForceOnB(double magnitude_n, const Eigen::Vector3d& direction) {
@@ -102,8 +104,7 @@ Eigen::Vector3d penaltyForceOnB(double magnitude_n, const Eigen::Vector3d& direc
 }
 
 Eigen::Vector3d penaltyTorque(const Eigen::Vector3d& application_point,
-                              const Eigen::Vector3d& centre_of_mass,
-                              const Eigen::Vector3d& force) {
+                              const Eigen::Vector3d& centre_of_mass, const Eigen::Vector3d& force) {
   return (application_point - centre_of_mass).cross(force);
 }
 
@@ -111,8 +112,8 @@ Eigen::Vector3d tanhFriction(const PenaltyContactParams& p, double normal_force_
                              const Eigen::Vector3d& slip_velocity) {
   const double v = slip_velocity.norm();
   if (!(v > 0.0)) return Eigen::Vector3d::Zero();
-  const double magnitude =
-      p.mu * std::abs(normal_force_n) * std::tanh(p.tanh_slope_s_per_m * v) + p.viscous_ns_per_m * v;
+  const double magnitude = p.mu * std::abs(normal_force_n) * std::tanh(p.tanh_slope_s_per_m * v) +
+                           p.viscous_ns_per_m * v;
   return -magnitude / v * slip_velocity;
 }
 
@@ -153,9 +154,9 @@ AnchorFrictionResult anchorFriction(const AnchorFrictionParams& p, AnchorState& 
   }
   const Eigen::Vector3d vt = slip_velocity - slip_velocity.dot(normal) * normal;
   // A new anchor starts at the current point; an old one is laid on the current tangent plane.
-  Eigen::Vector3d z = state.active ? Eigen::Vector3d(state.extension -
-                                                     state.extension.dot(normal) * normal)
-                                   : Eigen::Vector3d::Zero();
+  Eigen::Vector3d z = state.active
+                          ? Eigen::Vector3d(state.extension - state.extension.dot(normal) * normal)
+                          : Eigen::Vector3d::Zero();
   z += vt * dt;
   const double limit = p.mu * normal_force_n;
   Eigen::Vector3d f;
