@@ -70,6 +70,9 @@ class KdopTree {
   const Eigen::Vector3d* slotVertices(std::size_t s) const { return &vertices_[3 * s]; }
   /// Index in the source mesh of the triangle in leaf slot s.
   int slotTriangle(std::size_t s) const { return triangle_of_slot_[s]; }
+  /// Leaf slot of mesh triangle t (0 <= t < the source mesh's triangle count), -1 for a
+  /// triangle the tree does not hold.
+  int triangleSlot(std::size_t t) const { return slot_of_triangle_[t]; }
   /// Root bounding-box diagonal plus largest absolute coordinate [m]; sets the query margin.
   double scale() const { return scale_; }
   /// Heap memory held by the tree [bytes].
@@ -82,6 +85,7 @@ class KdopTree {
   std::vector<NormalSlab> normal_slabs_;   // one per node
   std::vector<Eigen::Vector3d> vertices_;  // 3 per leaf slot
   std::vector<int> triangle_of_slot_;
+  std::vector<int> slot_of_triangle_;
   double scale_ = 0.0;
 };
 

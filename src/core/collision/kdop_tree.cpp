@@ -168,9 +168,11 @@ KdopTree::KdopTree(const geometry::TriangleMesh& mesh, const KdopTreeOptions& op
 
   vertices_.resize(3 * n);
   triangle_of_slot_.resize(n);
+  slot_of_triangle_.assign(mesh.triangles.size(), -1);
   for (std::size_t s = 0; s < n; ++s) {
     const auto t = static_cast<std::size_t>(b.order[s]);
     triangle_of_slot_[s] = b.order[s];
+    slot_of_triangle_[t] = static_cast<int>(s);
     for (std::size_t c = 0; c < 3; ++c)
       vertices_[3 * s + c] = mesh.vertices[static_cast<std::size_t>(mesh.triangles[t][c])];
   }
@@ -184,7 +186,8 @@ KdopTree::KdopTree(const geometry::TriangleMesh& mesh, const KdopTreeOptions& op
 std::size_t KdopTree::memoryBytes() const {
   return nodes_.capacity() * sizeof(Node) + slabs_.capacity() * sizeof(double) +
          vertices_.capacity() * sizeof(Eigen::Vector3d) +
-         normal_slabs_.capacity() * sizeof(NormalSlab) + triangle_of_slot_.capacity() * sizeof(int);
+         normal_slabs_.capacity() * sizeof(NormalSlab) + triangle_of_slot_.capacity() * sizeof(int) +
+         slot_of_triangle_.capacity() * sizeof(int);
 }
 
 }  // namespace handsim::collision
