@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "handsim/hand/hand_model.hpp"
+#include "handsim/sim/model.hpp"
 #include "handsim/sim/sim_state.hpp"
 
 namespace handsim::sim {
@@ -67,5 +68,13 @@ class Recorder {
   std::vector<double> data_;        ///< row-major
   std::vector<std::function<double(const SimState&)>> channels_;
 };
+
+/// Adds the columns of moving bodies when the model has a free object (docs/free-objects.md):
+/// the palm `palm.x|y|z` [m] and `palm.qw|qx|qy|qz` [""], then per free object, world frame,
+/// `<object>.x|y|z` (its centre of mass) [m], `.qw|qx|qy|qz` (orientation of its frame, qw >= 0)
+/// [""], `.vx|vy|vz` (velocity of the centre of mass) [m/s], `.wx|wy|wz` [rad/s] and
+/// `.kinetic_energy` [J]. `model` points at the run's model pointer, read at each record (a
+/// scenario without free objects gets no new column, so its CSV is unchanged).
+void addBodyChannels(Recorder& recorder, const std::shared_ptr<const Model>* model);
 
 }  // namespace handsim::sim

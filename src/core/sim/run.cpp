@@ -49,6 +49,7 @@ void Run::setPlan(RunPlan plan) {
   plan_ = std::move(plan);
   total_steps_ = static_cast<std::int64_t>(std::llround(plan_.duration / model_->options.dt));
   recorder_ = std::make_unique<Recorder>(model_->hand());
+  addBodyChannels(*recorder_, &model_);
   controller_.reset();
   if (plan_.controller) {
     const std::optional<HybridGraspController>* c = &controller_;
