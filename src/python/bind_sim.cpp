@@ -361,6 +361,18 @@ void bindSim(py::module_& m) {
             r.state().object_pose_world.at(static_cast<std::size_t>(i)) = rigidPose(p, "pose");
           },
           py::arg("index"), py::arg("pose"), "Moves an object in the world between steps.")
+      .def(
+          "object_twist",
+          [](const Run& r, int i) {
+            return Eigen::VectorXd(r.state().object_twist_world.at(static_cast<std::size_t>(i)));
+          },
+          py::arg("index"),
+          "Velocity of the object's centre of mass [m/s] then its angular velocity [rad/s], "
+          "world frame (6 values; zero for a fixed object).")
+      .def_property_readonly(
+          "palm_twist",
+          [](const Run& r) { return Eigen::VectorXd(r.state().palm_twist_world); },
+          "Velocity of the palm frame's origin [m/s] then its angular velocity [rad/s], world.")
       .def_property_readonly(
           "columns", [](const Run& r) { return r.recorder().columns(); },
           "Names of the recorded signals (docs/simulation.md).")

@@ -187,3 +187,18 @@ def test_the_palm_is_carried_by_its_motion():
     assert s["palm.z"][-1] == pytest.approx(0.1, abs=1e-12)
     with pytest.raises(ValueError, match="palm axis 'w'"):
         plan.set_palm_motion("w")
+
+
+def test_a_free_object_falls_and_lands_on_the_ground(scenarios):
+    # Before it lands (at about 0.1 s) the cube's COM velocity is g t, the closed form.
+    run = handsim.Run.from_scenario(handsim.load_scenario(str(scenarios / "free_cube_drop.json")))
+    for _ in range(50):
+        run.step()
+    twist = np.asarray(run.object_twist(0))
+    assert twist.shape == (6,)
+    assert twist[2] == pytest.approx(-9.81 * run.time, rel=1e-12)
+    assert twist[5] == pytest.approx(3.0)
+    assert np.all(np.asarray(run.palm_twist) == 0.0)
+    run.run_to_end()
+    assert np.linalg.norm(run.object_twist(0)) < 1e-9
+    assert "cube.kinetic_energy" in run.columns

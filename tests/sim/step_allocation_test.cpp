@@ -75,6 +75,28 @@ TEST(StepAllocation, TendonsAndControllerDoNotAllocate) {
   EXPECT_GT(contacts, 0u);
 }
 
+TEST(StepAllocation, AFreeObjectOnTheGroundDoesNotAllocate) {
+#ifndef HANDSIM_COUNT_MALLOC
+  GTEST_SKIP() << "malloc cannot be counted here (not glibc, or a sanitizer owns malloc)";
+#endif
+  // The shipped drop: the cube lands by 0.3 s; at rest it touches the ground at its four
+  // bottom corners, each with a normal and two friction rows.
+  Scenario sc = shipped("free_cube_drop.json");
+  RunPlan plan = sc.plan;
+  plan.duration = 0.0;
+  plan.record_every = std::numeric_limits<int>::max();
+  sim::Run run(compileScenario(sc), plan);
+  while (run.state().time < 0.5) run.step();
+  const long before = g_allocations.load();
+  std::size_t seen = 0;
+  for (int i = 0; i < 500; ++i) {
+    run.step();
+    seen += run.state().object_contacts.size();
+  }
+  EXPECT_EQ(g_allocations.load() - before, 0);
+  EXPECT_GE(seen, 4u * 500u);
+}
+
 // The counter sees allocations (so a zero above means something).
 TEST(StepAllocation, TheCounterCounts) {
 #ifndef HANDSIM_COUNT_MALLOC

@@ -29,4 +29,21 @@ void projectedGaussSeidel(const Eigen::Ref<const Eigen::MatrixXd>& rows,
                           double row_floor, Eigen::Ref<Eigen::VectorXd> velocity,
                           Eigen::Ref<Eigen::VectorXd> lambda);
 
+/// The same with Coulomb friction rows (box bounds that follow a normal impulse): a row i with
+/// normal_of[i] >= 0 is a tangent row of the contact whose normal row is normal_of[i]; its
+/// impulse is kept in [-mu[i] lambda_n, mu[i] lambda_n] with the normal impulse of the moment
+/// (updated every sweep), so the tangential velocity is brought to `bias` (0: sticking) unless
+/// that needs more than the friction cone allows (sliding, at the Coulomb bound). Rows with
+/// normal_of[i] < 0 are unilateral as above. The normal rows must come before their tangent
+/// rows. `normal_of` and `mu` have nr entries. Stops at the exact fixed point like the above;
+/// deterministic and free of heap allocation.
+void projectedGaussSeidelFriction(const Eigen::Ref<const Eigen::MatrixXd>& rows,
+                                  const Eigen::Ref<const Eigen::MatrixXd>& minv_rows,
+                                  const Eigen::Ref<const Eigen::MatrixXd>& w,
+                                  const Eigen::Ref<const Eigen::VectorXd>& bias,
+                                  const Eigen::Ref<const Eigen::VectorXi>& normal_of,
+                                  const Eigen::Ref<const Eigen::VectorXd>& mu, int sweeps,
+                                  double row_floor, Eigen::Ref<Eigen::VectorXd> velocity,
+                                  Eigen::Ref<Eigen::VectorXd> lambda);
+
 }  // namespace handsim::contact

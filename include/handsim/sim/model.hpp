@@ -63,8 +63,16 @@ struct ObjectModel {
   std::shared_ptr<const BodyGeometry> geometry;  ///< object frame [m]; never null
   /// Coulomb coefficient between the hand and this object [-], used by the grasp analysis.
   double friction = 0.5;
-  /// Fixed objects stay at their pose; the hand cannot move them (seed 000's experiment).
+  /// Fixed objects stay at their pose; the hand cannot move them (seed 000's experiment). A
+  /// free object (false) moves under gravity and its contacts (docs/free-objects.md); it needs
+  /// a mass (a closed mesh).
   bool fixed = true;
+  /// Velocity of the centre of mass then angular velocity at the start of a run, world frame
+  /// [m/s; rad/s] (free objects only).
+  Eigen::Matrix<double, 6, 1> initial_twist_world = Eigen::Matrix<double, 6, 1>::Zero();
+  /// The distinct vertices of the collision mesh, object frame [m]: the points a free object
+  /// rests on the ground with (filled by compileModel).
+  std::vector<Eigen::Vector3d> support_points;
   /// Uniform density the mass properties were computed with [kg/m^3].
   double density = kDefaultDensity;
   /// Mass, centre of mass and inertia of the closed collision mesh (divergence theorem,
@@ -107,7 +115,8 @@ struct Model {
 
 /// Compiles a model. `geometry` null loads the hand's meshes (throws io::InputError on a bad
 /// one); pass an existing one (built for the same hand) to reuse it. Throws
-/// std::invalid_argument for bad options or an object without geometry.
+/// std::invalid_argument for bad options, an object without geometry, or a free object without
+/// mass.
 std::shared_ptr<const Model> compileModel(std::shared_ptr<const hand::HandModel> hand,
                                           std::vector<ObjectModel> objects, Options options = {},
                                           std::shared_ptr<const HandGeometry> geometry = nullptr);

@@ -18,6 +18,19 @@ struct ContactOptions {
   double sink_rate = 0.2;
   /// Directions of the bounding polytopes (14, 18 or 26; seed 000 sec. IV uses 18).
   int kdop_k = 18;
+  /// Default Coulomb coefficient [-] of objects that give none (scenario "contact": "mu"):
+  /// the velocity-level Coulomb friction of contacts on free objects (docs/free-objects.md).
+  double mu = 0.5;
+  /// Fraction of a free object's penetration beyond `slop` pushed back per step, for its
+  /// contacts with the ground [-] (hand contacts keep `stiffness`).
+  double object_push = 0.2;
+};
+
+/// A fixed half-space z <= height in the world that free objects rest on (docs/free-objects.md).
+struct GroundOptions {
+  bool enabled = false;
+  double height = 0.0;    ///< [m], world z
+  double friction = -1.0; ///< Coulomb coefficient [-]; negative: each object's own
 };
 
 /// Parameters of the constraint solver (projected Gauss-Seidel, docs/simulation.md).
@@ -41,10 +54,11 @@ struct Options {
   Eigen::Vector3d gravity_world = Eigen::Vector3d(0.0, 0.0, -9.81);
   ContactOptions contact;
   SolverOptions solver;
+  GroundOptions ground;
 };
 
 /// Throws std::invalid_argument naming the first bad field (dt <= 0, non-finite values,
-/// negative contact parameters, k not in {14, 18, 26}, sweeps < 1).
+/// negative contact parameters, k not in {14, 18, 26}, sweeps < 1, a bad ground).
 void validateOptions(const Options& options);
 
 }  // namespace handsim::sim

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "handsim/hand/hand_model.hpp"
+#include "handsim/sim/model.hpp"
 #include "handsim/sim/sim_state.hpp"
 
 namespace handsim::io {
@@ -127,5 +128,14 @@ class Recorder {
   std::string stream_path_;
   std::string stream_buffer_;
 };
+
+/// Adds the columns of moving bodies when the model has a free object or `palm_moves`
+/// (docs/free-objects.md): the palm `palm.x|y|z` [m] and `palm.qw|qx|qy|qz` [""], then per free object, world frame,
+/// `<object>.x|y|z` (its centre of mass) [m], `.qw|qx|qy|qz` (orientation of its frame, qw >= 0)
+/// [""], `.vx|vy|vz` (velocity of the centre of mass) [m/s], `.wx|wy|wz` [rad/s] and
+/// `.kinetic_energy` [J]. `model` points at the run's model pointer, read at each record (a
+/// scenario without free objects gets no new column, so its CSV is unchanged).
+void addBodyChannels(Recorder& recorder, const std::shared_ptr<const Model>* model,
+                     bool palm_moves = false);
 
 }  // namespace handsim::sim

@@ -32,9 +32,20 @@ struct LinkLoad {
   Eigen::Vector3d force_world = Eigen::Vector3d::Zero();  ///< force on the link [N]
 };
 
-/// Twist of a rigid body: linear velocity of its frame origin then angular velocity, both in
-/// the world frame [m/s; rad/s].
+/// Twist of a rigid body: a linear velocity then the angular velocity, both in the world frame
+/// [m/s; rad/s]. For an object the linear part is the velocity of its centre of mass; for the
+/// palm that of its frame origin (each field says which).
 using Twist = Eigen::Matrix<double, 6, 1>;
+
+/// What the step needs of one free object (a body of the constraint solver), computed at the
+/// start of each step.
+struct FreeBodyScratch {
+  int object = -1;                                            ///< index into Model::objects
+  Eigen::Vector3d com_world = Eigen::Vector3d::Zero();        ///< centre of mass [m]
+  Eigen::Matrix3d inertia_world = Eigen::Matrix3d::Zero();    ///< about the COM [kg m^2]
+  Eigen::Matrix3d inverse_inertia_world = Eigen::Matrix3d::Zero();
+  Eigen::Vector3d free_angular = Eigen::Vector3d::Zero();     ///< midpoint w of the step [rad/s]
+};
 
 /// Scratch memory of the step stages: sized by makeState (or by the first step of a copied
 /// state), grown (never shrunk) when a step needs more constraint rows than any before, so
@@ -55,15 +66,22 @@ struct StepWorkspace {
   Eigen::LDLT<Eigen::MatrixXd> mass_ldlt;  ///< its factorisation
   Eigen::VectorXd bias;                    ///< R^T (H + C - external) (na)
   Eigen::VectorXd force;                   ///< servo, tendon and spring forces minus bias (na)
-  Eigen::VectorXd acceleration;            ///< actuator accelerations (na)
-  Eigen::VectorXd velocity_old;            ///< actuator velocities at the start of the step (na)
-  Eigen::VectorXd velocity;                ///< actuator velocities at its end (na)
-  Eigen::VectorXd velocity_impact;  ///< after the impact impulses, before the step (na)
+  // The generalised velocities of the constraint solver are the na actuator velocities, then
+  // per free body its COM velocity and angular velocity (world): n = na + 6 nb.
+  Eigen::VectorXd acceleration;            ///< generalised accelerations (n)
+  Eigen::VectorXd velocity_old;            ///< velocities at the start of the step (n)
+  Eigen::VectorXd velocity;                ///< velocities at its end (n)
+  Eigen::VectorXd velocity_impact;  ///< after the impact impulses, before the step (n)
+  std::vector<FreeBodyScratch> bodies;  ///< the free objects of this step (nb)
+  std::vector<int> body_of_object;      ///< body index of each object, -1 fixed (no)
+  Eigen::VectorXi row_normal;           ///< per row: its normal row if a tangent row, else -1
+  Eigen::VectorXd row_mu;               ///< per row: Coulomb coefficient of a tangent row
+  std::vector<Eigen::Vector3d> tangents;  ///< two unit tangents per contact (2 per contact)
   Eigen::VectorXd lower, upper;            ///< actuator ranges narrowed by joint limits (na)
   std::vector<std::pair<Eigen::Index, double>> limit_rows;  ///< (actuator, +1 lower/-1 upper)
-  Eigen::MatrixXd rows;                                     ///< constraint rows J (capacity x na)
+  Eigen::MatrixXd rows;                                     ///< constraint rows J (capacity x n)
   Eigen::VectorXd row_bias;             ///< right-hand sides c of J v >= c (capacity)
-  Eigen::MatrixXd minv_rows;            ///< M^-1 J^T (na x capacity)
+  Eigen::MatrixXd minv_rows;            ///< M^-1 J^T (n x capacity)
   Eigen::MatrixXd delassus;             ///< J M^-1 J^T (capacity x capacity)
   Eigen::VectorXd lambda;               ///< impulses (capacity)
   Eigen::VectorXd lambda_impact;         ///< impulses of the impact (capacity)
@@ -79,14 +97,20 @@ struct SimState {
 
   // --- where the hand and the objects are ------------------------------------------------
   Eigen::Isometry3d palm_pose_world = Eigen::Isometry3d::Identity();  ///< {P} -> {W}
-  /// Velocity of the palm (origin of {P}, then angular) during the step, world frame; zero
-  /// unless the run's plan moves the palm (RunPlan::palm_motion) [m/s; rad/s].
+  /// Velocity of the palm (origin of {P}, then angular) during the step, world frame [m/s;
+  /// rad/s]: zero unless the run's plan moves the palm (RunPlan::palm_motion); the contact
+  /// rows add it to link velocities.
   Twist palm_twist_world = Twist::Zero();
   /// Acceleration of the palm (origin, then angular), world frame [m/s^2; rad/s^2]: the finger
   /// dynamics feel the origin's as a change of gravity (docs/free-objects.md).
   Twist palm_acceleration_world = Twist::Zero();
   std::vector<Eigen::Isometry3d> object_pose_world;                   ///< object frame -> {W} (no)
-  std::vector<Twist> object_twist_world;  ///< (no); zero for fixed objects [m/s; rad/s]
+  /// Velocity of each object's centre of mass, then its angular velocity, world frame
+  /// [m/s; rad/s] (no); zero for fixed objects.
+  std::vector<Twist> object_twist_world;
+  /// 1 for a free object the numerical guards stopped (it stays where it was, like a fixed
+  /// one; docs/free-objects.md), else 0 (no).
+  std::vector<std::uint8_t> object_stopped;
 
   // --- actuators, clutches, tendons -------------------------------------------------------
   std::vector<double> actuator_position;      ///< [actuator unit, e.g. counts] (na)
@@ -120,6 +144,8 @@ struct SimState {
   std::vector<kinematics::ChainFrames> link_frames;
   std::vector<LinkLoad> loads;        ///< external forces on links (the user's, kept)
   std::vector<Contact> contacts;      ///< link-object contacts of the last step, world frame
+  /// Contacts of free objects with the ground of the last step (finger -1), world frame.
+  std::vector<Contact> object_contacts;
   std::vector<std::string> warnings;  ///< numerical trouble, clutch events (first few kept)
   std::int64_t warning_count = 0;     ///< all warnings, including those not kept
 

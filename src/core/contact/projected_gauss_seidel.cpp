@@ -33,4 +33,37 @@ void projectedGaussSeidel(const Eigen::Ref<const Eigen::MatrixXd>& rows,
   }
 }
 
+void projectedGaussSeidelFriction(const Eigen::Ref<const Eigen::MatrixXd>& rows,
+                                  const Eigen::Ref<const Eigen::MatrixXd>& minv_rows,
+                                  const Eigen::Ref<const Eigen::MatrixXd>& w,
+                                  const Eigen::Ref<const Eigen::VectorXd>& bias,
+                                  const Eigen::Ref<const Eigen::VectorXi>& normal_of,
+                                  const Eigen::Ref<const Eigen::VectorXd>& mu, int sweeps,
+                                  double row_floor, Eigen::Ref<Eigen::VectorXd> velocity,
+                                  Eigen::Ref<Eigen::VectorXd> lambda) {
+  const Eigen::Index nr = bias.size();
+  lambda.setZero();
+  for (int sweep = 0; sweep < sweeps; ++sweep) {
+    bool changed = false;
+    for (Eigen::Index i = 0; i < nr; ++i) {
+      if (!(w(i, i) > row_floor)) continue;
+      const double free = lambda[i] - (rows.row(i).dot(velocity) - bias[i]) / w(i, i);
+      double next;
+      if (normal_of[i] < 0) {
+        next = std::max(0.0, free);
+      } else {
+        // Coulomb's box at the normal impulse of the moment (Catto 2005: the friction bound
+        // follows the normal impulse within the sweeps).
+        const double bound = mu[i] * lambda[normal_of[i]];
+        next = std::clamp(free, -bound, bound);
+      }
+      if (next == lambda[i]) continue;
+      velocity += minv_rows.col(i) * (next - lambda[i]);
+      lambda[i] = next;
+      changed = true;
+    }
+    if (!changed) break;
+  }
+}
+
 }  // namespace handsim::contact

@@ -3,6 +3,7 @@
 // here and nowhere else; the contact stage and the viewport share them.
 #include "handsim/sim/model.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <stdexcept>
@@ -25,6 +26,13 @@ void validateOptions(const Options& o) {
   if (o.contact.kdop_k != 14 && o.contact.kdop_k != 18 && o.contact.kdop_k != 26)
     bad("contact.kdop_k", "must be 14, 18 or 26");
   if (o.solver.sweeps < 1) bad("solver.sweeps", "must be at least 1");
+  if (!(o.contact.mu >= 0.0) || !std::isfinite(o.contact.mu))
+    bad("contact.mu", "must be finite and not negative");
+  if (!(o.contact.object_push >= 0.0 && o.contact.object_push <= 1.0))
+    bad("contact.object_push", "must lie in [0, 1]");
+  if (!std::isfinite(o.ground.height)) bad("ground.height", "must be finite");
+  if (std::isnan(o.ground.friction) || std::isinf(o.ground.friction))
+    bad("ground.friction", "must be finite (negative: each object's own)");
   if (!(o.solver.row_floor > 0.0) || !std::isfinite(o.solver.row_floor))
     bad("solver.row_floor", "must be positive and finite");
   if (!(o.solver.standstill_speed >= 0.0) || !std::isfinite(o.solver.standstill_speed))
@@ -143,6 +151,19 @@ std::shared_ptr<const Model> compileModel(std::shared_ptr<const hand::HandModel>
     if (!(objects[i].friction >= 0.0) || !std::isfinite(objects[i].friction))
       throw std::invalid_argument("object '" + objects[i].name +
                                   "': friction must be finite and not negative");
+    const geometry::MassProperties& mp = objects[i].mass;
+    if (!objects[i].fixed && (!(mp.mass_kg > 0.0) || !std::isfinite(mp.mass_kg) ||
+                              !mp.inertia_com.allFinite() || !(mp.inertia_com.trace() > 0.0)))
+      throw std::invalid_argument("object '" + objects[i].name +
+                                  "' is free but has no mass (a free object needs a closed mesh)");
+    // The distinct vertices a free object can rest on (exact duplicates removed: mesh files
+    // repeat a vertex per face).
+    std::vector<Eigen::Vector3d> points = objects[i].geometry->collision.mesh.vertices;
+    std::sort(points.begin(), points.end(), [](const Eigen::Vector3d& a, const Eigen::Vector3d& b) {
+      return std::lexicographical_compare(a.data(), a.data() + 3, b.data(), b.data() + 3);
+    });
+    points.erase(std::unique(points.begin(), points.end()), points.end());
+    objects[i].support_points = std::move(points);
   }
   if (geometry && geometry->links.size() != hand->fingers.size())
     throw std::invalid_argument("compileModel: the hand geometry was built for another hand");

@@ -4,9 +4,11 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "handsim/io/atomic_file.hpp"
+#include "handsim/sim/rigid_body.hpp"
 
 namespace handsim::sim {
 
@@ -231,6 +233,67 @@ std::string Recorder::toCsv() const {
 
 void Recorder::writeCsv(const std::string& path) const {
   io::writeFileAtomically(path, toCsv());
+}
+
+namespace {
+
+// A rotation as a unit quaternion with w >= 0: component i of (w, x, y, z).
+double quaternionComponent(const Eigen::Matrix3d& rotation, int i) {
+  Eigen::Quaterniond q(rotation);
+  if (q.w() < 0.0) q.coeffs() = -q.coeffs();
+  return i == 0 ? q.w() : q.vec()[i - 1];
+}
+
+}  // namespace
+
+void addBodyChannels(Recorder& recorder, const std::shared_ptr<const Model>* model,
+                     bool palm_moves) {
+  const Model& m = **model;
+  bool any = palm_moves;
+  for (const ObjectModel& o : m.objects) any = any || !o.fixed;
+  if (!any) return;
+  const char* axes[] = {"x", "y", "z"};
+  const char* quat[] = {"qw", "qx", "qy", "qz"};
+  for (int i = 0; i < 3; ++i)
+    recorder.addChannel(std::string("palm.") + axes[i], "m",
+                        [i](const SimState& s) { return s.palm_pose_world.translation()[i]; });
+  for (int i = 0; i < 4; ++i)
+    recorder.addChannel(std::string("palm.") + quat[i], "", [i](const SimState& s) {
+      return quaternionComponent(s.palm_pose_world.linear(), i);
+    });
+  for (std::size_t o = 0; o < m.objects.size(); ++o) {
+    if (m.objects[o].fixed) continue;
+    const std::string name = m.objects[o].name + ".";
+    // Every value reads the model of the moment; an object index the state lacks reads NaN.
+    auto has = [model, o](const SimState& s) {
+      return o < s.object_pose_world.size() && o < (*model)->objects.size();
+    };
+    constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+    for (int i = 0; i < 3; ++i)
+      recorder.addChannel(name + axes[i], "m", [=](const SimState& s) {
+        return has(s) ? (s.object_pose_world[o] * (*model)->objects[o].mass.centre_of_mass)[i]
+                      : nan;
+      });
+    for (int i = 0; i < 4; ++i)
+      recorder.addChannel(name + quat[i], "", [=](const SimState& s) {
+        return has(s) ? quaternionComponent(s.object_pose_world[o].linear(), i) : nan;
+      });
+    for (int i = 0; i < 3; ++i)
+      recorder.addChannel(name + "v" + axes[i], "m/s", [=](const SimState& s) {
+        return has(s) ? s.object_twist_world[o][i] : nan;
+      });
+    for (int i = 0; i < 3; ++i)
+      recorder.addChannel(name + "w" + axes[i], "rad/s", [=](const SimState& s) {
+        return has(s) ? s.object_twist_world[o][3 + i] : nan;
+      });
+    recorder.addChannel(name + "kinetic_energy", "J", [=](const SimState& s) {
+      if (!has(s)) return nan;
+      const geometry::MassProperties& mp = (*model)->objects[o].mass;
+      const Eigen::Matrix3d R = s.object_pose_world[o].linear();
+      return kineticEnergy(mp.mass_kg, R * mp.inertia_com * R.transpose(),
+                           s.object_twist_world[o].head<3>(), s.object_twist_world[o].tail<3>());
+    });
+  }
 }
 
 }  // namespace handsim::sim

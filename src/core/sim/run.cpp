@@ -58,6 +58,7 @@ void Run::setPlan(RunPlan plan) {
   total_steps_ = static_cast<std::int64_t>(std::llround(plan_.duration / model_->options.dt));
   recorder_ = std::make_unique<Recorder>(model_->hand());
   recorder_->setKeptRows(plan_.kept_rows);
+  addBodyChannels(*recorder_, &model_, !plan_.palm_motion.empty());
   controller_.reset();
   if (plan_.controller) {
     const std::optional<HybridGraspController>* c = &controller_;
@@ -71,18 +72,6 @@ void Run::setPlan(RunPlan plan) {
     for (int i = 0; i < 4; ++i)
       recorder_->addChannel("controller.x" + std::to_string(i + 1), i == 0 ? "rad" : "m",
                             [c, i](const SimState&) { return (*c)->x()[i]; });
-  }
-  if (!plan_.palm_motion.empty()) {
-    const auto pose = [](int i) {
-      return [i](const SimState& st) {
-        if (i < 3) return st.palm_pose_world.translation()[i];
-        const Eigen::Quaterniond q(st.palm_pose_world.linear());
-        return i == 3 ? q.w() : q.vec()[i - 4];
-      };
-    };
-    const char* names[] = {"palm.x", "palm.y", "palm.z", "palm.qw", "palm.qx", "palm.qy",
-                           "palm.qz"};
-    for (int i = 0; i < 7; ++i) recorder_->addChannel(names[i], i < 3 ? "m" : "", pose(i));
   }
   reset();
 }

@@ -9,6 +9,7 @@
 #include "handsim/geometry/mesh_loader.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/io/atomic_file.hpp"
+#include "handsim/sim/rigid_body.hpp"
 #include "handsim/sim/stability.hpp"
 
 namespace handsim::sim {
@@ -108,7 +109,7 @@ Scenario readScenario(const JsonDocument& doc) {
       root, "",
       {"format", "version", "description", "hand", "duration_s", "dt_s", "gravity_mps2", "contact",
        "solver", "record_every", "palm_pose", "palm", "initial", "trajectories", "objects",
-       "controller"});
+       "controller", "ground"});
   if (doc.string(doc.require(root, "", "format"), "/format") != "handsim-scenario")
     doc.fail("/format", "expected \"handsim-scenario\"");
   if (doc.integer(doc.require(root, "", "version"), "/version") != 1)
@@ -136,7 +137,8 @@ Scenario readScenario(const JsonDocument& doc) {
     sc.options.gravity_world = doc.vector3(*g, "/gravity_mps2");
   if (const json* c = doc.optional(root, "contact")) {
     doc.object(*c, "/contact");
-    doc.allowOnly(*c, "/contact", {"stiffness", "slop_m", "sink_rate", "kdop_k"});
+    doc.allowOnly(*c, "/contact",
+                  {"stiffness", "slop_m", "sink_rate", "kdop_k", "model", "mu", "object_push"});
     auto read = [&](const char* key, double& value, double lo, double hi) {
       if (const json* v = doc.optional(*c, key)) {
         const std::string p = JsonDocument::child("/contact", key);
@@ -149,6 +151,14 @@ Scenario readScenario(const JsonDocument& doc) {
     read("stiffness", sc.options.contact.stiffness, 0.0, 1.0);
     read("slop_m", sc.options.contact.slop, 0.0, 0.01);
     read("sink_rate", sc.options.contact.sink_rate, 0.0, 1.0);
+    read("mu", sc.options.contact.mu, 0.0, 100.0);
+    read("object_push", sc.options.contact.object_push, 0.0, 1.0);
+    if (const json* m = doc.optional(*c, "model")) {
+      // The velocity-level Coulomb model of docs/free-objects.md; seed 004's penalty model is
+      // not part of this build.
+      if (doc.string(*m, "/contact/model") != "default")
+        doc.fail("/contact/model", "expected \"default\"");
+    }
     if (const json* k = doc.optional(*c, "kdop_k")) {
       sc.options.contact.kdop_k = doc.integer(*k, "/contact/kdop_k");
       const int kk = sc.options.contact.kdop_k;
@@ -162,6 +172,21 @@ Scenario readScenario(const JsonDocument& doc) {
       sc.options.solver.sweeps = doc.integer(*n, "/solver/sweeps");
       if (sc.options.solver.sweeps < 1 || sc.options.solver.sweeps > 100000)
         doc.fail("/solver/sweeps", "expected 1 to 100000");
+    }
+  }
+  if (const json* gr = doc.optional(root, "ground")) {
+    doc.object(*gr, "/ground");
+    doc.allowOnly(*gr, "/ground", {"height_m", "friction"});
+    sc.options.ground.enabled = true;
+    if (const json* h = doc.optional(*gr, "height_m")) {
+      sc.options.ground.height = doc.rational(*h, "/ground/height_m");
+      if (!(std::abs(sc.options.ground.height) <= 100.0))
+        doc.fail("/ground/height_m", "expected a value in [-100, 100] (the world box)");
+    }
+    if (const json* f = doc.optional(*gr, "friction")) {
+      sc.options.ground.friction = doc.rational(*f, "/ground/friction");
+      if (!(sc.options.ground.friction >= 0.0 && sc.options.ground.friction <= 100.0))
+        doc.fail("/ground/friction", "expected a value in [0, 100]");
     }
   }
   if (const json* r = doc.optional(root, "record_every")) {
@@ -330,7 +355,9 @@ Scenario readScenario(const JsonDocument& doc) {
     for (std::size_t i = 0; i < objs->size(); ++i) {
       const std::string op = JsonDocument::child("/objects", i);
       const json& o = doc.object((*objs)[i], op);
-      doc.allowOnly(o, op, {"name", "mesh", "pose", "scale", "friction", "density_kg_m3"});
+      doc.allowOnly(o, op,
+                    {"name", "mesh", "pose", "scale", "friction", "density_kg_m3", "free",
+                     "mass_kg", "linear_velocity_mps", "angular_velocity_radps"});
       const std::string mp = JsonDocument::child(op, "mesh");
       const std::string mesh = doc.string(doc.require(o, op, "mesh"), mp);
       // Relative to the scenario file, else to the shipped assets.
@@ -344,6 +371,8 @@ Scenario readScenario(const JsonDocument& doc) {
                                    : std::filesystem::path(mesh).stem().string();
       double density = ObjectModel::kDefaultDensity;
       if (doc.optional(o, "density_kg_m3")) density = positive(doc, o, op, "density_kg_m3");
+      if (doc.optional(o, "density_kg_m3") && doc.optional(o, "mass_kg"))
+        doc.fail(JsonDocument::child(op, "mass_kg"), "give 'mass_kg' or 'density_kg_m3', not both");
       ObjectModel obj;
       try {
         obj = loadObject(path.string(), options, name, sc.options.contact.kdop_k, density);
@@ -352,10 +381,40 @@ Scenario readScenario(const JsonDocument& doc) {
       }
       if (const json* pose = doc.optional(o, "pose"))
         obj.initial_pose_world = doc.pose(*pose, JsonDocument::child(op, "pose"));
+      obj.friction = sc.options.contact.mu;
       if (const json* f = doc.optional(o, "friction")) {
         obj.friction = doc.rational(*f, JsonDocument::child(op, "friction"));
         if (!(obj.friction >= 0.0) || !std::isfinite(obj.friction))
           doc.fail(JsonDocument::child(op, "friction"), "must be finite and not negative");
+      }
+      if (const json* m = doc.optional(o, "mass_kg")) {
+        const std::string p = JsonDocument::child(op, "mass_kg");
+        const double mass = doc.rational(*m, p);
+        if (!(mass > 0.0 && mass < 1e6)) doc.fail(p, "expected a mass in (0, 1e6) kg");
+        if (!(obj.mass.volume_m3 > 0.0))
+          doc.fail(p, "the mesh is not closed, so it has no volume to give this mass to");
+        computeMassProperties(obj, mass / obj.mass.volume_m3);
+      }
+      if (const json* fr = doc.optional(o, "free")) {
+        obj.fixed = !doc.boolean(*fr, JsonDocument::child(op, "free"));
+        if (!obj.fixed && !(obj.mass.mass_kg > 0.0))
+          doc.fail(JsonDocument::child(op, "free"),
+                   "a free object needs a mass, and this mesh is not closed" +
+                       (obj.warnings.empty() ? std::string() : " (" + obj.warnings.front() + ")"));
+      }
+      for (const auto& [key, offset] : {std::pair<const char*, int>{"linear_velocity_mps", 0},
+                                        std::pair<const char*, int>{"angular_velocity_radps", 3}}) {
+        if (const json* v = doc.optional(o, key)) {
+          const std::string p = JsonDocument::child(op, key);
+          const Eigen::Vector3d value = doc.vector3(*v, p);
+          if (!(value.cwiseAbs().maxCoeff() <= (offset == 0 ? kRunawayObjectSpeed
+                                                             : kRunawayObjectSpin)))
+            doc.fail(p, "expected components within the runaway bounds (" +
+                            shortNumber(kRunawayObjectSpeed) + " m/s, " +
+                            shortNumber(kRunawayObjectSpin) + " rad/s)");
+          if (obj.fixed) doc.fail(p, "only a free object (\"free\": true) has a velocity");
+          obj.initial_twist_world.segment<3>(offset) = value;
+        }
       }
       sc.objects.push_back(std::move(obj));
     }
@@ -430,7 +489,14 @@ std::string scenarioToJson(const Scenario& sc, const std::string& target_file) {
   doc["contact"] = {{"stiffness", sc.options.contact.stiffness},
                     {"slop_m", sc.options.contact.slop},
                     {"sink_rate", sc.options.contact.sink_rate},
-                    {"kdop_k", sc.options.contact.kdop_k}};
+                    {"kdop_k", sc.options.contact.kdop_k},
+                    {"model", "default"},
+                    {"mu", sc.options.contact.mu},
+                    {"object_push", sc.options.contact.object_push}};
+  if (sc.options.ground.enabled) {
+    doc["ground"] = {{"height_m", sc.options.ground.height}};
+    if (sc.options.ground.friction >= 0.0) doc["ground"]["friction"] = sc.options.ground.friction;
+  }
   doc["solver"] = {{"sweeps", sc.options.solver.sweeps}};
   doc["record_every"] = plan.record_every;
   doc["palm_pose"] = poseJson(plan.palm_pose_world);
@@ -479,12 +545,19 @@ std::string scenarioToJson(const Scenario& sc, const std::string& target_file) {
   for (const ObjectModel& o : sc.objects) {
     if (o.source.empty())
       throw std::invalid_argument("object '" + o.name + "' was not read from a file");
-    objects.push_back({{"name", o.name},
-                       {"mesh", pathFrom(o.source, target_file)},
-                       {"scale", o.scale},
-                       {"friction", o.friction},
-                       {"density_kg_m3", o.density},
-                       {"pose", poseJson(o.initial_pose_world)}});
+    ordered object = {{"name", o.name},
+                      {"mesh", pathFrom(o.source, target_file)},
+                      {"scale", o.scale},
+                      {"friction", o.friction},
+                      {"density_kg_m3", o.density},
+                      {"pose", poseJson(o.initial_pose_world)}};
+    if (!o.fixed) {
+      const auto& t = o.initial_twist_world;
+      object["free"] = true;
+      object["linear_velocity_mps"] = {t[0], t[1], t[2]};
+      object["angular_velocity_radps"] = {t[3], t[4], t[5]};
+    }
+    objects.push_back(object);
   }
   doc["objects"] = objects;
   if (plan.controller) {

@@ -17,6 +17,7 @@
 #include "handsim/contact/contact_jacobian.hpp"
 #include "handsim/contact/projected_gauss_seidel.hpp"
 #include "handsim/hand/transmission.hpp"
+#include "handsim/sim/rigid_body.hpp"
 #include "handsim/sim/stability.hpp"
 
 namespace handsim::sim {
@@ -29,17 +30,47 @@ Eigen::Index idx(std::size_t i) {
   return static_cast<Eigen::Index>(i);
 }
 
-// Makes room for `rows` constraint rows; the capacity only grows, so a run reaches a steady
-// state without allocation.
-void reserveRows(StepWorkspace& w, Eigen::Index rows, Eigen::Index na) {
-  if (w.rows.rows() >= rows && w.rows.cols() == na) return;
+// Makes room for `rows` constraint rows over n generalised velocities; the capacity only
+// grows, so a run reaches a steady state without allocation.
+void reserveRows(StepWorkspace& w, Eigen::Index rows, Eigen::Index n) {
+  if (w.rows.rows() >= rows && w.rows.cols() == n) return;
   const Eigen::Index cap = std::max<Eigen::Index>(rows, 2 * w.rows.rows());
-  w.rows.resize(cap, na);
+  w.rows.resize(cap, n);
   w.row_bias.resize(cap);
-  w.minv_rows.resize(na, cap);
+  w.minv_rows.resize(n, cap);
   w.delassus.resize(cap, cap);
   w.lambda.resize(cap);
   w.lambda_impact.resize(cap);
+  w.row_normal.resize(cap);
+  w.row_mu.resize(cap);
+  w.tangents.resize(static_cast<std::size_t>(cap));
+}
+
+// Number of objects that are free in the model (each a body of the solver unless stopped).
+std::size_t freeObjectCount(const Model& model) {
+  std::size_t n = 0;
+  for (const ObjectModel& o : model.objects) n += o.fixed ? 0 : 1;
+  return n;
+}
+
+// True when object o moves in this state: free in the model and not stopped by a guard.
+bool isMoving(const Model& model, const SimState& s, std::size_t o) {
+  return !model.objects[o].fixed && o < s.object_stopped.size() && !s.object_stopped[o];
+}
+
+// Stops a free object where it is, with a counted warning (numerical guards).
+void stopObject(const Model& model, SimState& s, std::size_t o, const std::string& why) {
+  addWarning(s, "object '" + model.objects[o].name + "' " + why + "; it is stopped where it was");
+  s.object_stopped[o] = 1;
+  s.object_twist_world[o].setZero();
+}
+
+// Two unit tangents of a unit normal, deterministic.
+void tangentBasis(const Eigen::Vector3d& n, Eigen::Vector3d& t1, Eigen::Vector3d& t2) {
+  Eigen::Index k = 0;
+  n.cwiseAbs().minCoeff(&k);
+  t1 = n.cross(Eigen::Vector3d::Unit(k)).normalized();
+  t2 = n.cross(t1);
 }
 
 }  // namespace
@@ -112,19 +143,32 @@ void sizeWorkspace(const Model& model, SimState& s) {
     w.external[f] = kinematics::JointVector::Zero(hand.fingers[f].dof());
   w.mass = Eigen::MatrixXd::Zero(idx(na), idx(na));
   w.mass_ldlt = Eigen::LDLT<Eigen::MatrixXd>(idx(na));
-  for (Eigen::VectorXd* v :
-       {&w.bias, &w.force, &w.acceleration, &w.velocity_old, &w.velocity, &w.velocity_impact, &w.lower, &w.upper})
+  for (Eigen::VectorXd* v : {&w.bias, &w.force, &w.lower, &w.upper})
     *v = Eigen::VectorXd::Zero(idx(na));
+  // Generalised velocities: the actuators, then 6 per free object (a slot each, kept while a
+  // guard has stopped it).
+  const std::size_t nb = freeObjectCount(model);
+  const Eigen::Index n = idx(na + 6 * nb);
+  for (Eigen::VectorXd* v : {&w.acceleration, &w.velocity_old, &w.velocity, &w.velocity_impact})
+    *v = Eigen::VectorXd::Zero(n);
+  w.bodies.assign(nb, {});
+  w.body_of_object.assign(model.objects.size(), -1);
+  for (std::size_t o = 0, b = 0; o < model.objects.size(); ++o)
+    if (!model.objects[o].fixed) w.bodies[b++].object = static_cast<int>(o);
   w.limit_rows.reserve(2 * na);
-  reserveRows(w, idx(2 * na + 16), idx(na));
+  s.object_contacts.reserve(64);
+  reserveRows(w, idx(2 * na + 16), n);
 }
 
 void matchObjects(const Model& model, SimState& s) {
   const std::size_t old = s.object_pose_world.size();
   s.object_pose_world.resize(model.objects.size());
   s.object_twist_world.resize(model.objects.size(), Twist::Zero());
-  for (std::size_t o = old; o < model.objects.size(); ++o)
+  s.object_stopped.resize(model.objects.size(), 0);
+  for (std::size_t o = old; o < model.objects.size(); ++o) {
     s.object_pose_world[o] = model.objects[o].initial_pose_world;
+    if (!model.objects[o].fixed) s.object_twist_world[o] = model.objects[o].initial_twist_world;
+  }
 }
 
 void forwardPosition(const Model& model, SimState& s) {
@@ -143,9 +187,51 @@ void forwardPosition(const Model& model, SimState& s) {
   }
 }
 
+namespace {
+
+// Free objects against the ground plane z <= h: every support point (distinct mesh vertex)
+// within reach of the plane during the step is a candidate contact with the plane's normal.
+// A point still above the plane gets a speculative row (it may approach until the slop, no
+// further), so a falling object stops on the plane without sinking in or bouncing.
+void detectGroundContacts(const Model& model, SimState& s) {
+  const GroundOptions& ground = model.options.ground;
+  const double dt = model.options.dt;
+  for (std::size_t o = 0; o < model.objects.size(); ++o) {
+    if (!isMoving(model, s, o)) continue;
+    const ObjectModel& obj = model.objects[o];
+    const Eigen::Isometry3d& pose = s.object_pose_world[o];
+    const Twist& twist = s.object_twist_world[o];
+    const double reach = obj.geometry->collision.radius +
+                         (obj.geometry->collision.centre - obj.mass.centre_of_mass).norm();
+    const double margin = model.options.contact.slop +
+                          2.0 * dt * (twist.head<3>().norm() + twist.tail<3>().norm() * reach +
+                                      model.options.gravity_world.norm() * dt);
+    // The bounding sphere first.
+    if ((pose * obj.geometry->collision.centre).z() - obj.geometry->collision.radius >
+        ground.height + margin)
+      continue;
+    for (const Eigen::Vector3d& v : obj.support_points) {
+      const Eigen::Vector3d p = pose * v;
+      const double depth = ground.height - p.z();
+      if (depth < -margin) continue;
+      Contact c;
+      c.object = static_cast<int>(o);
+      c.other = -1;
+      c.point_world = p;
+      c.normal_world = Eigen::Vector3d::UnitZ();
+      c.depth = depth;
+      s.object_contacts.push_back(c);
+    }
+  }
+}
+
+}  // namespace
+
 void detectContacts(const Model& model, SimState& s) {
   s.contacts.clear();
+  s.object_contacts.clear();
   if (model.objects.empty()) return;
+  if (model.options.ground.enabled) detectGroundContacts(model, s);
   const HandGeometry& geometry = *model.hand_geometry;
   for (std::size_t f = 0; f < geometry.links.size(); ++f) {
     for (std::size_t r = 0; r < geometry.links[f].size(); ++r) {
@@ -231,6 +317,46 @@ void computeActuation(const Model& model, SimState& s) {
   }
 }
 
+namespace {
+
+// The free objects' part of the dynamics: inertia in the world, the unconstrained velocity
+// change of the step (gravity; the torque-free midpoint rotation), body slots of the solver.
+void computeObjectDynamics(const Model& model, SimState& s) {
+  StepWorkspace& w = s.work;
+  const std::size_t na = model.actuatorCount();
+  const double dt = model.options.dt;
+  for (std::size_t b = 0; b < w.bodies.size(); ++b) {
+    FreeBodyScratch& body = w.bodies[b];
+    const auto o = static_cast<std::size_t>(body.object);
+    const Eigen::Index slot = idx(na + 6 * b);
+    w.acceleration.segment<6>(slot).setZero();
+    w.body_of_object[o] = -1;
+    if (!isMoving(model, s, o)) continue;
+    const Eigen::Isometry3d& pose = s.object_pose_world[o];
+    const Twist& twist = s.object_twist_world[o];
+    if (!pose.matrix().allFinite() || !twist.allFinite()) {
+      stopObject(model, s, o, "has a non-finite pose or velocity");
+      continue;
+    }
+    const geometry::MassProperties& mp = model.objects[o].mass;
+    const Eigen::Matrix3d R = pose.linear();
+    body.com_world = pose * mp.centre_of_mass;
+    body.inertia_world = R * mp.inertia_com * R.transpose();
+    body.inverse_inertia_world = R * mp.inertia_com.inverse() * R.transpose();
+    // Seed 004 eq. 2 without torque: the midpoint angular velocity of the step (rigid_body.hpp).
+    const Eigen::Vector3d omega = twist.tail<3>();
+    const Eigen::Vector3d w_mid = midpointAngularVelocity(
+        mp.inertia_com, mp.inertia_com * (R.transpose() * omega), dt);
+    body.free_angular = R * w_mid;
+    // Seed 004 eq. 1: gravity at the centre of mass.
+    w.acceleration.segment<3>(slot) = model.options.gravity_world;
+    w.acceleration.segment<3>(slot + 3) = (body.free_angular - omega) / dt;
+    w.body_of_object[o] = static_cast<int>(b);
+  }
+}
+
+}  // namespace
+
 void computeDynamics(const Model& model, SimState& s) {
   const hand::HandModel& hand = model.hand();
   const std::size_t na = hand.actuators.size();
@@ -300,13 +426,14 @@ void computeDynamics(const Model& model, SimState& s) {
     }
   }
   w.mass_ldlt.compute(w.mass);
-  w.acceleration = w.mass_ldlt.solve(w.force);
-  if (!w.acceleration.allFinite()) {
+  w.acceleration.head(idx(na)) = w.mass_ldlt.solve(w.force);
+  if (!w.acceleration.head(idx(na)).allFinite()) {
     addWarning(s,
                "actuator-space inertia is singular or the state is not finite; accelerations set "
                "to 0");
-    w.acceleration.setZero();
+    w.acceleration.head(idx(na)).setZero();
   }
+  computeObjectDynamics(model, s);
 
   // Each actuator's range, narrowed by the limits of the joints it moves.
   for (std::size_t a = 0; a < na; ++a) {
@@ -343,8 +470,21 @@ bool hasLimitRow(const StepWorkspace& w, Eigen::Index a, double sign) {
   return false;
 }
 
+// Adds to row i the part of free body `body` (slot in the generalised velocities): the
+// object's point velocity at `point` along -d, so the row reads (v_other - v_object) . d.
+void addBodyPart(Eigen::Ref<Eigen::MatrixXd> rows, Eigen::Index i, const StepWorkspace& w,
+                 int body, Eigen::Index na, const Eigen::Vector3d& point,
+                 const Eigen::Vector3d& d) {
+  if (body < 0) return;
+  const Eigen::Index slot = na + 6 * body;
+  const Eigen::Vector3d r = point - w.bodies[static_cast<std::size_t>(body)].com_world;
+  rows.block<1, 3>(i, slot) = -d.transpose();
+  rows.block<1, 3>(i, slot + 3) = -r.cross(d).transpose();
+}
+
 // One solve of the contact and limit rows of the workspace (impact, then the step). Returns
-// true when an impulse acted.
+// true when an impulse acted. Rows: the hand contacts (nc), the object contacts (ng), the
+// limits (nl), then two friction rows per contact on a free object.
 bool solveRows(const Model& model, SimState& s) {
   const hand::HandModel& hand = model.hand();
   const std::size_t na = hand.actuators.size();
@@ -352,17 +492,43 @@ bool solveRows(const Model& model, SimState& s) {
   const ContactOptions& co = model.options.contact;
   StepWorkspace& w = s.work;
   const auto& drives = w.drives;
+  const Eigen::Index n = w.velocity.size();
   const auto nc = static_cast<Eigen::Index>(s.contacts.size());
-  const auto nr = nc + static_cast<Eigen::Index>(w.limit_rows.size());
-  for (Contact& c : s.contacts) c.force = c.impact_force = 0.0;
+  const auto ng = static_cast<Eigen::Index>(s.object_contacts.size());
+  const auto nl = static_cast<Eigen::Index>(w.limit_rows.size());
+  Eigen::Index nfr = 2 * ng;
+  for (const Contact& c : s.contacts)
+    if (w.body_of_object[static_cast<std::size_t>(c.object)] >= 0) nfr += 2;
+  const Eigen::Index nr = nc + ng + nl + nfr;
+  for (Contact& c : s.contacts) {
+    c.force = c.impact_force = 0.0;
+    c.friction_world.setZero();
+    c.impact_friction_world.setZero();
+  }
+  for (Contact& c : s.object_contacts) {
+    c.force = c.impact_force = 0.0;
+    c.friction_world.setZero();
+    c.impact_friction_world.setZero();
+  }
   std::fill(s.actuator_limit_reaction.begin(), s.actuator_limit_reaction.end(), 0.0);
   w.velocity = w.velocity_old + w.acceleration * dt;
   w.velocity_impact = w.velocity_old;
   if (nr == 0) return false;
-  reserveRows(w, nr, idx(na));
+  reserveRows(w, nr, n);
   auto rows = w.rows.topRows(nr);
   auto bias = w.row_bias.head(nr);
+  auto normal_of = w.row_normal.head(nr);
+  auto mu = w.row_mu.head(nr);
   rows.setZero();
+  normal_of.setConstant(-1);
+  mu.setZero();
+  const bool palm_moves = !s.palm_twist_world.isZero(0.0);
+  // The palm's motion carries the links: their point velocity gains v_P + w_P x (p - o_P).
+  auto palmVelocity = [&](const Eigen::Vector3d& p) -> Eigen::Vector3d {
+    return s.palm_twist_world.head<3>() +
+           s.palm_twist_world.tail<3>().cross(p - s.palm_pose_world.translation());
+  };
+  Eigen::Index fr = nc + ng + nl;  // next friction row
   for (Eigen::Index i = 0; i < nc; ++i) {
     const Contact& c = s.contacts[static_cast<std::size_t>(i)];
     const auto f = static_cast<std::size_t>(c.finger);
@@ -370,9 +536,9 @@ bool solveRows(const Model& model, SimState& s) {
     // The row asks that the link point not move further into the object: along the normal
     // out of the object (-normal_world), in the finger base.
     const Eigen::Isometry3d to_base = fingerBaseWorld(model, s, c.finger).inverse();
+    const Eigen::Vector3d point_base = to_base * c.point_world;
     const kinematics::JointVector g = contact::linkPointJacobianTranspose(
-        chain, s.link_frames[f], c.row, to_base * c.point_world,
-        -(to_base.linear() * c.normal_world));
+        chain, s.link_frames[f], c.row, point_base, -(to_base.linear() * c.normal_world));
     for (std::size_t j = 0; j < drives[f].size(); ++j) {
       const auto& e = drives[f][j];
       rows(i, static_cast<Eigen::Index>(e.actuator)) += g[idx(j)] * e.ratio;
@@ -383,10 +549,51 @@ bool solveRows(const Model& model, SimState& s) {
     bias[i] = (co.stiffness * std::max(0.0, c.depth - co.slop) -
                co.sink_rate * std::max(0.0, co.slop - c.depth)) /
               dt;
+    if (palm_moves) bias[i] += c.normal_world.dot(palmVelocity(c.point_world));
+    const int body = w.body_of_object[static_cast<std::size_t>(c.object)];
+    if (body < 0) continue;  // a fixed object: frictionless, as in seed 000
+    addBodyPart(rows, i, w, body, idx(na), c.point_world, -c.normal_world);
+    Eigen::Vector3d t[2];
+    tangentBasis(c.normal_world, t[0], t[1]);
+    for (int k = 0; k < 2; ++k, ++fr) {
+      w.tangents[static_cast<std::size_t>(fr)] = t[k];
+      const kinematics::JointVector gt = contact::linkPointJacobianTranspose(
+          chain, s.link_frames[f], c.row, point_base, to_base.linear() * t[k]);
+      for (std::size_t j = 0; j < drives[f].size(); ++j) {
+        const auto& e = drives[f][j];
+        rows(fr, static_cast<Eigen::Index>(e.actuator)) += gt[idx(j)] * e.ratio;
+      }
+      addBodyPart(rows, fr, w, body, idx(na), c.point_world, t[k]);
+      bias[fr] = palm_moves ? -t[k].dot(palmVelocity(c.point_world)) : 0.0;
+      normal_of[fr] = i;
+      mu[fr] = model.objects[static_cast<std::size_t>(c.object)].friction;
+    }
   }
-  for (std::size_t k = 0; k < w.limit_rows.size(); ++k) {
-    const auto [a, sign] = w.limit_rows[k];
-    const Eigen::Index i = nc + static_cast<Eigen::Index>(k);
+  // Object contacts with the ground: the ground plays the link (it does not move).
+  for (Eigen::Index k = 0; k < ng; ++k) {
+    const Contact& c = s.object_contacts[static_cast<std::size_t>(k)];
+    const Eigen::Index i = nc + k;
+    const int body = w.body_of_object[static_cast<std::size_t>(c.object)];
+    addBodyPart(rows, i, w, body, idx(na), c.point_world, -c.normal_world);
+    // Beyond the slop it is pushed out by a fraction per step; above it (a gap or a shallow
+    // touch) it may approach until the slop and no further (a speculative contact).
+    const double beyond = c.depth - co.slop;
+    bias[i] = (beyond > 0.0 ? co.object_push * beyond : beyond) / dt;
+    const double object_mu = model.objects[static_cast<std::size_t>(c.object)].friction;
+    const double ground_mu = model.options.ground.friction;
+    Eigen::Vector3d t[2];
+    tangentBasis(c.normal_world, t[0], t[1]);
+    for (int j = 0; j < 2; ++j, ++fr) {
+      w.tangents[static_cast<std::size_t>(fr)] = t[j];
+      addBodyPart(rows, fr, w, body, idx(na), c.point_world, t[j]);
+      bias[fr] = 0.0;
+      normal_of[fr] = i;
+      mu[fr] = ground_mu >= 0.0 ? ground_mu : object_mu;
+    }
+  }
+  for (Eigen::Index k = 0; k < nl; ++k) {
+    const auto [a, sign] = w.limit_rows[static_cast<std::size_t>(k)];
+    const Eigen::Index i = nc + ng + k;
     rows(i, a) = sign;
     // sign * v >= sign * (limit - position) / dt keeps the step inside the range.
     bias[i] = sign * ((sign > 0.0 ? w.lower[a] : w.upper[a]) -
@@ -394,38 +601,76 @@ bool solveRows(const Model& model, SimState& s) {
               dt;
   }
   auto minv_rows = w.minv_rows.leftCols(nr);
-  minv_rows = w.mass_ldlt.solve(rows.transpose());
+  if (n == idx(na)) {
+    minv_rows = w.mass_ldlt.solve(rows.transpose());
+  } else {
+    // Block-diagonal inertia: the actuators' factorised inertia, m 1 and I_world per body.
+    minv_rows.topRows(idx(na)) = w.mass_ldlt.solve(rows.leftCols(idx(na)).transpose());
+    for (std::size_t b = 0; b < w.bodies.size(); ++b) {
+      const Eigen::Index slot = idx(na + 6 * b);
+      const FreeBodyScratch& body = w.bodies[b];
+      if (w.body_of_object[static_cast<std::size_t>(body.object)] < 0) {
+        minv_rows.middleRows(slot, 6).setZero();
+        continue;
+      }
+      const double inv_m = 1.0 / model.objects[static_cast<std::size_t>(body.object)].mass.mass_kg;
+      minv_rows.middleRows(slot, 3) = rows.middleCols(slot, 3).transpose() * inv_m;
+      minv_rows.middleRows(slot + 3, 3).noalias() =
+          body.inverse_inertia_world * rows.middleCols(slot + 3, 3).transpose();
+    }
+  }
   auto delassus = w.delassus.topLeftCorner(nr, nr);
   delassus.noalias() = rows * minv_rows;
   const double floor =
       model.options.solver.row_floor * (1.0 + delassus.diagonal().cwiseAbs().maxCoeff());
   auto lambda = w.lambda.head(nr);
+  const int sweeps = model.options.solver.sweeps;
+  auto solve = [&](Eigen::Ref<Eigen::VectorXd> impulses) {
+    if (nfr == 0)
+      contact::projectedGaussSeidel(rows, minv_rows, delassus, bias, sweeps, floor, w.velocity,
+                                    impulses);
+    else
+      contact::projectedGaussSeidelFriction(rows, minv_rows, delassus, bias, normal_of, mu,
+                                            sweeps, floor, w.velocity, impulses);
+  };
   // First the impact: the velocity brought into contacts and stops is removed (an impulse,
   // not a force the clutch feels). Then the step's accelerations are constrained; that
   // impulse over dt is the sustained normal force.
   w.velocity = w.velocity_old;
   auto impact = w.lambda_impact.head(nr);
-  contact::projectedGaussSeidel(rows, minv_rows, delassus, bias, model.options.solver.sweeps, floor,
-                                w.velocity, impact);
+  solve(impact);
   bool acted = w.velocity != w.velocity_old;
   w.velocity_impact = w.velocity;
   w.velocity += w.acceleration * dt;
-  contact::projectedGaussSeidel(rows, minv_rows, delassus, bias, model.options.solver.sweeps, floor,
-                                w.velocity, lambda);
+  solve(lambda);
   for (Eigen::Index i = 0; i < nc; ++i) {
     Contact& c = s.contacts[static_cast<std::size_t>(i)];
     c.force = lambda[i] / dt;
     c.impact_force = impact[i] / dt;
   }
+  for (Eigen::Index k = 0; k < ng; ++k) {
+    Contact& c = s.object_contacts[static_cast<std::size_t>(k)];
+    c.force = lambda[nc + k] / dt;
+    c.impact_force = impact[nc + k] / dt;
+  }
+  // A tangent row's impulse acts along +t on the link (the ground) and along -t on the object.
+  for (Eigen::Index i = nc + ng + nl; i < nr; ++i) {
+    const Eigen::Index normal = normal_of[i];
+    Contact& c = normal < nc ? s.contacts[static_cast<std::size_t>(normal)]
+                             : s.object_contacts[static_cast<std::size_t>(normal - nc)];
+    const Eigen::Vector3d& t = w.tangents[static_cast<std::size_t>(i)];
+    c.friction_world -= t * (lambda[i] / dt);
+    c.impact_friction_world -= t * (impact[i] / dt);
+  }
   // A stop's impulses act on its actuator; reported at the primary joint.
-  for (std::size_t k = 0; k < w.limit_rows.size(); ++k) {
-    const auto [a, sign] = w.limit_rows[k];
-    const Eigen::Index i = nc + static_cast<Eigen::Index>(k);
+  for (Eigen::Index k = 0; k < nl; ++k) {
+    const auto [a, sign] = w.limit_rows[static_cast<std::size_t>(k)];
+    const Eigen::Index i = nc + ng + k;
     const double rho = hand.actuators[static_cast<std::size_t>(a)].drives.front().ratio;
     s.actuator_limit_reaction[static_cast<std::size_t>(a)] +=
         sign * (impact[i] + lambda[i]) / dt / rho;
   }
-  return acted || (lambda.array() > 0.0).any();
+  return acted || (lambda.array() != 0.0).any();
 }
 
 }  // namespace
@@ -435,11 +680,16 @@ void solveContacts(const Model& model, SimState& s) {
   const double dt = model.options.dt;
   StepWorkspace& w = s.work;
   for (std::size_t a = 0; a < na; ++a) w.velocity_old[idx(a)] = s.actuator_velocity[a];
+  for (std::size_t b = 0; b < w.bodies.size(); ++b) {
+    const auto o = static_cast<std::size_t>(w.bodies[b].object);
+    w.velocity_old.segment<6>(idx(na + 6 * b)) =
+        w.body_of_object[o] >= 0 ? s.object_twist_world[o] : Twist::Zero();
+  }
   // Limit rows: every actuator the unconstrained step would take out of its range, and every
   // one resting on a limit (a joint at rest on its stop stays there unless it moves away).
   w.velocity = w.velocity_old + w.acceleration * dt;
   w.limit_rows.clear();
-  bool beyond = !s.contacts.empty();
+  bool beyond = !s.contacts.empty() || !s.object_contacts.empty();
   for (std::size_t a = 0; a < na; ++a) {
     const double p = s.actuator_position[a], predicted = p + w.velocity[idx(a)] * dt;
     beyond = beyond || predicted > w.upper[idx(a)] || predicted < w.lower[idx(a)];
@@ -518,7 +768,8 @@ void computeJointTorques(const Model& model, SimState& s) {
   const hand::HandModel& hand = model.hand();
   StepWorkspace& w = s.work;
   const double dt = model.options.dt;
-  const bool impact = w.velocity_impact != w.velocity_old;
+  const auto na = idx(hand.actuators.size());
+  const bool impact = w.velocity_impact.head(na) != w.velocity_old.head(na);
   // The sustained contact forces count as external forces on their links. The torque is what the
   // drive applies over the step: an impact (an impulse of the contact and the stops, recorded in
   // columns of its own) is left out, with the velocity jump it made.
@@ -544,6 +795,55 @@ void computeJointTorques(const Model& model, SimState& s) {
   }
 }
 
+namespace {
+
+// Free objects: semi-implicit Euler on the centre of mass (its velocity at the end of the step
+// moves it); the orientation turns by the Cayley rotation of the step's angular velocity, and
+// the world angular momentum is the start's plus the contact impulses' (exact without them:
+// rigid_body.hpp). Then the numerical guards.
+void integrateObjects(const Model& model, SimState& s) {
+  const StepWorkspace& w = s.work;
+  const std::size_t na = model.actuatorCount();
+  const double dt = model.options.dt;
+  for (std::size_t b = 0; b < w.bodies.size(); ++b) {
+    const FreeBodyScratch& body = w.bodies[b];
+    const auto o = static_cast<std::size_t>(body.object);
+    if (w.body_of_object[o] < 0) continue;
+    const Eigen::Index slot = idx(na + 6 * b);
+    const Eigen::Vector3d v = w.velocity.segment<3>(slot);
+    const Eigen::Vector3d omega = w.velocity.segment<3>(slot + 3);
+    const geometry::MassProperties& mp = model.objects[o].mass;
+    Eigen::Isometry3d& pose = s.object_pose_world[o];
+    const Eigen::Vector3d com = body.com_world + v * dt;
+    Eigen::Quaterniond q = cayleyRotation(omega * dt) * Eigen::Quaterniond(pose.linear());
+    q.normalize();
+    const Eigen::Matrix3d R = q.toRotationMatrix();
+    const Eigen::Vector3d momentum = body.inertia_world * (s.object_twist_world[o].tail<3>() +
+                                                           omega - body.free_angular);
+    const Eigen::Vector3d omega_end =
+        R * mp.inertia_com.inverse() * (R.transpose() * momentum);
+    if (!com.allFinite() || !R.allFinite() || !v.allFinite() || !omega_end.allFinite()) {
+      stopObject(model, s, o, "got a non-finite state");
+    } else if (com.cwiseAbs().maxCoeff() > kWorldHalfExtent) {
+      stopObject(model, s, o,
+                 "left the world box (|x|, |y|, |z| <= " + std::to_string(kWorldHalfExtent) +
+                     " m)");
+    } else if (v.norm() > kRunawayObjectSpeed || omega_end.norm() > kRunawayObjectSpin) {
+      stopObject(model, s, o,
+                 "runs away at " + std::to_string(v.norm()) + " m/s, " +
+                     std::to_string(omega_end.norm()) + " rad/s (bounds " +
+                     std::to_string(kRunawayObjectSpeed) + " m/s, " +
+                     std::to_string(kRunawayObjectSpin) + " rad/s)");
+    } else {
+      pose.linear() = R;
+      pose.translation() = com - R * mp.centre_of_mass;
+      s.object_twist_world[o] << v, omega_end;
+    }
+  }
+}
+
+}  // namespace
+
 void integrate(const Model& model, SimState& s) {
   const hand::HandModel& hand = model.hand();
   const double dt = model.options.dt;
@@ -563,6 +863,7 @@ void integrate(const Model& model, SimState& s) {
     s.actuator_velocity[a] = vel;
     s.actuator_acceleration[a] = w.acceleration[ai];
   }
+  integrateObjects(model, s);
   s.time += dt;
   ++s.step;
 }
@@ -570,8 +871,11 @@ void integrate(const Model& model, SimState& s) {
 void step(const Model& model, SimState& s) {
   // A copied state comes without its scratch (StepWorkspace is not copied).
   if (s.work.drives.size() != model.fingerCount() ||
-      s.work.mass.rows() != idx(model.actuatorCount()))
+      s.work.mass.rows() != idx(model.actuatorCount()) ||
+      s.work.bodies.size() != freeObjectCount(model) ||
+      s.work.body_of_object.size() != model.objects.size())
     sizeWorkspace(model, s);
+  if (s.object_stopped.size() != model.objects.size()) matchObjects(model, s);
   detectContacts(model, s);
   computeActuation(model, s);
   computeDynamics(model, s);
