@@ -16,6 +16,8 @@ packages=(
   libeigen3-dev nlohmann-json3-dev zlib1g-dev libassimp-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   liborocos-kdl-dev libfcl-dev
+  # URDF hands (src/core/hand/urdf_reader.cpp)
+  liburdfdom-dev
   libqhull-dev
   # The Python module and its tests (docs/python.md)
   pybind11-dev python3-dev python3-numpy python3-pytest python3-matplotlib
