@@ -354,14 +354,9 @@ class UrdfReader {
   /// Adds link `l`'s inertial to `acc` (our convention: about the body frame's origin, in its
   /// axes), the link frame being `in_body` in the body frame.
   void addInertial(const std::string& link_name, const Eigen::Isometry3d& in_body,
-                   kinematics::LinkInertia& acc, bool root) {
+                   kinematics::LinkInertia& acc) {
     const urdf::LinkConstSharedPtr link = model_->getLink(link_name);
-    if (!link->inertial) {
-      if (!root)
-        warn(index_.line("link", link_name),
-             "link '" + link_name + "' has no <inertial>: treated as massless");
-      return;
-    }
+    if (!link->inertial) return;
     const urdf::Inertial& in = *link->inertial;
     const Eigen::Isometry3d frame = in_body * toIsometry(in.origin);
     const Eigen::Vector3d c = frame.translation();
@@ -442,7 +437,15 @@ class UrdfReader {
     for (std::size_t b = 0; b < bodies_.size(); ++b)
       for (int l : bodies_[b].links)
         addInertial(tree.links[static_cast<std::size_t>(l)].name,
-                    in_body[static_cast<std::size_t>(l)], body_inertia[b], b == 0);
+                    in_body[static_cast<std::size_t>(l)], body_inertia[b]);
+    // A moving body without mass (no <inertial> on any of its links): allowed, but said.
+    for (std::size_t b = 1; b < bodies_.size(); ++b) {
+      if (body_inertia[b].mass > 0.0) continue;
+      const std::string& top = tree.links[static_cast<std::size_t>(bodies_[b].links.front())].name;
+      warn(index_.line("link", top), "link '" + top +
+                                         "' has no <inertial> (nor any link fixed to it): "
+                                         "treated as massless");
+    }
 
     for (std::size_t f = 0; f < paths.size(); ++f) {
       const std::vector<int>& p = paths[f];
