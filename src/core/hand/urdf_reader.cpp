@@ -326,24 +326,49 @@ class UrdfReader {
         failJoint(tj.name, "mimics fixed joint '" + mimic_names_[i] + "'");
       if (tj.mimic == static_cast<int>(i)) failJoint(tj.name, "mimics itself");
     }
-    // Inertials: checked here, where the link's line is known.
+    // Inertials: checked here, where the link's line is known. The root link and the links
+    // fixed to it never move (the palm is fixed), so their inertias are not used: not checked.
+    std::set<int> on_root = {0};
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (const TreeJoint& tj : tree.joints)
+        if (tj.type == JointType::Fixed && on_root.count(tj.parent_link) &&
+            on_root.insert(tj.child_link).second)
+          grew = true;
+    }
     for (const TreeLink& l : tree.links) {
+      if (on_root.count(tree.linkIndex(l.name))) continue;
       const urdf::LinkConstSharedPtr link = model_->getLink(l.name);
       if (!link->inertial) continue;
       const urdf::Inertial& in = *link->inertial;
       if (!(in.mass >= 0.0) || !std::isfinite(in.mass))
         failLink(l.name, "inertial mass must be finite and not negative");
-      const Eigen::Matrix3d ic = inertiaAboutCom(in);
+      const Eigen::Matrix3d ic = inertiaAboutCom(l.name, in);
       if (!ic.allFinite()) failLink(l.name, "inertia is not finite");
-      const Eigen::Vector3d ev = Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(ic).eigenvalues();
+      // Published hands often carry tensors no rigid body has (CAD exports, hand-typed
+      // numbers). Such a tensor is repaired, and said: negative principal moments become 0,
+      // and a largest moment above the sum of the other two is lowered to that sum.
+      const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> eig(ic);
+      Eigen::Vector3d ev = eig.eigenvalues();  // ascending
       const double tol = 1e-9 * std::max(1e-12, ev.cwiseAbs().maxCoeff());
-      if (ev.minCoeff() < -tol) failLink(l.name, "inertia is not positive semi-definite");
-      if (ev[0] + ev[1] < ev[2] - tol)
-        failLink(l.name, "principal moments of inertia violate the triangle inequality");
+      if (ev.minCoeff() >= -tol && ev[0] + ev[1] >= ev[2] - tol) continue;
+      std::ostringstream what;
+      what.precision(4);
+      what << "link '" << l.name << "': principal moments of inertia (" << ev[0] << ", " << ev[1]
+           << ", " << ev[2] << ") kg m^2 are not those of a rigid body";
+      ev = ev.cwiseMax(0.0);
+      ev[2] = std::min(ev[2], ev[0] + ev[1]);
+      what << "; repaired to (" << ev[0] << ", " << ev[1] << ", " << ev[2] << ")";
+      warn(index_.line("link", l.name), what.str());
+      repaired_[l.name] = eig.eigenvectors() * ev.asDiagonal() * eig.eigenvectors().transpose();
     }
   }
 
-  static Eigen::Matrix3d inertiaAboutCom(const urdf::Inertial& in) {
+  /// The link's inertia about its centre of mass, inertial-frame axes: URDF's ixx..izz are
+  /// the tensor's entries (products of inertia with their sign already in), or the repaired
+  /// tensor.
+  Eigen::Matrix3d inertiaAboutCom(const std::string& link_name, const urdf::Inertial& in) const {
+    if (const auto it = repaired_.find(link_name); it != repaired_.end()) return it->second;
     Eigen::Matrix3d ic;
     ic << in.ixx, in.ixy, in.ixz,  //
         in.ixy, in.iyy, in.iyz,    //
@@ -361,7 +386,7 @@ class UrdfReader {
     const Eigen::Isometry3d frame = in_body * toIsometry(in.origin);
     const Eigen::Vector3d c = frame.translation();
     const Eigen::Matrix3d r = frame.linear();
-    const Eigen::Matrix3d about_com = r * inertiaAboutCom(in) * r.transpose();
+    const Eigen::Matrix3d about_com = r * inertiaAboutCom(link_name, in) * r.transpose();
     const Eigen::Matrix3d shift =
         in.mass * (c.squaredNorm() * Eigen::Matrix3d::Identity() - c * c.transpose());
     const double m = acc.mass + in.mass;
@@ -656,6 +681,20 @@ class UrdfReader {
         failJoint(tj.name, "mimics a joint of another type (revolute/prismatic)");
       for (const JointRef& c : tj.copies) a.drives.push_back({c, mult, off});
     }
+    // The actuator's range: its joint's limits narrowed by those of its mimic joints (the
+    // engine does the same at every step; here it is stated once, for users and sweeps).
+    for (Actuator& a : m.actuators) {
+      for (const JointDrive& d : a.drives) {
+        const auto& chain = m.fingers[static_cast<std::size_t>(d.joint.finger)];
+        const auto& row = chain.rows[static_cast<std::size_t>(chain.rowOfJoint(d.joint.joint))];
+        double lo = (row.lower - d.offset) / d.ratio, hi = (row.upper - d.offset) / d.ratio;
+        if (lo > hi) std::swap(lo, hi);
+        a.lower = std::max(a.lower, lo);
+        a.upper = std::min(a.upper, hi);
+      }
+      if (a.lower > a.upper)
+        failJoint(a.name, "its mimic joints' limits leave no common range");
+    }
     setServoGains(m);
   }
 
@@ -775,6 +814,7 @@ class UrdfReader {
   urdf::ModelInterfaceSharedPtr model_;
   std::vector<std::string> mimic_names_;
   std::vector<Body> bodies_;
+  std::map<std::string, Eigen::Matrix3d> repaired_;  ///< link -> repaired inertia about the COM
   std::map<std::string, geometry::LoadedModel> mesh_cache_;
   std::vector<std::string> warnings_;
 };
