@@ -41,7 +41,7 @@ struct Setup {
 };
 
 Setup& setup() {
-  static Setup s = [] {
+  static Setup setup_once = [] {
     Setup s;
     std::error_code ec;
     if (std::filesystem::is_regular_file(kShadow, ec)) {
@@ -128,7 +128,7 @@ Setup& setup() {
                  s.hand.actuators.size(), s.hand.fingers.size());
     return s;
   }();
-  return s;
+  return setup_once;
 }
 
 void BM_Handsim_ForwardKinematicsAllChains(benchmark::State& state) {

@@ -199,6 +199,19 @@ TEST(UrdfReader, ErrorsNameFileLineAndElement) {
   EXPECT_NE(loadError(floating).find("floating.urdf:5: joint 'free'"), std::string::npos)
       << loadError(floating);
 
+  std::string deep_text = kHead;
+  for (int i = 0; i < 10; ++i)
+    deep_text += "<link name=\"d" + std::to_string(i) + "\"/>\n<joint name=\"q" +
+                 std::to_string(i) + "\" type=\"continuous\"><parent link=\"" +
+                 (i == 0 ? std::string("base") : "d" + std::to_string(i - 1)) +
+                 "\"/><child link=\"d" + std::to_string(i) + "\"/></joint>\n";
+  const std::string deep = writeTemp("deep.urdf", deep_text + "</robot>\n");
+  // d8 is the ninth movable joint's child, on line 4 + 2 * 8.
+  EXPECT_NE(loadError(deep).find("deep.urdf:20: link 'd8': the chain from the root to it has "
+                                 "more than 8 movable joints"),
+            std::string::npos)
+      << loadError(deep);
+
   const std::string broken = writeTemp("broken.urdf", "<robot name=\"x\"><link name=\"a\">");
   EXPECT_NE(loadError(broken).find("broken.urdf"), std::string::npos) << loadError(broken);
 
@@ -208,9 +221,24 @@ TEST(UrdfReader, ErrorsNameFileLineAndElement) {
                           "ixy=\"0\" ixz=\"0\" iyy=\"1\" iyz=\"0\" izz=\"3\"/></inertial></link>\n"
                           "<joint name=\"j1\" type=\"continuous\">\n"
                           "  <parent link=\"base\"/><child link=\"a\"/>\n</joint>\n</robot>\n");
-  EXPECT_NE(loadError(inertia).find("inertia.urdf:4: link 'a': principal moments"),
+  // No rigid body has principal moments (1, 1, 3): repaired to (1, 1, 2), with a warning.
+  const hand::HandModel repaired = hand::loadUrdfHand(inertia);
+  ASSERT_EQ(repaired.warnings.size(), 1u);
+  EXPECT_NE(repaired.warnings[0].find("inertia.urdf:4: link 'a': principal moments"),
             std::string::npos)
-      << loadError(inertia);
+      << repaired.warnings[0];
+  EXPECT_NEAR(repaired.fingers[0].links[0].inertia(2, 2), 2.0, 1e-12);
+  EXPECT_NEAR(repaired.fingers[0].links[0].inertia(0, 0), 1.0, 1e-12);
+
+  const std::string negative = writeTemp(
+      "negative.urdf", std::string(kHead) +
+                           "<link name=\"a\"><inertial><mass value=\"-1\"/><inertia ixx=\"1\" "
+                           "ixy=\"0\" ixz=\"0\" iyy=\"1\" iyz=\"0\" izz=\"1\"/></inertial></link>\n"
+                           "<joint name=\"j1\" type=\"continuous\">\n"
+                           "  <parent link=\"base\"/><child link=\"a\"/>\n</joint>\n</robot>\n");
+  EXPECT_NE(loadError(negative).find("negative.urdf:4: link 'a': inertial mass"),
+            std::string::npos)
+      << loadError(negative);
 }
 
 TEST(UrdfReader, PackageFoldersFromOptionsAndEnvironment) {

@@ -12,7 +12,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <functional>
 #include <map>
 #include <mutex>
 #include <set>
@@ -420,11 +419,17 @@ class UrdfReader {
     for (std::size_t j = 0; j < tree.joints.size(); ++j)
       child_joints[static_cast<std::size_t>(tree.joints[j].parent_link)].push_back(
           static_cast<int>(j));
-    std::function<void(int)> visit = [&](int link) {
-      for (int j : child_joints[static_cast<std::size_t>(link)]) {
+    // Depth-first from the root, children in file order; iterative, so that no file can
+    // exhaust the stack, and a path deeper than a chain may be stops at once.
+    std::vector<int> depth = {0};
+    std::vector<int> todo = {0};
+    while (!todo.empty()) {
+      const int link = todo.back();
+      todo.pop_back();
+      const auto ul = static_cast<std::size_t>(link);
+      for (int j : child_joints[ul]) {
         const TreeJoint& tj = tree.joints[static_cast<std::size_t>(j)];
         const auto child = static_cast<std::size_t>(tj.child_link);
-        const auto ul = static_cast<std::size_t>(link);
         if (tj.type == JointType::Fixed) {
           body_of[child] = body_of[ul];
           in_body[child] = in_body[ul] * tj.origin;
@@ -433,29 +438,41 @@ class UrdfReader {
           b.joint = j;
           b.parent = body_of[ul];
           b.placement = in_body[ul] * tj.origin;
+          const int d = depth[static_cast<std::size_t>(b.parent)] + 1;
+          if (d > kinematics::kMaxChainRows)
+            failLink(tree.links[child].name,
+                     "the chain from the root to it has more than " +
+                         std::to_string(kinematics::kMaxChainRows) +
+                         " movable joints; at most that many are supported");
           body_of[child] = static_cast<int>(bodies_.size());
           bodies_[static_cast<std::size_t>(b.parent)].children.push_back(body_of[child]);
           bodies_.push_back(b);
+          depth.push_back(d);
         }
         bodies_[static_cast<std::size_t>(body_of[child])].links.push_back(tj.child_link);
-        visit(tj.child_link);
       }
-    };
-    visit(0);
+      for (auto it = child_joints[ul].rbegin(); it != child_joints[ul].rend(); ++it)
+        todo.push_back(tree.joints[static_cast<std::size_t>(*it)].child_link);
+    }
     for (std::size_t l = 0; l < nl; ++l)
       if (body_of[l] < 0) failLink(tree.links[l].name, "is not connected to the root link");
 
-    // One chain per leaf body, in depth-first order.
+    // One chain per leaf body, leaves in depth-first order, each path read up its parents.
     std::vector<std::vector<int>> paths;  // bodies from the first below the root to the leaf
-    std::function<void(int, std::vector<int>&)> leaves = [&](int b, std::vector<int>& path) {
+    std::vector<int> body_todo = {0};
+    while (!body_todo.empty()) {
+      const int b = body_todo.back();
+      body_todo.pop_back();
       const Body& body = bodies_[static_cast<std::size_t>(b)];
-      if (b != 0) path.push_back(b);
-      if (body.children.empty() && b != 0) paths.push_back(path);
-      for (int c : body.children) leaves(c, path);
-      if (b != 0) path.pop_back();
-    };
-    std::vector<int> path;
-    leaves(0, path);
+      if (body.children.empty() && b != 0) {
+        std::vector<int> path;
+        for (int k = b; k != 0; k = bodies_[static_cast<std::size_t>(k)].parent) path.push_back(k);
+        std::reverse(path.begin(), path.end());
+        paths.push_back(std::move(path));
+      }
+      for (auto it = body.children.rbegin(); it != body.children.rend(); ++it)
+        body_todo.push_back(*it);
+    }
     if (paths.empty()) fail(0, "the URDF has no movable joint: nothing to simulate");
 
     std::vector<kinematics::LinkInertia> body_inertia(bodies_.size());
