@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Geometry>
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "../support/cli_run.hpp"
@@ -88,6 +90,31 @@ TEST(UrdfCli, HandsDescribeListsJointsActuatorsCouplingsChains) {
   int mimic = 0;
   for (const auto& c : m.at("hand").at("couplings")) mimic += c.at("kind") == "mimic";
   EXPECT_EQ(mimic, 2);
+}
+
+}  // namespace
+}  // namespace handsim
+
+namespace handsim {
+namespace {
+
+TEST(UrdfCli, ScenarioNamesAUrdfHandRelativeToItsFolder) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(::testing::TempDir()) / ("urdf_scenario_" + std::to_string(::getpid()));
+  fs::create_directories(dir / "hands");
+  for (const char* f : {"wrist_hand.urdf", "wrist_hand.handsim.json"})
+    fs::copy_file(urdf(f), dir / "hands" / f, fs::copy_options::overwrite_existing);
+  std::ofstream(dir / "close.json")
+      << R"({"format": "handsim-scenario", "version": 1, "hand": "hands/wrist_hand.urdf",
+             "duration_s": 0.5, "dt_s": 0.001, "gravity_mps2": [0, 0, -9.81],
+             "trajectories": [{"actuator": "index_mcp", "segments":
+                                 [{"to": 0.8, "max_velocity": 4, "max_acceleration": 40}]}]})";
+  const auto r = runCli("simulate " + (dir / "close.json").string() + " --quiet");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto out = nlohmann::json::parse(r.out);
+  EXPECT_EQ(out.at("hand"), "wrist_hand");
+  EXPECT_NEAR(out.at("final").at("actuators").at("index_mcp").get<double>(), 0.8, 0.01);
+  fs::remove_all(dir);
 }
 
 }  // namespace
