@@ -149,55 +149,49 @@ std::string loadError(const std::string& path) {
 
 const char* kHead = "<?xml version=\"1.0\"?>\n<robot name=\"bad\">\n<link name=\"base\"/>\n";
 
+/// A URDF of the base link, link `a` (written as `link`, line 4) and one joint base -> a
+/// (line 5) of `type` with `extra` inside; returns its path.
+std::string oneJointUrdf(const std::string& file, const std::string& link,
+                         const std::string& joint, const std::string& type,
+                         const std::string& extra) {
+  return writeTemp(file, std::string(kHead) + link + "\n<joint name=\"" + joint + "\" type=\"" +
+                             type + "\">\n  <parent link=\"base\"/><child link=\"a\"/>\n" + extra +
+                             "</joint>\n</robot>\n");
+}
+
 TEST(UrdfReader, ErrorsNameFileLineAndElement) {
-  const std::string limits = writeTemp(
-      "limits.urdf", std::string(kHead) +
-                         "<link name=\"a\"/>\n"
-                         "<joint name=\"j1\" type=\"revolute\">\n"  // line 5
-                         "  <parent link=\"base\"/><child link=\"a\"/>\n"
-                         "  <limit lower=\"1\" upper=\"0\" effort=\"1\" velocity=\"1\"/>\n"
-                         "</joint>\n</robot>\n");
-  EXPECT_NE(loadError(limits).find("limits.urdf:5: joint 'j1': limit lower > upper"),
-            std::string::npos)
-      << loadError(limits);
-
-  const std::string mesh = writeTemp(
-      "mesh.urdf", std::string(kHead) +
-                       "<link name=\"a\"><visual><geometry><mesh filename=\"nowhere/x.stl\"/>"
-                       "</geometry></visual></link>\n"
-                       "<joint name=\"j1\" type=\"continuous\">\n"
-                       "  <parent link=\"base\"/><child link=\"a\"/>\n</joint>\n</robot>\n");
-  const std::string mesh_error = loadError(mesh);
-  EXPECT_NE(mesh_error.find("mesh.urdf:4: link 'a'"), std::string::npos) << mesh_error;
-  EXPECT_NE(mesh_error.find("x.stl"), std::string::npos) << mesh_error;
-
-  const std::string package = writeTemp(
-      "package.urdf",
-      std::string(kHead) +
-          "<link name=\"a\"><visual><geometry><mesh filename=\"package://no_such_pkg/x.stl\"/>"
-          "</geometry></visual></link>\n"
-          "<joint name=\"j1\" type=\"continuous\">\n"
-          "  <parent link=\"base\"/><child link=\"a\"/>\n</joint>\n</robot>\n");
-  EXPECT_NE(loadError(package).find("package 'no_such_pkg'"), std::string::npos)
-      << loadError(package);
-
-  const std::string mimic = writeTemp(
-      "mimic.urdf", std::string(kHead) +
-                        "<link name=\"a\"/>\n"
-                        "<joint name=\"j1\" type=\"continuous\">\n"
-                        "  <parent link=\"base\"/><child link=\"a\"/>\n"
-                        "  <mimic joint=\"ghost\"/>\n</joint>\n</robot>\n");
-  EXPECT_NE(loadError(mimic).find("mimic.urdf:5: joint 'j1': mimics unknown joint 'ghost'"),
-            std::string::npos)
-      << loadError(mimic);
-
-  const std::string floating = writeTemp(
-      "floating.urdf", std::string(kHead) +
-                           "<link name=\"a\"/>\n"
-                           "<joint name=\"free\" type=\"floating\">\n"
-                           "  <parent link=\"base\"/><child link=\"a\"/>\n</joint>\n</robot>\n");
-  EXPECT_NE(loadError(floating).find("floating.urdf:5: joint 'free'"), std::string::npos)
-      << loadError(floating);
+  struct Case {
+    const char* file;
+    std::string link, joint, type, extra;
+    std::vector<std::string> expected;  ///< substrings of the message
+  };
+  const std::string mass_inertia =
+      "<inertia ixx=\"1\" ixy=\"0\" ixz=\"0\" iyy=\"1\" iyz=\"0\" izz=\"1\"/>";
+  const std::vector<Case> cases = {
+      {"limits.urdf", "<link name=\"a\"/>", "j1", "revolute",
+       "  <limit lower=\"1\" upper=\"0\" effort=\"1\" velocity=\"1\"/>\n",
+       {"limits.urdf:5: joint 'j1': limit lower > upper"}},
+      {"mesh.urdf",
+       "<link name=\"a\"><visual><geometry><mesh filename=\"nowhere/x.stl\"/></geometry>"
+       "</visual></link>",
+       "j1", "continuous", "", {"mesh.urdf:4: link 'a'", "x.stl"}},
+      {"package.urdf",
+       "<link name=\"a\"><visual><geometry><mesh filename=\"package://no_such_pkg/x.stl\"/>"
+       "</geometry></visual></link>",
+       "j1", "continuous", "", {"package.urdf:4: link 'a'", "package 'no_such_pkg'"}},
+      {"mimic.urdf", "<link name=\"a\"/>", "j1", "continuous", "  <mimic joint=\"ghost\"/>\n",
+       {"mimic.urdf:5: joint 'j1': mimics unknown joint 'ghost'"}},
+      {"floating.urdf", "<link name=\"a\"/>", "free", "floating", "",
+       {"floating.urdf:5: joint 'free'", "floating"}},
+      {"negative.urdf",
+       "<link name=\"a\"><inertial><mass value=\"-1\"/>" + mass_inertia + "</inertial></link>",
+       "j1", "continuous", "", {"negative.urdf:4: link 'a': inertial mass"}},
+  };
+  for (const Case& c : cases) {
+    const std::string e = loadError(oneJointUrdf(c.file, c.link, c.joint, c.type, c.extra));
+    for (const std::string& want : c.expected)
+      EXPECT_NE(e.find(want), std::string::npos) << c.file << ": " << e;
+  }
 
   std::string deep_text = kHead;
   for (int i = 0; i < 10; ++i)
@@ -215,30 +209,18 @@ TEST(UrdfReader, ErrorsNameFileLineAndElement) {
   const std::string broken = writeTemp("broken.urdf", "<robot name=\"x\"><link name=\"a\">");
   EXPECT_NE(loadError(broken).find("broken.urdf"), std::string::npos) << loadError(broken);
 
-  const std::string inertia = writeTemp(
-      "inertia.urdf", std::string(kHead) +
-                          "<link name=\"a\"><inertial><mass value=\"1\"/><inertia ixx=\"1\" "
-                          "ixy=\"0\" ixz=\"0\" iyy=\"1\" iyz=\"0\" izz=\"3\"/></inertial></link>\n"
-                          "<joint name=\"j1\" type=\"continuous\">\n"
-                          "  <parent link=\"base\"/><child link=\"a\"/>\n</joint>\n</robot>\n");
   // No rigid body has principal moments (1, 1, 3): repaired to (1, 1, 2), with a warning.
-  const hand::HandModel repaired = hand::loadUrdfHand(inertia);
+  const hand::HandModel repaired = hand::loadUrdfHand(oneJointUrdf(
+      "inertia.urdf",
+      "<link name=\"a\"><inertial><mass value=\"1\"/><inertia ixx=\"1\" ixy=\"0\" ixz=\"0\" "
+      "iyy=\"1\" iyz=\"0\" izz=\"3\"/></inertial></link>",
+      "j1", "continuous", ""));
   ASSERT_EQ(repaired.warnings.size(), 1u);
   EXPECT_NE(repaired.warnings[0].find("inertia.urdf:4: link 'a': principal moments"),
             std::string::npos)
       << repaired.warnings[0];
   EXPECT_NEAR(repaired.fingers[0].links[0].inertia(2, 2), 2.0, 1e-12);
   EXPECT_NEAR(repaired.fingers[0].links[0].inertia(0, 0), 1.0, 1e-12);
-
-  const std::string negative = writeTemp(
-      "negative.urdf", std::string(kHead) +
-                           "<link name=\"a\"><inertial><mass value=\"-1\"/><inertia ixx=\"1\" "
-                           "ixy=\"0\" ixz=\"0\" iyy=\"1\" iyz=\"0\" izz=\"1\"/></inertial></link>\n"
-                           "<joint name=\"j1\" type=\"continuous\">\n"
-                           "  <parent link=\"base\"/><child link=\"a\"/>\n</joint>\n</robot>\n");
-  EXPECT_NE(loadError(negative).find("negative.urdf:4: link 'a': inertial mass"),
-            std::string::npos)
-      << loadError(negative);
 }
 
 TEST(UrdfReader, PackageFoldersFromOptionsAndEnvironment) {
