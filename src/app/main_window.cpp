@@ -173,6 +173,19 @@ void MainWindow::buildActions() {
       }
     });
   }
+  hands->addSeparator();
+  hands->addAction(tr("Open Hand &File..."), this, [this] {
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open hand"), QString(), tr("Hands (*.json *.urdf);;URDF (*.urdf);;All files (*)"));
+    if (path.isEmpty()) return;
+    // A bad file leaves the open scene as it was (loadHand reads everything first).
+    try {
+      controller_->loadHand(path.toStdString());
+      viewport_->setView(OsgViewport::View::Fit);
+    } catch (const std::exception& e) {
+      showError(tr("Cannot load hand"), QString::fromUtf8(e.what()));
+    }
+  })->setToolTip(tr("Load a hand file (.json) or a URDF robot description (.urdf)"));
   file->addSeparator();
   QAction* record = file->addAction(tr("&Record Pose..."), this, &MainWindow::askRecordPose);
   record->setToolTip(tr("Append the current joint angles as a named pose to a pose file"));

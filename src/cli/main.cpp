@@ -6,6 +6,7 @@
 #include "args.hpp"
 #include "cli_util.hpp"
 #include "command.hpp"
+#include "handsim/hand/urdf_reader.hpp"
 #include "handsim/io/input_error.hpp"
 #include "handsim/io/utf8.hpp"
 
@@ -30,6 +31,9 @@ void printUsage(std::ostream& out) {
     out << "  " << c.name << std::string(c.name.size() < 12 ? 12 - c.name.size() : 1, ' ')
         << c.summary << "\n";
   }
+  out << "\nglobal option (any command, any position):\n"
+         "  --package-path DIR[:DIR...]  folders searched for package://NAME/... in URDF hands\n"
+         "                               (before $HANDSIM_PACKAGE_PATH and the URDF's folders)\n";
   out << "\n`handsim-cli COMMAND --help` describes a command.\n";
 }
 }  // namespace
@@ -58,7 +62,28 @@ int main(int argc, char** argv) {
     return kBadInput;
   }
   try {
-    return it->run(std::vector<std::string>(argv + 2, argv + argc));
+    // --package-path is global: taken out before the command parses its flags.
+    std::vector<std::string> args, package_path;
+    for (int i = 2; i < argc; ++i) {
+      std::string a = argv[i], value;
+      if (a == "--package-path") {
+        if (i + 1 >= argc) throw UsageError("--package-path needs a value");
+        value = argv[++i];
+      } else if (a.rfind("--package-path=", 0) == 0) {
+        value = a.substr(15);
+      } else {
+        args.push_back(a);
+        continue;
+      }
+      std::size_t start = 0;
+      while (start <= value.size()) {
+        const std::size_t colon = std::min(value.find(':', start), value.size());
+        if (colon > start) package_path.push_back(value.substr(start, colon - start));
+        start = colon + 1;
+      }
+    }
+    handsim::hand::setDefaultPackagePath(package_path);
+    return it->run(args);
   } catch (const UsageError& e) {
     report(e);
     return kBadInput;

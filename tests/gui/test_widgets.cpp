@@ -501,6 +501,31 @@ class WidgetTest : public QObject {
     }
   }
 
+  void urdfHandLoadsAndABadOneKeepsTheScene() {
+    // What File > Hand > Open Hand File... calls with the chosen path.
+    controller_->loadHand(HANDSIM_SOURCE_DIR "/assets/hands/urdf/wrist_hand.urdf");
+    QCOMPARE(controller_->hand().id, std::string("wrist_hand"));
+    QCOMPARE(controller_->hand().fingers.size(), std::size_t{3});
+    QCOMPARE(controller_->closingActuators().size(), std::size_t{5});  // from the sidecar
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("bad.urdf"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("<robot name=\"bad\">\n<link name=\"a\"/>\n<link name=\"b\"/>\n"
+               "<joint name=\"j\" type=\"revolute\"><parent link=\"a\"/><child link=\"b\"/>\n"
+               "<limit lower=\"1\" upper=\"0\" effort=\"1\" velocity=\"1\"/></joint>\n</robot>\n");
+    file.close();
+    QString message;
+    try {
+      controller_->loadHand(path.toStdString());
+    } catch (const std::exception& e) {
+      message = QString::fromUtf8(e.what());
+    }
+    QVERIFY2(message.contains(QStringLiteral("bad.urdf:4: joint 'j': limit lower > upper")),
+             qPrintable(message));
+    QCOMPARE(controller_->hand().id, std::string("wrist_hand"));
+  }
+
   void autoGraspPullsTheTendonsOfATendonHand() {
     controller_->loadHand("kthand");
     controller_->clearObjects();

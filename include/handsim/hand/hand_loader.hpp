@@ -27,7 +27,8 @@ std::string assetDirectory();
 /// Ids of the hands shipped in assetDirectory()/hands (file names without .json), sorted.
 std::vector<std::string> builtinHandIds();
 
-/// Loads a shipped hand by id, or a hand file when `id_or_path` names an existing file.
+/// Loads a shipped hand by id, or a hand file when `id_or_path` names an existing file (a
+/// ".urdf" file goes to loadUrdfHand, urdf_reader.hpp).
 /// Throws io::InputError listing the known ids when neither matches.
 HandModel loadHand(const std::string& id_or_path);
 

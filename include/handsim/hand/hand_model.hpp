@@ -2,9 +2,12 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "handsim/geometry/loaded_model.hpp"
 #include "handsim/kinematics/chain.hpp"
+#include "handsim/kinematics/types.hpp"
 
 namespace handsim::hand {
 
@@ -16,10 +19,12 @@ struct JointRef {
   bool operator==(const JointRef& o) const { return finger == o.finger && joint == o.joint; }
 };
 
-/// A joint driven by an actuator: q_joint = ratio * actuator_position (seed 000 eq. 1-4).
+/// A joint driven by an actuator: q_joint = ratio * actuator_position + offset (seed 000
+/// eq. 1-4; the offset is a URDF mimic joint's).
 struct JointDrive {
   JointRef joint;
-  double ratio = 1.0;  ///< joint units (rad or m) per actuator unit
+  double ratio = 1.0;   ///< joint units (rad or m) per actuator unit
+  double offset = 0.0;  ///< [rad or m]
 };
 
 /// Position servo of one actuator. Gains act on the actuator's primary joint (drives[0]):
@@ -82,6 +87,56 @@ struct NamedPose {
   std::vector<std::vector<double>> q;  ///< [rad or m] per finger, per movable joint
 };
 
+/// One link of a hand read from URDF, and where its frame sits on the chains.
+struct TreeLink {
+  std::string name;
+  int parent_joint = -1;  ///< index into KinematicTree::joints; -1 for the root link
+  /// The chain frame the link is rigid with: frame {row + 1} of fingers[finger], or the palm
+  /// frame when finger is -1 (the root link and everything fixed to it).
+  int finger = -1;
+  int row = -1;
+  Eigen::Isometry3d in_frame = Eigen::Isometry3d::Identity();  ///< link frame in that frame
+};
+
+/// One joint of a hand read from URDF, as the file gives it.
+struct TreeJoint {
+  std::string name;
+  kinematics::JointType type = kinematics::JointType::Fixed;
+  bool continuous = false;  ///< URDF "continuous": revolute without limits
+  int parent_link = -1;
+  int child_link = -1;
+  Eigen::Isometry3d origin = Eigen::Isometry3d::Identity();  ///< parent link -> joint frame
+  Eigen::Vector3d axis = Eigen::Vector3d::UnitX();           ///< unit, joint frame
+  double lower = 0.0, upper = 0.0;                           ///< [rad or m]
+  double effort = 0.0;                                       ///< [N m or N], 0 = not given
+  double velocity = 0.0;                                     ///< [rad/s or m/s], 0 = not given
+  int mimic = -1;  ///< joint it mimics (index), -1 when none: q = multiplier q_mimic + offset
+  double multiplier = 1.0;
+  double offset = 0.0;
+  /// The chain rows this joint became: one per chain through it (a wrist is shared).
+  std::vector<JointRef> copies;
+};
+
+/// The kinematic tree of a hand read from URDF: the source of truth for its links and joints
+/// (a parent index per link and joint, as RBDL and Pinocchio store it). The fingers are the
+/// root-to-leaf chains derived from it (docs/hand-format.md, "URDF hands").
+struct KinematicTree {
+  std::vector<TreeLink> links;    ///< links[0] is the root
+  std::vector<TreeJoint> joints;  ///< in file order
+  bool empty() const { return links.empty(); }
+  int linkIndex(const std::string& link_name) const;
+  int jointIndex(const std::string& joint_name) const;
+};
+
+/// Geometry of one body kept in memory (URDF hands: several meshes and primitives per link,
+/// placed by their origins): what is drawn and what collides, in the body's chain frame [m].
+struct BodyShapes {
+  geometry::LoadedModel visual;
+  geometry::LoadedModel collision;
+  std::string source;  ///< what it was read from, for messages (e.g. "link 'ffdistal'")
+  bool empty() const { return visual.shapes.empty() && collision.shapes.empty(); }
+};
+
 /// The immutable description of a hand, read from a hand file (docs/hand-format.md).
 struct HandModel {
   std::string id;           ///< short identifier ("barrett")
@@ -91,6 +146,13 @@ struct HandModel {
   std::string palm_mesh;    ///< path of the palm mesh, resolved against the hand file; may be empty
   std::vector<kinematics::Chain> fingers;
   std::vector<std::vector<std::string>> link_meshes;  ///< [finger][row], resolved paths or ""
+  /// In-memory geometry (URDF hands), used instead of palm_mesh / link_meshes when not empty.
+  BodyShapes palm_shapes;
+  std::vector<std::vector<BodyShapes>> link_shapes;  ///< [finger][row], or empty
+  /// URDF hands: the tree the fingers were derived from (empty for hand files).
+  KinematicTree tree;
+  /// What the loader found questionable but accepted (unknown URDF tags, missing inertials).
+  std::vector<std::string> warnings;
   std::vector<Actuator> actuators;
   std::vector<ClutchModel> clutches;
   std::vector<Tendon> tendons;  ///< their joints have passive direct actuators (no servo)
@@ -121,6 +183,14 @@ struct HandModel {
   int totalDof() const;
   /// Pose by name, or nullptr.
   const NamedPose* pose(const std::string& pose_name) const;
+  /// A joint by the name users give it: "F1.J2", or for URDF hands the URDF joint name (which
+  /// stands for all its copies: the first is returned). {-1, -1} when unknown.
+  JointRef findJoint(const std::string& joint_name) const;
+
+  /// Named link poses in the palm frame [m]: for URDF hands every URDF link (root first), for
+  /// hand files "palm" and "<finger>.link<row + 1>" for every row. `q` per finger.
+  std::vector<std::pair<std::string, Eigen::Isometry3d>> linkPoses(
+      const std::vector<kinematics::JointVector>& q) const;
 };
 
 }  // namespace handsim::hand

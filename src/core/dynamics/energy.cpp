@@ -24,8 +24,8 @@ double kineticEnergy(const Chain& chain, const Eigen::Ref<const Eigen::VectorXd>
   kinematics::checkJointVectorSize(chain, qd.size(), "qd");
   const kinematics::ChainFrames frames = kinematics::forwardKinematics(chain, q);
   // Velocities of frame origins and bodies in {k0}, propagated joint by joint: a revolute joint
-  // adds qd z_r to the angular velocity and moves O_{r+1} about the axis through O_r; a
-  // prismatic joint adds qd z_r to the linear velocity.
+  // adds qd z_r to the angular velocity and moves O_{r+1} about its axis; a prismatic joint
+  // adds qd z_r to the linear velocity.
   Eigen::Vector3d w = Eigen::Vector3d::Zero();
   Eigen::Vector3d v = Eigen::Vector3d::Zero();
   double energy = 0.0;
@@ -35,9 +35,13 @@ double kineticEnergy(const Chain& chain, const Eigen::Ref<const Eigen::VectorXd>
     const DhRow& row = chain.rows[ur];
     const Eigen::Isometry3d& from = frames.at(r);
     const Eigen::Isometry3d& to = frames.at(r + 1);
-    const Eigen::Vector3d z = from.linear().col(2);
+    // The axis passes through `point`, a point rigid with the previous link (the origin of
+    // {r} for a DH row, the placement origin for a placement row).
+    const kinematics::JointAxis axis = kinematics::jointAxisInBase(row, from);
+    const Eigen::Vector3d& z = axis.direction;
+    v += w.cross(axis.point - from.translation());
     if (row.type == JointType::Revolute) w += qd[j] * z;
-    v += w.cross(to.translation() - from.translation());
+    v += w.cross(to.translation() - axis.point);
     if (row.type == JointType::Prismatic) v += qd[j] * z;
     if (row.type != JointType::Fixed) ++j;
 

@@ -42,9 +42,11 @@ struct LeState {
   std::array<int, kMaxChainRows> joint;
 };
 
-/// Delta = T Q T^-1 for the joint that rotates about / slides along z of frame T.
-Mat34 jointDelta(JointType type, const Eigen::Isometry3d& frame) {
-  const Eigen::Vector3d z = frame.linear().col(2);
+/// Delta = T Q T^-1 for the joint that rotates about / slides along the axis (point p,
+/// direction z, in {k0}): for a DH row z of frame T through its origin; for a placement row the
+/// placement's axis (T P Q P^-1 T^-1 has the same form with the axis moved).
+Mat34 jointDelta(JointType type, const kinematics::JointAxis& axis) {
+  const Eigen::Vector3d& z = axis.direction;
   Mat34 m = Mat34::Zero();
   if (type == JointType::Revolute) {
     // T [z^ 0; 0 0] T^-1 = [ (Rz)^  p x (Rz) ; 0 0 ]
@@ -54,7 +56,7 @@ Mat34 jointDelta(JointType type, const Eigen::Isometry3d& frame) {
     m(1, 2) = -z.x();
     m(2, 0) = -z.y();
     m(2, 1) = z.x();
-    m.col(3) = frame.translation().cross(z);
+    m.col(3) = axis.point.cross(z);
   } else {
     m.col(3) = z;
   }
@@ -77,7 +79,7 @@ void prepare(const Chain& chain, const kinematics::ChainFrames& frames, LeState&
       s.joint[ur] = -1;
     } else {
       s.joint[ur] = j++;
-      s.delta[ur] = jointDelta(row.type, frames.at(r));
+      s.delta[ur] = jointDelta(row.type, kinematics::jointAxisInBase(row, frames.at(r)));
     }
   }
 }

@@ -3,8 +3,9 @@
 // R. P. C. Paul, "On-line computational scheme for mechanical manipulators", ASME J. Dyn.
 // Syst. Meas. Control 102, 1980; Fu, Gonzalez & Lee, Robotics: Control, Sensing, Vision and
 // Intelligence, section 3.3). Deliberately shares nothing with the Lagrange-Euler code but the
-// Chain data: rotations and link offsets are taken from the DH parameters here, inertias are
-// moved to the centre of mass by the parallel-axis theorem.
+// Chain data: rotations and link offsets are taken from the DH parameters (or the placement
+// and axis of a general row) here, inertias are moved to the centre of mass by the
+// parallel-axis theorem.
 #include "handsim/dynamics/newton_euler.hpp"
 
 #include <array>
@@ -32,12 +33,14 @@ kinematics::JointVector inverseDynamicsNewtonEuler(const Chain& chain,
   kinematics::checkJointVectorSize(chain, qdd.size(), "qdd");
   const int n = static_cast<int>(chain.rows.size());
 
-  // Per row r (joint axis z_r, link r rigid with frame {r+1}), in {r+1} coordinates:
-  // rot = rotation of {r+1} in {r}; pstar = O_{r+1} - O_r = (a, d sin(alpha), d cos(alpha));
-  // axis = z_r = rot^T e3 = (0, sin(alpha), cos(alpha)); F, N = net force / moment about the
-  // centre of mass that link r needs.
+  // Per row r (link r rigid with frame {r+1}), in {r+1} coordinates: rot = rotation of {r+1}
+  // in {r}; pstar = O_{r+1} - O_r; axis = the joint axis; apt = a point of the joint axis
+  // relative to O_r. DH rows take them from the parameters: pstar = (a, d sin(alpha),
+  // d cos(alpha)), axis = z_r = rot^T e3 = (0, sin(alpha), cos(alpha)), apt = 0 (the axis
+  // passes through O_r). Placement rows: the axis passes through the placement origin, which
+  // is O_{r+1}. F, N = net force / moment about the centre of mass that link r needs.
   std::array<Eigen::Matrix3d, kMaxChainRows> rot;
-  std::array<Eigen::Vector3d, kMaxChainRows> pstar, axis, force, moment;
+  std::array<Eigen::Vector3d, kMaxChainRows> pstar, axis, apt, force, moment;
   std::array<int, kMaxChainRows> joint;
 
   // Forward recursion of angular velocity w, angular acceleration wd and origin acceleration
@@ -45,43 +48,65 @@ kinematics::JointVector inverseDynamicsNewtonEuler(const Chain& chain,
   Eigen::Vector3d w = Eigen::Vector3d::Zero();
   Eigen::Vector3d wd = Eigen::Vector3d::Zero();
   Eigen::Vector3d vd = -gravity_base;
-  const Eigen::Vector3d e3 = Eigen::Vector3d::UnitZ();
   int j = 0;
   for (int r = 0; r < n; ++r) {
     const auto ur = static_cast<std::size_t>(r);
     const DhRow& row = chain.rows[ur];
-    double theta = row.theta, d = row.d, qdot = 0.0, qddot = 0.0;
+    double theta = row.theta, d = row.d, qdot = 0.0, qddot = 0.0, qv = 0.0;
     joint[ur] = -1;
     if (row.type != JointType::Fixed) {
       joint[ur] = j;
+      qv = q[j];
       qdot = qd[j];
       qddot = qdd[j];
       (row.type == JointType::Revolute ? theta : d) += q[j];
       ++j;
     }
-    const double ct = std::cos(theta), st = std::sin(theta);
-    const double ca = std::cos(row.alpha), sa = std::sin(row.alpha);
     Eigen::Matrix3d& rr = rot[ur];
-    rr << ct, -st * ca, st * sa,  //
-        st, ct * ca, -ct * sa,    //
-        0.0, sa, ca;
-    pstar[ur] = Eigen::Vector3d(row.a, d * sa, d * ca);
-    axis[ur] = Eigen::Vector3d(0.0, sa, ca);
+    Eigen::Vector3d axis_prev;  // the axis in {r} coordinates
+    Eigen::Vector3d apt_prev;   // its point relative to O_r in {r} coordinates
+    if (row.form == kinematics::JointFrameForm::Dh) {
+      const double ct = std::cos(theta), st = std::sin(theta);
+      const double ca = std::cos(row.alpha), sa = std::sin(row.alpha);
+      rr << ct, -st * ca, st * sa,  //
+          st, ct * ca, -ct * sa,    //
+          0.0, sa, ca;
+      pstar[ur] = Eigen::Vector3d(row.a, d * sa, d * ca);
+      axis[ur] = Eigen::Vector3d(0.0, sa, ca);
+      apt[ur].setZero();
+      axis_prev = Eigen::Vector3d::UnitZ();
+      apt_prev.setZero();
+    } else {
+      // T = P Rot(axis, q) or P Trans(axis q): rotation P_R R(q), origin P_t (+ P_R axis q).
+      rr = row.placement.linear();
+      Eigen::Vector3d origin = row.placement.translation();
+      axis_prev = rr * row.axis;
+      apt_prev = origin;
+      if (row.type == JointType::Revolute) rr = rr * Eigen::AngleAxisd(qv, row.axis).matrix();
+      if (row.type == JointType::Prismatic) origin += axis_prev * qv;
+      pstar[ur] = rr.transpose() * origin;
+      axis[ur] = rr.transpose() * axis_prev;
+      apt[ur] = rr.transpose() * apt_prev;
+    }
     const Eigen::Vector3d& ps = pstar[ur];
 
     if (row.type == JointType::Revolute) {
-      // Fu et al. eq. for revolute joints: w_i = R^T (w_{i-1} + z0 qd_i), ...
-      const Eigen::Vector3d w_new = rr.transpose() * (w + e3 * qdot);
-      wd = rr.transpose() * (wd + e3 * qddot + w.cross(e3 * qdot));
-      vd = wd.cross(ps) + w_new.cross(w_new.cross(ps)) + rr.transpose() * vd;
+      // Fu et al. eq. for revolute joints: w_i = R^T (w_{i-1} + z qd_i), ...; the axis point A
+      // belongs to both links, so O_{r+1} is reached from O_r via A: first as a point of link
+      // r-1, then of link r (A = O_r for DH rows, and this is Fu et al.'s formula).
+      const Eigen::Vector3d vd_a = vd + wd.cross(apt_prev) + w.cross(w.cross(apt_prev));
+      const Eigen::Vector3d w_new = rr.transpose() * (w + axis_prev * qdot);
+      wd = rr.transpose() * (wd + axis_prev * qddot + w.cross(axis_prev * qdot));
+      const Eigen::Vector3d s = ps - apt[ur];
+      vd = wd.cross(s) + w_new.cross(w_new.cross(s)) + rr.transpose() * vd_a;
       w = w_new;
     } else {
       // Prismatic (a fixed row is a prismatic row that never moves): the Coriolis term
       // 2 w x (z qd) appears because the slide axis turns with the previous link.
       w = rr.transpose() * w;
       wd = rr.transpose() * wd;
-      vd = rr.transpose() * (e3 * qddot + vd) + wd.cross(ps) + 2.0 * w.cross(axis[ur] * qdot) +
-           w.cross(w.cross(ps));
+      vd = rr.transpose() * (axis_prev * qddot + vd) + wd.cross(ps) +
+           2.0 * w.cross(axis[ur] * qdot) + w.cross(w.cross(ps));
     }
 
     const kinematics::LinkInertia& link = chain.links[ur];
@@ -95,8 +120,8 @@ kinematics::JointVector inverseDynamicsNewtonEuler(const Chain& chain,
   }
 
   // Backward recursion: f, nm = force and moment (about O_r) that link r-1 exerts on link r,
-  // in {r+1} coordinates. Euler's equation is taken about the joint axis point O_r, so the
-  // torque of joint r is the projection of nm on z_r.
+  // in {r+1} coordinates. The torque of joint r is the moment about a point of its axis,
+  // nm - apt x f, projected on the axis (apt = 0 for a DH row, whose axis passes through O_r).
   kinematics::JointVector tau = kinematics::JointVector::Zero(chain.dof());
   Eigen::Vector3d f = Eigen::Vector3d::Zero();
   Eigen::Vector3d nm = Eigen::Vector3d::Zero();
@@ -113,7 +138,9 @@ kinematics::JointVector inverseDynamicsNewtonEuler(const Chain& chain,
          moment[ur];
     const int jr = joint[ur];
     if (jr < 0) continue;
-    tau[jr] = chain.rows[ur].type == JointType::Revolute ? nm.dot(axis[ur]) : f.dot(axis[ur]);
+    tau[jr] = chain.rows[ur].type == JointType::Revolute
+                  ? (nm - apt[ur].cross(f)).dot(axis[ur])
+                  : f.dot(axis[ur]);
   }
   return tau;
 }

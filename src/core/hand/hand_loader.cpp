@@ -12,6 +12,7 @@
 #include <set>
 
 #include "../io/json_document.hpp"
+#include "handsim/hand/urdf_reader.hpp"
 #include "handsim/kinematics/types.hpp"
 #include "pose_entry.hpp"
 
@@ -509,7 +510,8 @@ std::vector<std::string> builtinHandIds() {
 
 HandModel loadHand(const std::string& id_or_path) {
   std::error_code ec;
-  if (std::filesystem::is_regular_file(id_or_path, ec)) return loadHandFile(id_or_path);
+  if (std::filesystem::is_regular_file(id_or_path, ec))
+    return isUrdfPath(id_or_path) ? loadUrdfHand(id_or_path) : loadHandFile(id_or_path);
   const auto ids = builtinHandIds();
   if (std::find(ids.begin(), ids.end(), id_or_path) != ids.end())
     return loadHandFile(

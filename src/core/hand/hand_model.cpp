@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "handsim/hand/hand_model.hpp"
 
+#include <stdexcept>
+
+#include "handsim/kinematics/forward_kinematics.hpp"
+
 namespace handsim::hand {
 
 int HandModel::fingerIndex(const std::string& finger_name) const {
@@ -59,6 +63,57 @@ const NamedPose* HandModel::pose(const std::string& pose_name) const {
   for (const auto& p : poses)
     if (p.name == pose_name) return &p;
   return nullptr;
+}
+
+int KinematicTree::linkIndex(const std::string& link_name) const {
+  for (std::size_t i = 0; i < links.size(); ++i)
+    if (links[i].name == link_name) return static_cast<int>(i);
+  return -1;
+}
+
+int KinematicTree::jointIndex(const std::string& joint_name) const {
+  for (std::size_t i = 0; i < joints.size(); ++i)
+    if (joints[i].name == joint_name) return static_cast<int>(i);
+  return -1;
+}
+
+JointRef HandModel::findJoint(const std::string& joint_name) const {
+  const JointRef dotted = jointRef(joint_name);
+  if (dotted.finger >= 0) return dotted;
+  const int j = tree.jointIndex(joint_name);
+  if (j >= 0 && !tree.joints[static_cast<std::size_t>(j)].copies.empty())
+    return tree.joints[static_cast<std::size_t>(j)].copies.front();
+  return {};
+}
+
+std::vector<std::pair<std::string, Eigen::Isometry3d>> HandModel::linkPoses(
+    const std::vector<kinematics::JointVector>& q) const {
+  if (q.size() != fingers.size())
+    throw std::invalid_argument("linkPoses: expected joint values for " +
+                                std::to_string(fingers.size()) + " fingers, got " +
+                                std::to_string(q.size()));
+  std::vector<kinematics::ChainFrames> frames;
+  frames.reserve(fingers.size());
+  for (std::size_t f = 0; f < fingers.size(); ++f)
+    frames.push_back(kinematics::forwardKinematics(fingers[f], q[f]));
+  std::vector<std::pair<std::string, Eigen::Isometry3d>> out;
+  if (!tree.empty()) {
+    for (const TreeLink& l : tree.links) {
+      Eigen::Isometry3d frame = Eigen::Isometry3d::Identity();
+      if (l.finger >= 0) {
+        const auto f = static_cast<std::size_t>(l.finger);
+        frame = fingers[f].base * frames[f].at(l.row + 1);
+      }
+      out.emplace_back(l.name, frame * l.in_frame);
+    }
+    return out;
+  }
+  out.emplace_back("palm", Eigen::Isometry3d::Identity());
+  for (std::size_t f = 0; f < fingers.size(); ++f)
+    for (std::size_t r = 0; r < fingers[f].rows.size(); ++r)
+      out.emplace_back(fingers[f].name + ".link" + std::to_string(r + 1),
+                       fingers[f].base * frames[f].at(static_cast<int>(r) + 1));
+  return out;
 }
 
 }  // namespace handsim::hand

@@ -40,7 +40,7 @@ void effectiveDrives(const HandModel& hand, const std::vector<ClutchState>& clut
           out[static_cast<std::size_t>(d.joint.finger)][static_cast<std::size_t>(d.joint.joint)];
       e.actuator = static_cast<int>(a);
       e.ratio = d.ratio;
-      e.offset = 0.0;
+      e.offset = d.offset;
     }
   }
   for (std::size_t c = 0; c < clutches.size(); ++c) {
@@ -51,7 +51,7 @@ void effectiveDrives(const HandModel& hand, const std::vector<ClutchState>& clut
     auto& outer =
         out[static_cast<std::size_t>(cm.outer.finger)][static_cast<std::size_t>(cm.outer.joint)];
     const double ri = inner.ratio, ab = clutches[c].break_position;
-    inner.offset = ri * ab;
+    inner.offset += ri * ab;
     inner.ratio = 0.0;
     outer.ratio += ri;
     outer.offset -= ri * ab;
@@ -149,9 +149,10 @@ double torqueAboutJoint(const kinematics::Chain& chain, const kinematics::ChainF
                         const Eigen::Vector3d& moment) {
   const int row = chain.rowOfJoint(joint);
   if (row < 0) throw std::invalid_argument("torqueAboutJoint: no such joint");
-  const Eigen::Isometry3d& frame = frames.at(row);  // the joint turns about z of frame {row}
-  const Eigen::Vector3d z = frame.linear().col(2);
-  return z.dot((point - frame.translation()).cross(force)) + z.dot(moment);
+  const kinematics::JointAxis axis = kinematics::jointAxisInBase(
+      chain.rows[static_cast<std::size_t>(row)], frames.at(row));
+  const Eigen::Vector3d& z = axis.direction;
+  return z.dot((point - axis.point).cross(force)) + z.dot(moment);
 }
 
 double innerLoadTorque(const HandModel& hand, const ClutchModel& clutch,

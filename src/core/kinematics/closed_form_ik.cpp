@@ -204,6 +204,8 @@ PlanarNearest nearestOnLimitedTwoLink(const LimitedTwoLink& arm, const Eigen::Ve
 
 bool isBarrettFinger(const Chain& c) {
   if (c.rows.size() != 3) return false;
+  for (const DhRow& r : c.rows)
+    if (r.form != JointFrameForm::Dh) return false;
   const DhRow &r0 = c.rows[0], &r1 = c.rows[1], &r2 = c.rows[2];
   return r0.type != JointType::Prismatic && r0.d == 0.0 &&
          std::abs(std::abs(r0.alpha) - kPi / 2) < 1e-12 && r1.type == JointType::Revolute &&
@@ -338,7 +340,8 @@ bool isPlanarThreeLinkFinger(const Chain& c) {
   const std::size_t n = c.rows.size();
   if (n < 3) return false;
   for (std::size_t r = n - 3; r < n; ++r)
-    if (c.rows[r].type != JointType::Revolute || c.rows[r].alpha != 0.0 || c.rows[r].d != 0.0)
+    if (c.rows[r].form != JointFrameForm::Dh || c.rows[r].type != JointType::Revolute ||
+        c.rows[r].alpha != 0.0 || c.rows[r].d != 0.0)
       return false;
   return true;
 }

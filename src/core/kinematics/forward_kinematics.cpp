@@ -51,11 +51,12 @@ Jacobian geometricJacobian(const Chain& chain, const ChainFrames& frames, int fr
   for (int r = 0; r < static_cast<int>(chain.rows.size()); ++r) {
     const DhRow& row = chain.rows[static_cast<std::size_t>(r)];
     if (row.type == JointType::Fixed) continue;
-    // Joint r moves frames r+1.. about/along z of frame r.
+    // Joint r moves frames r+1.. about/along its axis (z of frame r for a DH row).
     if (r < frame_index) {
-      const Eigen::Vector3d z = frames.at(r).linear().col(2);
+      const JointAxis ax = jointAxisInBase(row, frames.at(r));
+      const Eigen::Vector3d& z = ax.direction;
       if (row.type == JointType::Revolute) {
-        jac.block<3, 1>(0, j) = z.cross(p - frames.at(r).translation());
+        jac.block<3, 1>(0, j) = z.cross(p - ax.point);
         jac.block<3, 1>(3, j) = z;
       } else {
         jac.block<3, 1>(0, j) = z;

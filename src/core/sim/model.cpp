@@ -77,10 +77,25 @@ std::shared_ptr<const BodyGeometry> loadBodyGeometry(const std::string& path,
 
 std::shared_ptr<const HandGeometry> loadHandGeometry(const hand::HandModel& hand, int kdop_k) {
   auto g = std::make_shared<HandGeometry>();
-  g->palm = readBody(hand.palm_mesh, {}, kdop_k);
+  // URDF hands carry their shapes in memory (hand::BodyShapes), already placed in the frames.
+  const auto fromShapes = [kdop_k](const hand::BodyShapes& s) {
+    BodyGeometry b;
+    b.source = s.source;
+    b.visual = s.visual.shapes.empty() ? s.collision : s.visual;
+    b.collision = makeCollisionBody(
+        (s.collision.shapes.empty() ? s.visual : s.collision).merged(), kdop_k);
+    return b;
+  };
+  g->palm = hand.palm_shapes.empty() ? readBody(hand.palm_mesh, {}, kdop_k)
+                                     : fromShapes(hand.palm_shapes);
   g->links.resize(hand.fingers.size());
   for (std::size_t f = 0; f < hand.fingers.size(); ++f)
     for (std::size_t r = 0; r < hand.fingers[f].rows.size(); ++r) {
+      if (f < hand.link_shapes.size() && r < hand.link_shapes[f].size() &&
+          !hand.link_shapes[f][r].empty()) {
+        g->links[f].push_back(fromShapes(hand.link_shapes[f][r]));
+        continue;
+      }
       const std::string path = f < hand.link_meshes.size() && r < hand.link_meshes[f].size()
                                    ? hand.link_meshes[f][r]
                                    : std::string();

@@ -1,0 +1,867 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// URDF hands (docs/hand-format.md, "URDF hands"). liburdfdom parses the file; a small scan of
+// the text of our own only finds the lines of elements for error messages and notices tags
+// the reader ignores. The tree becomes root-to-leaf chains of general-placement rows.
+#include "handsim/hand/urdf_reader.hpp"
+
+#include <console_bridge/console.h>
+
+#include <Eigen/Eigenvalues>
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <urdf_parser/urdf_parser.h>
+
+#include "../io/json_document.hpp"
+#include "handsim/dynamics/lagrange_euler.hpp"
+#include "handsim/geometry/mesh_loader.hpp"
+#include "handsim/geometry/primitives.hpp"
+#include "handsim/hand/transmission.hpp"
+#include "handsim/io/input_error.hpp"
+#include "handsim/io/input_file.hpp"
+#include "handsim/kinematics/forward_kinematics.hpp"
+
+namespace handsim::hand {
+
+namespace {
+
+using kinematics::JointType;
+namespace fs = std::filesystem;
+constexpr double kPi = 3.14159265358979323846;
+constexpr std::size_t kMaxUrdfBytes = std::size_t{64} << 20;
+
+std::mutex g_path_mutex;
+std::vector<std::string> g_package_path;
+
+// ---------------------------------------------------------------------------------------------
+// Locating elements: the line of <joint name="x">, <link name="x">; tags we do not read.
+
+struct XmlIndex {
+  std::map<std::pair<std::string, std::string>, int> line_of;  ///< (tag, name) -> line
+  std::vector<std::string> joint_order;                        ///< joint names in file order
+  std::vector<std::string> link_order;
+  std::vector<std::pair<std::string, int>> unknown;  ///< first use of each unknown tag
+  int line(const std::string& tag, const std::string& name) const {
+    const auto it = line_of.find({tag, name});
+    return it == line_of.end() ? 0 : it->second;
+  }
+};
+
+const std::set<std::string>& knownTags() {
+  static const std::set<std::string> tags = {
+      "robot", "link", "joint", "inertial", "origin", "mass", "inertia", "visual", "collision",
+      "geometry", "box", "cylinder", "sphere", "mesh", "material", "color", "texture", "parent",
+      "child", "axis", "limit", "mimic", "dynamics", "safety_controller", "calibration"};
+  return tags;
+}
+
+std::string attribute(const std::string& tag_text, const std::string& attr) {
+  std::size_t pos = 0;
+  while ((pos = tag_text.find(attr, pos)) != std::string::npos) {
+    const bool starts = pos > 0 && std::isspace(static_cast<unsigned char>(tag_text[pos - 1]));
+    std::size_t p = pos + attr.size();
+    while (p < tag_text.size() && std::isspace(static_cast<unsigned char>(tag_text[p]))) ++p;
+    if (starts && p < tag_text.size() && tag_text[p] == '=') {
+      ++p;
+      while (p < tag_text.size() && std::isspace(static_cast<unsigned char>(tag_text[p]))) ++p;
+      if (p < tag_text.size() && (tag_text[p] == '"' || tag_text[p] == '\'')) {
+        const char q = tag_text[p];
+        const std::size_t end = tag_text.find(q, p + 1);
+        if (end != std::string::npos) return tag_text.substr(p + 1, end - p - 1);
+      }
+    }
+    pos += attr.size();
+  }
+  return {};
+}
+
+XmlIndex scanXml(const std::string& text) {
+  XmlIndex index;
+  std::set<std::string> reported;
+  std::vector<std::string> stack;  // open elements
+  int line = 1;
+  std::size_t i = 0;
+  const auto advance = [&](std::size_t to) {
+    for (; i < to && i < text.size(); ++i)
+      if (text[i] == '\n') ++line;
+  };
+  while (i < text.size()) {
+    const std::size_t lt = text.find('<', i);
+    if (lt == std::string::npos) break;
+    advance(lt);
+    const int tag_line = line;
+    if (text.compare(lt, 4, "<!--") == 0) {
+      const std::size_t end = text.find("-->", lt);
+      advance(end == std::string::npos ? text.size() : end + 3);
+      continue;
+    }
+    if (text.compare(lt, 9, "<![CDATA[") == 0) {
+      const std::size_t end = text.find("]]>", lt);
+      advance(end == std::string::npos ? text.size() : end + 3);
+      continue;
+    }
+    const std::size_t gt = text.find('>', lt);
+    if (gt == std::string::npos) break;
+    const std::string tag = text.substr(lt + 1, gt - lt - 1);
+    advance(gt + 1);
+    if (tag.empty() || tag[0] == '?' || tag[0] == '!') continue;
+    if (tag[0] == '/') {
+      if (!stack.empty()) stack.pop_back();
+      continue;
+    }
+    std::size_t name_end = 0;
+    while (name_end < tag.size() && !std::isspace(static_cast<unsigned char>(tag[name_end])) &&
+           tag[name_end] != '/')
+      ++name_end;
+    const std::string name = tag.substr(0, name_end);
+    const bool self_closing = tag.back() == '/';
+    // Inside an element we skip (gazebo, transmission...), nothing is reported.
+    const bool inside_ignored =
+        std::any_of(stack.begin(), stack.end(),
+                    [](const std::string& s) { return knownTags().count(s) == 0; });
+    if (!inside_ignored) {
+      if (knownTags().count(name) == 0) {
+        if (reported.insert(name).second) index.unknown.emplace_back(name, tag_line);
+      } else if ((name == "joint" || name == "link") && stack.size() == 1) {
+        const std::string element_name = attribute(tag, "name");
+        index.line_of.emplace(std::make_pair(name, element_name), tag_line);
+        (name == "joint" ? index.joint_order : index.link_order).push_back(element_name);
+      }
+    }
+    if (!self_closing) stack.push_back(name);
+  }
+  return index;
+}
+
+/// Collects what liburdfdom prints through console_bridge while it parses.
+class CaptureOutput : public console_bridge::OutputHandler {
+ public:
+  void log(const std::string& text, console_bridge::LogLevel level, const char*, int) override {
+    if (level >= console_bridge::CONSOLE_BRIDGE_LOG_WARN) messages.push_back(text);
+  }
+  std::vector<std::string> messages;
+};
+
+std::mutex g_console_mutex;
+
+// ---------------------------------------------------------------------------------------------
+
+Eigen::Isometry3d toIsometry(const urdf::Pose& p) {
+  Eigen::Isometry3d t = Eigen::Isometry3d::Identity();
+  t.linear() =
+      Eigen::Quaterniond(p.rotation.w, p.rotation.x, p.rotation.y, p.rotation.z)
+          .normalized()
+          .toRotationMatrix();
+  t.translation() = Eigen::Vector3d(p.position.x, p.position.y, p.position.z);
+  return t;
+}
+
+Eigen::Vector3d toVector(const urdf::Vector3& v) {
+  return {v.x, v.y, v.z};
+}
+
+class UrdfReader {
+ public:
+  UrdfReader(std::string text, std::string file, UrdfOptions options)
+      : text_(std::move(text)), file_(std::move(file)), options_(std::move(options)) {
+    const fs::path p(file_);
+    dir_ = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  }
+
+  HandModel read() {
+    index_ = scanXml(text_);
+    parse();
+    HandModel m;
+    m.source_file = file_;
+    m.id = fs::path(file_).stem().string();
+    m.name = model_->getName().empty() ? m.id : model_->getName();
+    m.description = "URDF robot '" + model_->getName() + "' read from " + file_;
+    for (const auto& [tag, line] : index_.unknown)
+      warn(line, "element <" + tag + "> is not read by handsim; ignored");
+    buildTree(m);
+    buildChains(m);
+    buildActuators(m);
+    readSidecar(m);
+    m.warnings = std::move(warnings_);
+    return m;
+  }
+
+ private:
+  [[noreturn]] void fail(int line, const std::string& what) const {
+    throw io::InputError({file_, line, 0, ""}, what);
+  }
+  [[noreturn]] void failJoint(const std::string& joint, const std::string& what) const {
+    fail(index_.line("joint", joint), "joint '" + joint + "': " + what);
+  }
+  [[noreturn]] void failLink(const std::string& link, const std::string& what) const {
+    fail(index_.line("link", link), "link '" + link + "': " + what);
+  }
+  void warn(int line, const std::string& what) {
+    warnings_.push_back(io::formatLocation({file_, line, 0, ""}) + what);
+  }
+
+  void parse() {
+    CaptureOutput capture;
+    {
+      std::lock_guard<std::mutex> lock(g_console_mutex);
+      console_bridge::useOutputHandler(&capture);
+      try {
+        model_ = urdf::parseURDF(text_);
+      } catch (const std::exception& e) {
+        capture.messages.push_back(e.what());
+        model_.reset();
+      }
+      console_bridge::restorePreviousOutputHandler();
+    }
+    if (model_) return;
+    std::string why;
+    for (const auto& s : capture.messages) why += (why.empty() ? "" : "; ") + s;
+    if (why.empty()) why = "not a URDF robot description";
+    // Point at the element the message names ("... joint [j3] ..." / "link [l2]").
+    int line = 0;
+    const std::size_t open = why.find('['), close = why.find(']');
+    if (open != std::string::npos && close != std::string::npos && close > open) {
+      const std::string name = why.substr(open + 1, close - open - 1);
+      line = index_.line("joint", name);
+      if (line == 0) line = index_.line("link", name);
+    }
+    fail(line, "cannot read the URDF: " + why);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  void buildTree(HandModel& m) {
+    const urdf::LinkConstSharedPtr root = model_->getRoot();
+    if (!root) fail(0, "the URDF has no root link");
+    KinematicTree& tree = m.tree;
+    // Links: the root first, then file order.
+    tree.links.push_back({root->name});
+    for (const std::string& name : index_.link_order)
+      if (name != root->name && model_->getLink(name)) tree.links.push_back({name});
+    // Links urdfdom knows but the scan missed (should not happen): appended.
+    for (const auto& [name, link] : model_->links_)
+      if (tree.linkIndex(name) < 0) tree.links.push_back({name});
+    std::vector<std::string> joint_names = index_.joint_order;
+    for (const auto& [name, joint] : model_->joints_)
+      if (std::find(joint_names.begin(), joint_names.end(), name) == joint_names.end())
+        joint_names.push_back(name);
+    for (const std::string& name : joint_names) {
+      const urdf::JointConstSharedPtr j = model_->getJoint(name);
+      if (!j) continue;
+      TreeJoint tj;
+      tj.name = name;
+      switch (j->type) {
+        case urdf::Joint::REVOLUTE:
+          tj.type = JointType::Revolute;
+          break;
+        case urdf::Joint::CONTINUOUS:
+          tj.type = JointType::Revolute;
+          tj.continuous = true;
+          break;
+        case urdf::Joint::PRISMATIC:
+          tj.type = JointType::Prismatic;
+          break;
+        case urdf::Joint::FIXED:
+          tj.type = JointType::Fixed;
+          break;
+        default:
+          failJoint(name, "type floating or planar is not supported (a hand's joints are "
+                          "revolute, continuous, prismatic or fixed)");
+      }
+      tj.parent_link = tree.linkIndex(j->parent_link_name);
+      tj.child_link = tree.linkIndex(j->child_link_name);
+      if (tj.parent_link < 0 || tj.child_link < 0) failJoint(name, "unknown parent or child link");
+      tj.origin = toIsometry(j->parent_to_joint_origin_transform);
+      if (!tj.origin.matrix().allFinite()) failJoint(name, "origin is not finite");
+      if (tj.type != JointType::Fixed) {
+        const Eigen::Vector3d axis = toVector(j->axis);
+        const double n = axis.norm();
+        if (!(n > 1e-12) || !std::isfinite(n)) failJoint(name, "axis is zero or not finite");
+        tj.axis = axis / n;
+      }
+      if (tj.continuous) {
+        tj.lower = -kPi;
+        tj.upper = kPi;
+      } else if (tj.type != JointType::Fixed) {
+        if (!j->limits) failJoint(name, "a revolute or prismatic joint needs <limit>");
+        tj.lower = j->limits->lower;
+        tj.upper = j->limits->upper;
+        if (!std::isfinite(tj.lower) || !std::isfinite(tj.upper))
+          failJoint(name, "limit lower/upper is not finite");
+        if (tj.lower > tj.upper) failJoint(name, "limit lower > upper");
+      }
+      if (j->limits) {
+        tj.effort = j->limits->effort;
+        tj.velocity = j->limits->velocity;
+        if (!(tj.effort >= 0.0) || !std::isfinite(tj.effort))
+          failJoint(name, "limit effort must be finite and not negative");
+      }
+      if (j->mimic) {
+        if (tj.type == JointType::Fixed) failJoint(name, "a fixed joint cannot mimic");
+        tj.multiplier = j->mimic->multiplier;
+        tj.offset = j->mimic->offset;
+        if (!std::isfinite(tj.multiplier) || !std::isfinite(tj.offset))
+          failJoint(name, "mimic multiplier/offset is not finite");
+        if (tj.multiplier == 0.0) failJoint(name, "mimic multiplier must not be zero");
+        mimic_names_.push_back(j->mimic->joint_name);
+      } else {
+        mimic_names_.emplace_back();
+      }
+      tree.links[static_cast<std::size_t>(tj.child_link)].parent_joint =
+          static_cast<int>(tree.joints.size());
+      tree.joints.push_back(tj);
+    }
+    for (std::size_t i = 0; i < tree.joints.size(); ++i) {
+      if (mimic_names_[i].empty()) continue;
+      TreeJoint& tj = tree.joints[i];
+      tj.mimic = tree.jointIndex(mimic_names_[i]);
+      if (tj.mimic < 0) failJoint(tj.name, "mimics unknown joint '" + mimic_names_[i] + "'");
+      if (tree.joints[static_cast<std::size_t>(tj.mimic)].type == JointType::Fixed)
+        failJoint(tj.name, "mimics fixed joint '" + mimic_names_[i] + "'");
+      if (tj.mimic == static_cast<int>(i)) failJoint(tj.name, "mimics itself");
+    }
+    // Inertials: checked here, where the link's line is known. The root link and the links
+    // fixed to it never move (the palm is fixed), so their inertias are not used: not checked.
+    std::set<int> on_root = {0};
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (const TreeJoint& tj : tree.joints)
+        if (tj.type == JointType::Fixed && on_root.count(tj.parent_link) &&
+            on_root.insert(tj.child_link).second)
+          grew = true;
+    }
+    for (const TreeLink& l : tree.links) {
+      if (on_root.count(tree.linkIndex(l.name))) continue;
+      const urdf::LinkConstSharedPtr link = model_->getLink(l.name);
+      if (!link->inertial) continue;
+      const urdf::Inertial& in = *link->inertial;
+      if (!(in.mass >= 0.0) || !std::isfinite(in.mass))
+        failLink(l.name, "inertial mass must be finite and not negative");
+      const Eigen::Matrix3d ic = inertiaAboutCom(l.name, in);
+      if (!ic.allFinite()) failLink(l.name, "inertia is not finite");
+      // Published hands often carry tensors no rigid body has (CAD exports, hand-typed
+      // numbers). Such a tensor is repaired, and said: negative principal moments become 0,
+      // and a largest moment above the sum of the other two is lowered to that sum.
+      const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> eig(ic);
+      Eigen::Vector3d ev = eig.eigenvalues();  // ascending
+      const double tol = 1e-9 * std::max(1e-12, ev.cwiseAbs().maxCoeff());
+      if (ev.minCoeff() >= -tol && ev[0] + ev[1] >= ev[2] - tol) continue;
+      std::ostringstream what;
+      what.precision(4);
+      what << "link '" << l.name << "': principal moments of inertia (" << ev[0] << ", " << ev[1]
+           << ", " << ev[2] << ") kg m^2 are not those of a rigid body";
+      ev = ev.cwiseMax(0.0);
+      ev[2] = std::min(ev[2], ev[0] + ev[1]);
+      what << "; repaired to (" << ev[0] << ", " << ev[1] << ", " << ev[2] << ")";
+      warn(index_.line("link", l.name), what.str());
+      repaired_[l.name] = eig.eigenvectors() * ev.asDiagonal() * eig.eigenvectors().transpose();
+    }
+  }
+
+  /// The link's inertia about its centre of mass, inertial-frame axes: URDF's ixx..izz are
+  /// the tensor's entries (products of inertia with their sign already in), or the repaired
+  /// tensor.
+  Eigen::Matrix3d inertiaAboutCom(const std::string& link_name, const urdf::Inertial& in) const {
+    if (const auto it = repaired_.find(link_name); it != repaired_.end()) return it->second;
+    Eigen::Matrix3d ic;
+    ic << in.ixx, in.ixy, in.ixz,  //
+        in.ixy, in.iyy, in.iyz,    //
+        in.ixz, in.iyz, in.izz;
+    return ic;
+  }
+
+  /// Adds link `l`'s inertial to `acc` (our convention: about the body frame's origin, in its
+  /// axes), the link frame being `in_body` in the body frame.
+  void addInertial(const std::string& link_name, const Eigen::Isometry3d& in_body,
+                   kinematics::LinkInertia& acc) {
+    const urdf::LinkConstSharedPtr link = model_->getLink(link_name);
+    if (!link->inertial) return;
+    const urdf::Inertial& in = *link->inertial;
+    const Eigen::Isometry3d frame = in_body * toIsometry(in.origin);
+    const Eigen::Vector3d c = frame.translation();
+    const Eigen::Matrix3d r = frame.linear();
+    const Eigen::Matrix3d about_com = r * inertiaAboutCom(link_name, in) * r.transpose();
+    const Eigen::Matrix3d shift =
+        in.mass * (c.squaredNorm() * Eigen::Matrix3d::Identity() - c * c.transpose());
+    const double m = acc.mass + in.mass;
+    acc.com = m > 0.0 ? ((acc.mass * acc.com + in.mass * c) / m).eval() : Eigen::Vector3d::Zero();
+    acc.mass = m;
+    acc.inertia += about_com + shift;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Bodies (links joined by fixed joints) and the root-to-leaf chains.
+  struct Body {
+    int joint = -1;                         ///< movable tree joint into it; -1 for the root
+    int parent = -1;                        ///< parent body
+    std::vector<int> children;              ///< child bodies in file order
+    std::vector<int> links;                 ///< tree links in it
+    Eigen::Isometry3d placement;            ///< parent body frame -> joint frame
+    int owner_finger = -1, owner_row = -1;  ///< the chain copy holding its mass and shapes
+  };
+
+  void buildChains(HandModel& m) {
+    KinematicTree& tree = m.tree;
+    const std::size_t nl = tree.links.size();
+    std::vector<int> body_of(nl, -1);
+    std::vector<Eigen::Isometry3d> in_body(nl, Eigen::Isometry3d::Identity());
+    bodies_.clear();
+    bodies_.push_back(Body{});
+    bodies_[0].links.push_back(0);
+    body_of[0] = 0;
+    // Depth-first from the root in file order of the joints.
+    std::vector<std::vector<int>> child_joints(nl);
+    for (std::size_t j = 0; j < tree.joints.size(); ++j)
+      child_joints[static_cast<std::size_t>(tree.joints[j].parent_link)].push_back(
+          static_cast<int>(j));
+    // Depth-first from the root, children in file order; iterative, so that no file can
+    // exhaust the stack, and a path deeper than a chain may be stops at once.
+    std::vector<int> depth = {0};
+    std::vector<int> todo = {0};
+    while (!todo.empty()) {
+      const int link = todo.back();
+      todo.pop_back();
+      const auto ul = static_cast<std::size_t>(link);
+      for (int j : child_joints[ul]) {
+        const TreeJoint& tj = tree.joints[static_cast<std::size_t>(j)];
+        const auto child = static_cast<std::size_t>(tj.child_link);
+        if (tj.type == JointType::Fixed) {
+          body_of[child] = body_of[ul];
+          in_body[child] = in_body[ul] * tj.origin;
+        } else {
+          Body b;
+          b.joint = j;
+          b.parent = body_of[ul];
+          b.placement = in_body[ul] * tj.origin;
+          const int d = depth[static_cast<std::size_t>(b.parent)] + 1;
+          if (d > kinematics::kMaxChainRows)
+            failLink(tree.links[child].name,
+                     "the chain from the root to it has more than " +
+                         std::to_string(kinematics::kMaxChainRows) +
+                         " movable joints; at most that many are supported");
+          body_of[child] = static_cast<int>(bodies_.size());
+          bodies_[static_cast<std::size_t>(b.parent)].children.push_back(body_of[child]);
+          bodies_.push_back(b);
+          depth.push_back(d);
+        }
+        bodies_[static_cast<std::size_t>(body_of[child])].links.push_back(tj.child_link);
+      }
+      for (auto it = child_joints[ul].rbegin(); it != child_joints[ul].rend(); ++it)
+        todo.push_back(tree.joints[static_cast<std::size_t>(*it)].child_link);
+    }
+    for (std::size_t l = 0; l < nl; ++l)
+      if (body_of[l] < 0) failLink(tree.links[l].name, "is not connected to the root link");
+
+    // One chain per leaf body, leaves in depth-first order, each path read up its parents.
+    std::vector<std::vector<int>> paths;  // bodies from the first below the root to the leaf
+    std::vector<int> body_todo = {0};
+    while (!body_todo.empty()) {
+      const int b = body_todo.back();
+      body_todo.pop_back();
+      const Body& body = bodies_[static_cast<std::size_t>(b)];
+      if (body.children.empty() && b != 0) {
+        std::vector<int> path;
+        for (int k = b; k != 0; k = bodies_[static_cast<std::size_t>(k)].parent) path.push_back(k);
+        std::reverse(path.begin(), path.end());
+        paths.push_back(std::move(path));
+      }
+      for (auto it = body.children.rbegin(); it != body.children.rend(); ++it)
+        body_todo.push_back(*it);
+    }
+    if (paths.empty()) fail(0, "the URDF has no movable joint: nothing to simulate");
+
+    std::vector<kinematics::LinkInertia> body_inertia(bodies_.size());
+    for (std::size_t b = 0; b < bodies_.size(); ++b)
+      for (int l : bodies_[b].links)
+        addInertial(tree.links[static_cast<std::size_t>(l)].name,
+                    in_body[static_cast<std::size_t>(l)], body_inertia[b]);
+    // A moving body without mass (no <inertial> on any of its links): allowed, but said.
+    for (std::size_t b = 1; b < bodies_.size(); ++b) {
+      if (body_inertia[b].mass > 0.0) continue;
+      const std::string& top = tree.links[static_cast<std::size_t>(bodies_[b].links.front())].name;
+      warn(index_.line("link", top), "link '" + top +
+                                         "' has no <inertial> (nor any link fixed to it): "
+                                         "treated as massless");
+    }
+
+    for (std::size_t f = 0; f < paths.size(); ++f) {
+      const std::vector<int>& p = paths[f];
+      const Body& leaf = bodies_[static_cast<std::size_t>(p.back())];
+      const std::string leaf_name =
+          tree.links[static_cast<std::size_t>(leaf.links.front())].name;
+      if (p.size() > static_cast<std::size_t>(kinematics::kMaxChainRows))
+        failLink(leaf_name, "the chain from the root to it has " + std::to_string(p.size()) +
+                                " movable joints; at most " +
+                                std::to_string(kinematics::kMaxChainRows) + " are supported");
+      kinematics::Chain chain;
+      chain.name = leaf_name;
+      for (std::size_t r = 0; r < p.size(); ++r) {
+        Body& body = bodies_[static_cast<std::size_t>(p[r])];
+        TreeJoint& tj = tree.joints[static_cast<std::size_t>(body.joint)];
+        chain.rows.push_back(
+            kinematics::placementRow(body.placement, tj.axis, tj.type, tj.lower, tj.upper));
+        chain.joint_names.push_back(tj.name);
+        tj.copies.push_back({static_cast<int>(f), static_cast<int>(r)});
+        if (body.owner_finger < 0) {
+          body.owner_finger = static_cast<int>(f);
+          body.owner_row = static_cast<int>(r);
+          chain.links.push_back(body_inertia[static_cast<std::size_t>(p[r])]);
+        } else {
+          chain.links.emplace_back();  // massless copy: the mass is in the owner's chain
+        }
+      }
+      m.fingers.push_back(std::move(chain));
+    }
+    for (std::size_t l = 0; l < nl; ++l) {
+      const Body& b = bodies_[static_cast<std::size_t>(body_of[l])];
+      tree.links[l].finger = b.owner_finger;
+      tree.links[l].row = b.owner_row;
+      tree.links[l].in_frame = in_body[l];
+    }
+    if (options_.load_geometry) loadGeometry(m, in_body, body_of);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Geometry: meshes through geometry::loadMesh, primitives tessellated.
+
+  std::string resolveMesh(const std::string& uri, const std::string& link) const {
+    std::string rest = uri;
+    if (rest.rfind("file://", 0) == 0) {
+      rest = rest.substr(7);
+      return rest;
+    }
+    if (rest.rfind("package://", 0) != 0) {
+      const fs::path p(rest);
+      return p.is_absolute() ? rest : (dir_ / p).string();
+    }
+    rest = rest.substr(10);
+    const std::size_t slash = rest.find('/');
+    const std::string package = rest.substr(0, slash);
+    const std::string inside = slash == std::string::npos ? "" : rest.substr(slash + 1);
+    std::vector<fs::path> search;
+    for (const auto& d : options_.package_path) search.emplace_back(d);
+    for (const auto& d : defaultPackagePath()) search.emplace_back(d);
+    if (const char* env = std::getenv("HANDSIM_PACKAGE_PATH"); env && *env) {
+      std::stringstream ss(env);
+      std::string item;
+      while (std::getline(ss, item, ':'))
+        if (!item.empty()) search.emplace_back(item);
+    }
+    std::error_code ec;
+    fs::path here = fs::absolute(dir_, ec);
+    for (int depth = 0; depth < 16 && !here.empty(); ++depth) {
+      search.push_back(here);
+      if (here == here.parent_path()) break;
+      here = here.parent_path();
+    }
+    for (const fs::path& d : search) {
+      for (const fs::path& candidate :
+           {d / package / inside, d.filename() == package ? d / inside : fs::path()}) {
+        if (!candidate.empty() && fs::is_regular_file(candidate, ec)) return candidate.string();
+      }
+    }
+    fail(index_.line("link", link),
+         "link '" + link + "': mesh '" + uri + "' not found: package '" + package +
+             "' is in none of the package folders (--package-path, HANDSIM_PACKAGE_PATH, the "
+             "URDF's folder and its parents)");
+  }
+
+  geometry::TriangleMesh shapeMesh(const urdf::Geometry& g, const std::string& link,
+                                   Eigen::Vector3f& colour) {
+    geometry::TriangleMesh mesh;
+    constexpr int kSegments = 24;
+    switch (g.type) {
+      case urdf::Geometry::BOX: {
+        const auto& b = static_cast<const urdf::Box&>(g);
+        mesh = geometry::makeBox(toVector(b.dim));
+        break;
+      }
+      case urdf::Geometry::SPHERE:
+        mesh = geometry::makeSphere(static_cast<const urdf::Sphere&>(g).radius, kSegments);
+        break;
+      case urdf::Geometry::CYLINDER: {
+        const auto& c = static_cast<const urdf::Cylinder&>(g);
+        mesh = geometry::makeCylinder(c.radius, c.length, kSegments);
+        // Ours runs along y, URDF's along z.
+        mesh.transform(Eigen::Affine3d(Eigen::AngleAxisd(kPi / 2, Eigen::Vector3d::UnitX())));
+        break;
+      }
+      case urdf::Geometry::MESH: {
+        const auto& mg = static_cast<const urdf::Mesh&>(g);
+        const std::string path = resolveMesh(mg.filename, link);
+        std::error_code ec;
+        if (!fs::is_regular_file(path, ec))
+          fail(index_.line("link", link),
+               "link '" + link + "': mesh file '" + path + "' does not exist");
+        auto it = mesh_cache_.find(path);
+        if (it == mesh_cache_.end()) {
+          geometry::LoadedModel loaded;
+          try {
+            loaded = geometry::loadMesh(path);
+          } catch (const io::InputError& e) {
+            fail(index_.line("link", link), "link '" + link + "': " + e.what());
+          }
+          for (const std::string& w : loaded.warnings) warnings_.push_back(w);
+          it = mesh_cache_.emplace(path, std::move(loaded)).first;
+        }
+        for (const auto& s : it->second.shapes) mesh.append(s.mesh);
+        if (!it->second.shapes.empty()) colour = it->second.shapes.front().diffuse_color;
+        const Eigen::Vector3d scale = toVector(mg.scale);
+        if (scale != Eigen::Vector3d::Ones())
+          mesh.transform(Eigen::Affine3d(Eigen::Scaling(scale)));
+        break;
+      }
+    }
+    return mesh;
+  }
+
+  void addShape(geometry::LoadedModel& into, const urdf::Geometry* g, const urdf::Pose& origin,
+                const Eigen::Isometry3d& link_in_frame, const std::string& link,
+                const urdf::Material* material) {
+    if (!g) return;
+    Eigen::Vector3f colour(0.7f, 0.7f, 0.72f);
+    geometry::MeshShape s;
+    s.mesh = shapeMesh(*g, link, colour);
+    if (material && material->color.a > 0.0f)
+      colour = Eigen::Vector3f(material->color.r, material->color.g, material->color.b);
+    s.mesh.transform(Eigen::Affine3d((link_in_frame * toIsometry(origin)).matrix()));
+    s.diffuse_color = colour;
+    s.name = link;
+    into.shapes.push_back(std::move(s));
+  }
+
+  void loadGeometry(HandModel& m, const std::vector<Eigen::Isometry3d>& in_body,
+                    const std::vector<int>& body_of) {
+    m.link_shapes.resize(m.fingers.size());
+    for (std::size_t f = 0; f < m.fingers.size(); ++f) m.link_shapes[f].resize(m.fingers[f].rows.size());
+    for (std::size_t l = 0; l < m.tree.links.size(); ++l) {
+      const TreeLink& tl = m.tree.links[l];
+      const Body& b = bodies_[static_cast<std::size_t>(body_of[l])];
+      BodyShapes& into = b.owner_finger < 0
+                             ? m.palm_shapes
+                             : m.link_shapes[static_cast<std::size_t>(b.owner_finger)]
+                                            [static_cast<std::size_t>(b.owner_row)];
+      if (into.source.empty()) into.source = "link '" + tl.name + "' of " + file_;
+      const urdf::LinkConstSharedPtr link = model_->getLink(tl.name);
+      for (const auto& v : link->visual_array)
+        if (v) addShape(into.visual, v->geometry.get(), v->origin, in_body[l], tl.name,
+                        v->material.get());
+      for (const auto& c : link->collision_array)
+        if (c) addShape(into.collision, c->geometry.get(), c->origin, in_body[l], tl.name, nullptr);
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Actuators: one per non-mimic movable joint; mimic joints ride on their master's.
+
+  /// The actuator's joint at the end of a mimic chain, with the composed multiplier and offset.
+  std::tuple<int, double, double> mimicRoot(const KinematicTree& tree, int j) const {
+    double mult = 1.0, off = 0.0;
+    std::set<int> seen;
+    while (tree.joints[static_cast<std::size_t>(j)].mimic >= 0) {
+      if (!seen.insert(j).second)
+        failJoint(tree.joints[static_cast<std::size_t>(j)].name, "mimic joints form a cycle");
+      const TreeJoint& tj = tree.joints[static_cast<std::size_t>(j)];
+      off = mult * tj.offset + off;
+      mult *= tj.multiplier;
+      j = tj.mimic;
+    }
+    return {j, mult, off};
+  }
+
+  void buildActuators(HandModel& m) {
+    const KinematicTree& tree = m.tree;
+    std::map<int, int> actuator_of;  // tree joint -> actuator
+    for (std::size_t j = 0; j < tree.joints.size(); ++j) {
+      const TreeJoint& tj = tree.joints[j];
+      if (tj.type == JointType::Fixed || tj.mimic >= 0) continue;
+      Actuator a;
+      a.name = tj.name;
+      a.unit = tj.type == JointType::Prismatic ? "m" : "rad";
+      a.lower = tj.lower;
+      a.upper = tj.upper;
+      for (const JointRef& c : tj.copies) a.drives.push_back({c, 1.0, 0.0});
+      actuator_of[static_cast<int>(j)] = static_cast<int>(m.actuators.size());
+      m.actuators.push_back(std::move(a));
+    }
+    for (std::size_t j = 0; j < tree.joints.size(); ++j) {
+      const TreeJoint& tj = tree.joints[j];
+      if (tj.mimic < 0) continue;
+      const auto [root, mult, off] = mimicRoot(tree, static_cast<int>(j));
+      Actuator& a = m.actuators[static_cast<std::size_t>(actuator_of.at(root))];
+      if (tree.joints[static_cast<std::size_t>(root)].type != tj.type)
+        failJoint(tj.name, "mimics a joint of another type (revolute/prismatic)");
+      for (const JointRef& c : tj.copies) a.drives.push_back({c, mult, off});
+    }
+    // The actuator's range: its joint's limits narrowed by those of its mimic joints (the
+    // engine does the same at every step; here it is stated once, for users and sweeps).
+    for (Actuator& a : m.actuators) {
+      for (const JointDrive& d : a.drives) {
+        const auto& chain = m.fingers[static_cast<std::size_t>(d.joint.finger)];
+        const auto& row = chain.rows[static_cast<std::size_t>(chain.rowOfJoint(d.joint.joint))];
+        double lo = (row.lower - d.offset) / d.ratio, hi = (row.upper - d.offset) / d.ratio;
+        if (lo > hi) std::swap(lo, hi);
+        a.lower = std::max(a.lower, lo);
+        a.upper = std::min(a.upper, hi);
+      }
+      if (a.lower > a.upper)
+        failJoint(a.name, "its mimic joints' limits leave no common range");
+    }
+    setServoGains(m);
+  }
+
+  /// Default servo: full effort at 0.1 rad (0.01 m) of error, natural frequency at most
+  /// kServoHz with the reflected link inertia at the zero pose, critically damped; a rotor
+  /// inertia is added where the links alone are too light for that (docs/hand-format.md).
+  static void setServoGains(HandModel& m) {
+    constexpr double kServoHz = 5.0;
+    const double omega = 2.0 * kPi * kServoHz;
+    std::vector<double> inertia(m.actuators.size(), 0.0);
+    for (std::size_t f = 0; f < m.fingers.size(); ++f) {
+      const auto& chain = m.fingers[f];
+      kinematics::JointVector q(chain.dof());
+      for (int j = 0; j < chain.dof(); ++j) {
+        const auto& row = chain.rows[static_cast<std::size_t>(chain.rowOfJoint(j))];
+        q[j] = std::clamp(0.0, row.lower, row.upper);
+      }
+      const auto terms = dynamics::lagrangeEuler(
+          chain, q, kinematics::JointVector::Zero(chain.dof()), Eigen::Vector3d::Zero());
+      for (std::size_t a = 0; a < m.actuators.size(); ++a)
+        for (const JointDrive& di : m.actuators[a].drives)
+          for (const JointDrive& dk : m.actuators[a].drives)
+            if (di.joint.finger == static_cast<int>(f) && dk.joint.finger == static_cast<int>(f))
+              inertia[a] += di.ratio * dk.ratio * terms.D(di.joint.joint, dk.joint.joint);
+    }
+    const KinematicTree& tree = m.tree;
+    for (std::size_t a = 0; a < m.actuators.size(); ++a) {
+      Actuator& act = m.actuators[a];
+      const TreeJoint& tj = tree.joints[static_cast<std::size_t>(tree.jointIndex(act.name))];
+      const bool prismatic = tj.type == JointType::Prismatic;
+      const double effort = tj.effort > 0.0 ? tj.effort : (prismatic ? 10.0 : 1.0);
+      act.servo.torque_limit = effort;
+      act.servo.kp = effort / (prismatic ? 0.01 : 0.1);
+      const double needed = act.servo.kp / (omega * omega);
+      act.servo.rotor_inertia = std::max(needed - inertia[a], 1e-6);
+      act.servo.kd = 2.0 * std::sqrt(act.servo.kp * (inertia[a] + act.servo.rotor_inertia));
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Sidecar <stem>.handsim.json: named poses and grasp actuators.
+
+  void readSidecar(HandModel& m) {
+    const fs::path path = dir_ / (fs::path(file_).stem().string() + ".handsim.json");
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec)) return;
+    using json = nlohmann::json;
+    const io::JsonDocument doc = io::JsonDocument::load(path.string());
+    const json& root = doc.object(doc.root(), "");
+    doc.allowOnly(root, "", {"format", "version", "poses", "grasp"});
+    const std::string format = doc.string(doc.require(root, "", "format"), "/format");
+    if (format != "handsim-urdf-sidecar")
+      doc.fail("/format", "expected \"handsim-urdf-sidecar\", got \"" + format + "\"");
+    if (doc.integer(doc.require(root, "", "version"), "/version") != 1)
+      doc.fail("/version", "unsupported version");
+    if (const json* poses = doc.optional(root, "poses")) {
+      doc.array(*poses, "/poses");
+      for (std::size_t i = 0; i < poses->size(); ++i) {
+        const std::string p = io::JsonDocument::child("/poses", i);
+        const json& pj = doc.object((*poses)[i], p);
+        doc.allowOnly(pj, p, {"name", "joints", "joints_deg"});
+        NamedPose pose;
+        pose.name = doc.string(doc.require(pj, p, "name"), io::JsonDocument::child(p, "name"));
+        if (m.pose(pose.name)) doc.fail(io::JsonDocument::child(p, "name"), "duplicate pose name");
+        std::vector<double> act(m.actuators.size());
+        for (std::size_t a = 0; a < act.size(); ++a)
+          act[a] = std::clamp(0.0, m.actuators[a].lower, m.actuators[a].upper);
+        for (const char* key : {"joints", "joints_deg"}) {
+          const json* joints = doc.optional(pj, key);
+          if (!joints) continue;
+          const std::string jp = io::JsonDocument::child(p, key);
+          doc.object(*joints, jp);
+          for (auto it = joints->begin(); it != joints->end(); ++it) {
+            const std::string vp = io::JsonDocument::child(jp, it.key());
+            const int a = m.actuatorIndex(it.key());
+            if (a < 0)
+              doc.fail(vp, "no actuated joint named '" + it.key() +
+                               "' (mimic joints follow their master)");
+            double v = doc.number(it.value(), vp);
+            if (std::string(key) == "joints_deg") v *= kPi / 180.0;
+            const Actuator& ac = m.actuators[static_cast<std::size_t>(a)];
+            if (v < ac.lower - 1e-12 || v > ac.upper + 1e-12)
+              doc.fail(vp, "value outside the joint's limits");
+            act[static_cast<std::size_t>(a)] = v;
+          }
+        }
+        const auto q = jointPositions(m, act);
+        for (const auto& qf : q) pose.q.emplace_back(qf.data(), qf.data() + qf.size());
+        m.poses.push_back(std::move(pose));
+      }
+    }
+    if (const json* grasp = doc.optional(root, "grasp")) {
+      doc.object(*grasp, "/grasp");
+      doc.allowOnly(*grasp, "/grasp", {"closing_actuators"});
+      if (const json* acts = doc.optional(*grasp, "closing_actuators")) {
+        const std::string ap = "/grasp/closing_actuators";
+        doc.array(*acts, ap);
+        for (std::size_t i = 0; i < acts->size(); ++i) {
+          const std::string p = io::JsonDocument::child(ap, i);
+          const std::string name = doc.string((*acts)[i], p);
+          const int a = m.actuatorIndex(name);
+          if (a < 0) doc.fail(p, "no actuator named '" + name + "'");
+          if (std::find(m.closing_actuators.begin(), m.closing_actuators.end(), a) !=
+              m.closing_actuators.end())
+            doc.fail(p, "actuator '" + name + "' is listed twice");
+          m.closing_actuators.push_back(a);
+        }
+      }
+    }
+  }
+
+  std::string text_;
+  std::string file_;
+  UrdfOptions options_;
+  fs::path dir_;
+  XmlIndex index_;
+  urdf::ModelInterfaceSharedPtr model_;
+  std::vector<std::string> mimic_names_;
+  std::vector<Body> bodies_;
+  std::map<std::string, Eigen::Matrix3d> repaired_;  ///< link -> repaired inertia about the COM
+  std::map<std::string, geometry::LoadedModel> mesh_cache_;
+  std::vector<std::string> warnings_;
+};
+
+}  // namespace
+
+void setDefaultPackagePath(const std::vector<std::string>& folders) {
+  std::lock_guard<std::mutex> lock(g_path_mutex);
+  g_package_path = folders;
+}
+
+std::vector<std::string> defaultPackagePath() {
+  std::lock_guard<std::mutex> lock(g_path_mutex);
+  return g_package_path;
+}
+
+bool isUrdfPath(const std::string& path) {
+  std::string ext = fs::path(path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return ext == ".urdf";
+}
+
+HandModel parseUrdfHand(const std::string& text, const std::string& file_name,
+                        const UrdfOptions& options) {
+  return UrdfReader(text, file_name, options).read();
+}
+
+HandModel loadUrdfHand(const std::string& path, const UrdfOptions& options) {
+  return parseUrdfHand(io::readInputFile(path, kMaxUrdfBytes), path, options);
+}
+
+}  // namespace handsim::hand

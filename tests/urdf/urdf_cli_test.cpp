@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// handsim-cli fk --set and hands --describe on URDF hands; link poses checked against the
+// transforms of the file worked by hand here.
+#include <gtest/gtest.h>
+
+#include <Eigen/Geometry>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "../support/cli_run.hpp"
+
+namespace handsim {
+namespace {
+
+using handsim::test::runCli;
+
+std::string urdf(const std::string& name) {
+  return std::string(HANDSIM_SOURCE_DIR) + "/assets/hands/urdf/" + name;
+}
+
+Eigen::Matrix4d poseOf(const nlohmann::json& out, const std::string& link) {
+  for (const auto& l : out.at("links"))
+    if (l.at("name") == link) {
+      Eigen::Matrix4d m;
+      for (int i = 0; i < 16; ++i) m(i / 4, i % 4) = l.at("pose")[static_cast<std::size_t>(i)];
+      return m;
+    }
+  ADD_FAILURE() << "no link " << link;
+  return Eigen::Matrix4d::Zero();
+}
+
+TEST(UrdfCli, FkSetMovesMastersAndMimicsAndReportsEveryLink) {
+  const auto r =
+      runCli("fk --hand " + urdf("mimic_gripper.urdf") + " --set jaw_left=0.02,hook_proximal=30 --deg");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto out = nlohmann::json::parse(r.out);
+  EXPECT_EQ(out.at("links").size(), 5u);
+  // Jaws: origin x = +-0.01, z = 0.02, sliding along x by q and by -q (mimic -1).
+  EXPECT_NEAR(poseOf(out, "left")(0, 3), 0.03, 1e-15);
+  EXPECT_NEAR(poseOf(out, "right")(0, 3), -0.03, 1e-15);
+  // Hook: Rz(pi/2 as written) then Rx(q1) at (0, 0.03, 0.02); the distal joint 0.04 further
+  // along z, turned by Rx(0.8 q1 + 0.1).
+  const double q1 = 30.0 * 3.14159265358979323846 / 180.0;
+  const Eigen::Matrix3d r1 = (Eigen::AngleAxisd(1.5707963, Eigen::Vector3d::UnitZ()) *
+                              Eigen::AngleAxisd(q1, Eigen::Vector3d::UnitX()))
+                                 .toRotationMatrix();
+  const Eigen::Vector3d p2 = Eigen::Vector3d(0, 0.03, 0.02) + r1 * Eigen::Vector3d(0, 0, 0.04);
+  const Eigen::Matrix3d r2 = r1 * Eigen::AngleAxisd(0.8 * q1 + 0.1, Eigen::Vector3d::UnitX()).toRotationMatrix();
+  const Eigen::Matrix4d hook2 = poseOf(out, "hook2");
+  EXPECT_LT((hook2.block<3, 1>(0, 3) - p2).norm(), 1e-14);
+  EXPECT_LT((hook2.block<3, 3>(0, 0) - r2).norm(), 1e-14);
+}
+
+TEST(UrdfCli, FkSetRejectsMimicAndUnknownJointsAndClampsRanges) {
+  const auto mimic = runCli("fk --hand " + urdf("mimic_gripper.urdf") + " --set jaw_right=0.01");
+  EXPECT_EQ(mimic.code, 2);
+  EXPECT_NE(mimic.err.find("mimics 'jaw_left'"), std::string::npos) << mimic.err;
+  const auto unknown = runCli("fk --hand " + urdf("mimic_gripper.urdf") + " --set nope=1");
+  EXPECT_EQ(unknown.code, 2);
+  EXPECT_NE(unknown.err.find("'nope'"), std::string::npos) << unknown.err;
+  const auto far = runCli("fk --hand " + urdf("mimic_gripper.urdf") + " --set jaw_left=0.5");
+  ASSERT_EQ(far.code, 0) << far.err;
+  const auto out = nlohmann::json::parse(far.out);
+  ASSERT_EQ(out.at("warnings").size(), 1u);
+  EXPECT_NEAR(poseOf(out, "left")(0, 3), 0.04, 1e-15);  // clamped at 0.03
+}
+
+TEST(UrdfCli, FkSetOnAHandFileAndLinksOfItsChains) {
+  const auto r = runCli("fk --hand barrett --set F1.J2=0.5");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto out = nlohmann::json::parse(r.out);
+  EXPECT_EQ(out.at("links")[0].at("name"), "palm");
+  EXPECT_NEAR(out.at("fingers")[0].at("q")[1].get<double>(), 0.5, 1e-15);
+}
+
+TEST(UrdfCli, HandsDescribeListsJointsActuatorsCouplingsChains) {
+  const auto r = runCli("hands --describe " + urdf("wrist_hand.urdf"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto h = nlohmann::json::parse(r.out).at("hand");
+  EXPECT_EQ(h.at("joints").size(), 11u);  // 9 movable + 2 fixed
+  EXPECT_EQ(h.at("actuators").size(), 9u);
+  EXPECT_EQ(h.at("chains").size(), 3u);
+  int shared = 0;
+  for (const auto& c : h.at("couplings")) shared += c.at("kind") == "shared";
+  EXPECT_EQ(shared, 2);  // wrist_yaw and wrist_pitch
+  const auto bad = runCli("hands --describe /nonexistent.urdf");
+  EXPECT_EQ(bad.code, 2);
+  const auto m = nlohmann::json::parse(runCli("hands --describe " + urdf("mimic_gripper.urdf")).out);
+  int mimic = 0;
+  for (const auto& c : m.at("hand").at("couplings")) mimic += c.at("kind") == "mimic";
+  EXPECT_EQ(mimic, 2);
+}
+
+}  // namespace
+}  // namespace handsim
+
+namespace handsim {
+namespace {
+
+TEST(UrdfCli, ScenarioNamesAUrdfHandRelativeToItsFolder) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(::testing::TempDir()) / ("urdf_scenario_" + std::to_string(::getpid()));
+  fs::create_directories(dir / "hands");
+  for (const char* f : {"wrist_hand.urdf", "wrist_hand.handsim.json"})
+    fs::copy_file(urdf(f), dir / "hands" / f, fs::copy_options::overwrite_existing);
+  std::ofstream(dir / "close.json")
+      << R"({"format": "handsim-scenario", "version": 1, "hand": "hands/wrist_hand.urdf",
+             "duration_s": 0.5, "dt_s": 0.001, "gravity_mps2": [0, 0, -9.81],
+             "trajectories": [{"actuator": "index_mcp", "segments":
+                                 [{"to": 0.8, "max_velocity": 4, "max_acceleration": 40}]}]})";
+  const auto r = runCli("simulate " + (dir / "close.json").string() + " --quiet");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto out = nlohmann::json::parse(r.out);
+  EXPECT_EQ(out.at("hand"), "wrist_hand");
+  EXPECT_NEAR(out.at("final").at("actuators").at("index_mcp").get<double>(), 0.8, 0.01);
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace handsim
