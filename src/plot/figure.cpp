@@ -196,9 +196,8 @@ FigureSize parseFigureSize(const std::string& text) {
   return size;
 }
 
-double autoHeight(double width_in, std::size_t panels) {
-  const double per_panel = width_in < 5.0 ? 1.0 : 1.2;
-  return std::min(30.0, 0.6 + per_panel * static_cast<double>(std::max<std::size_t>(1, panels)));
+double panelHeight(double width_in, bool overlay) {
+  return (width_in < 5.0 ? 0.8 : 1.0) * (overlay ? 2.0 : 1.0);
 }
 
 std::vector<std::string> presetNames() { return {"seed000"}; }

@@ -65,7 +65,8 @@ Figure buildFigure(const sim::Recorder& recorder, const std::vector<std::string>
 /// Readable name of a column's quantity: its last dotted part, '_' as ' ' ("contact force").
 std::string quantityName(const std::string& column);
 
-/// Figure size in inches; height 0: chosen from the number of panels (autoHeight).
+/// Figure size in inches; height 0: each panel's plot area panelHeight() tall, plus what the
+/// legends, event labels and axes need (render.hpp, figureHeight).
 struct FigureSize {
   double width_in = 7.0;
   double height_in = 0.0;
@@ -76,8 +77,9 @@ constexpr double kDoubleColumnIn = 7.0;  ///< journal double-column width [in]
 /// "single" (3.5 in), "double" (7 in) or "WxH" in inches (e.g. "3.5x2.5"; H may be "auto").
 /// Throws std::invalid_argument saying what is accepted.
 FigureSize parseFigureSize(const std::string& text);
-/// Height for `panels` stacked panels at `width_in`: about 1 in per panel plus the time axis.
-double autoHeight(double width_in, std::size_t panels);
+/// Height of one panel's plot area [in] in a figure `width_in` wide whose height is chosen:
+/// 0.8 in in a single column, 1 in wider; twice that for an overlaid figure's one panel.
+double panelHeight(double width_in, bool overlay);
 
 /// A ready-made figure: columns, size and title.
 struct Preset {

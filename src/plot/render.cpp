@@ -473,16 +473,27 @@ FigureLayout drawFigure(const Figure& fig, Canvas& c, QSizeF size, const Style& 
       const double edge = on_left ? r.left() : r.right() + slot_x[a - 1];
       if (!on_left && a > 1) c.line(QPointF(edge, r.top()), QPointF(edge, r.bottom()), frame);
       const double dir = on_left ? -1.0 : 1.0;
-      for (std::size_t i = 0; i < axis.ticks.count(); ++i) {
+      // In a panel too short for every label, every second (or third...) tick keeps its label,
+      // starting from the one nearest zero so that zero stays labelled.
+      const std::size_t n_ticks = axis.ticks.count();
+      const double spacing = n_ticks > 1 ? r.height() / static_cast<double>(n_ticks - 1) : r.height();
+      const auto every = static_cast<std::size_t>(std::max(1.0, std::ceil(st.small * 1.25 / spacing)));
+      std::size_t anchor = 0;
+      for (std::size_t i = 0; i < n_ticks; ++i)
+        if (std::fabs(axis.ticks.value(i)) < std::fabs(axis.ticks.value(anchor))) anchor = i;
+      for (std::size_t i = 0; i < n_ticks; ++i) {
         const double yy = yOf(axis.ticks, axis.ticks.value(i));
         const QString label = qs(axis.ticks.label(i));
-        c.beginGroup("ytick", {{"panel", std::to_string(p)}, {"axis", std::to_string(a)},
-                               {"value", num(axis.ticks.value(i))},
-                               {"label", axis.ticks.label(i)}, {"y", num(yy)}});
+        const bool labelled = (i + every - anchor % every) % every == 0;
+        c.beginGroup(labelled ? "ytick" : "ytick-unlabelled",
+                     {{"panel", std::to_string(p)}, {"axis", std::to_string(a)},
+                      {"value", num(axis.ticks.value(i))}, {"label", axis.ticks.label(i)},
+                      {"y", num(yy)}});
         c.line(QPointF(edge, yy), QPointF(edge + dir * kTick, yy), frame);
-        c.text(outline(label, st.small, QPointF(edge + dir * (kTick + 2.0), yy),
-                       on_left ? HAlign::Right : HAlign::Left),
-               kInk, label);
+        if (labelled)
+          c.text(outline(label, st.small, QPointF(edge + dir * (kTick + 2.0), yy),
+                         on_left ? HAlign::Right : HAlign::Left),
+                 kInk, label);
         c.endGroup();
       }
       // The title, rotated, in one or two lines.
@@ -494,7 +505,7 @@ FigureLayout drawFigure(const Figure& fig, Canvas& c, QSizeF size, const Style& 
       for (int l = 0; l < lines.size(); ++l) {
         const double offset = (l + 0.8) * title_h / 1.25 + l * (title_h - st.font);
         const double tx = on_left ? pad + offset
-                                  : edge + kTick + 2.0 + label_w[a] + 2.0 + offset - st.font * 0.6;
+                                  : edge + kTick + 2.0 + label_w[a] + 2.0 + offset;
         c.text(outline(lines[l], st.font, QPointF(tx, r.center().y()), HAlign::Center, false, true),
                kInk, lines[l]);
       }
@@ -537,8 +548,31 @@ FigureLayout drawFigure(const Figure& fig, Canvas& c, QSizeF size, const Style& 
   return layout;
 }
 
+namespace {
+// Lays out without drawing.
+class NullCanvas : public Canvas {
+ public:
+  void beginGroup(const std::string&, const Attributes&) override {}
+  void endGroup() override {}
+  void fillRect(const QRectF&, const QColor&) override {}
+  void line(QPointF, QPointF, const Stroke&) override {}
+  void polyline(const QPolygonF&, const Stroke&, const QRectF&) override {}
+  void text(const QPainterPath&, const QColor&, const QString&) override {}
+};
+}  // namespace
+
 double figureHeight(const Figure& figure, const FigureSize& size) {
-  return size.height_in > 0 ? size.height_in : autoHeight(size.width_in, figure.panels.size());
+  if (size.height_in > 0) return size.height_in;
+  const bool overlay = figure.panels.size() == 1 && figure.panels.front().axes.size() > 1;
+  const double panel = panelHeight(size.width_in, overlay) * 72.0;
+  if (figure.panels.empty()) return 2.0;
+  // Everything but the plot areas is the same at any height: measure it once.
+  NullCanvas canvas;
+  const double probe = 72.0 * 30.0;
+  const FigureLayout layout = drawFigure(figure, canvas, QSizeF(size.width_in * 72.0, probe));
+  const double n = static_cast<double>(figure.panels.size());
+  const double fixed = probe - n * layout.plots.front().height();
+  return std::min(30.0, (fixed + n * panel) / 72.0);
 }
 
 void exportFigure(const Figure& figure, const QString& path, const FigureSize& size, int dpi) {

@@ -99,7 +99,8 @@ struct FigureLayout {
 /// Draws `figure` into a `size` [pt] area at the origin.
 FigureLayout drawFigure(const Figure& figure, Canvas& canvas, QSizeF size, const Style& style = {});
 
-/// Height [in] of `size` for `figure` (its own, or autoHeight()).
+/// Height [in] of `size` for `figure`: its own, or (height 0) what gives every panel a plot
+/// area of panelHeight(), measured with the same layout (at most 30 in).
 double figureHeight(const Figure& figure, const FigureSize& size);
 
 /// Writes `figure` as PNG (at `dpi`), SVG or PDF by the suffix of `path`, `size` inches,

@@ -110,7 +110,9 @@ class PlotTest : public QObject {
     const QString png = dir_.filePath(QStringLiteral("p.png"));
     const QString svg = dir_.filePath(QStringLiteral("p.svg"));
     const QString pdf = dir_.filePath(QStringLiteral("p.pdf"));
-    const double h = handsim::plot::autoHeight(3.5, 2);
+    const double h = handsim::plot::figureHeight(fig, {3.5, 0.0});
+    // Chosen height: each panel's plot area 0.8 in, plus legends, event labels and time axis.
+    QVERIFY(h > 2 * 0.8 + 0.5 && h < 2 * 0.8 + 1.5);
     handsim::plot::exportFigure(fig, png, {3.5, 0.0}, 300);
     handsim::plot::exportFigure(fig, svg, {3.5, 0.0});
     handsim::plot::exportFigure(fig, pdf, {7.0, 4.0});

@@ -161,7 +161,8 @@ TEST(PlotFigure, SizesAndTheirErrors) {
           << e.what();
     }
   }
-  EXPECT_GT(plot::autoHeight(3.5, 5), plot::autoHeight(3.5, 2));
+  EXPECT_DOUBLE_EQ(plot::panelHeight(3.5, false), 0.8);
+  EXPECT_DOUBLE_EQ(plot::panelHeight(7.0, true), 2.0);
 }
 
 TEST(PlotFigure, OnePanelPerUnitAndOverlay) {
