@@ -97,6 +97,7 @@ Figure buildFigure(const sim::Recorder& recorder, const std::vector<std::string>
       recorder.rowCount() > 0 ? recorder.series("time") : std::vector<double>{};
   // Time axis: the recorded span with round ticks, or exactly the zoomed range.
   double t0 = time.empty() ? 0.0 : time.front(), t1 = time.empty() ? 1.0 : time.back();
+  if (!(t1 > t0)) t1 = t0 + 1.0;  // one row (a run not started): the first second
   if (options.zoom && options.t_max > options.t_min) {
     t0 = options.t_min;
     t1 = options.t_max;

@@ -50,9 +50,9 @@ void renderPlotFile(const sim::Recorder& recorder, const std::vector<std::string
                     const std::string& path, const PlotFileOptions& options) {
   std::unique_ptr<QApplication> app;
   if (!QApplication::instance()) {
-    // No display is needed to paint a figure into an image or a file; fonts come from
-    // fontconfig on the offscreen platform.
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    // No display is needed to paint a figure into a file, so none is asked for, whatever
+    // QT_QPA_PLATFORM says (xcb without a display would abort); fonts come from fontconfig.
+    qputenv("QT_QPA_PLATFORM", "offscreen");
     static int argc = 1;
     static char name[] = "handsim-cli";
     static char* argv[] = {name, nullptr};
