@@ -250,7 +250,7 @@ void PlotDock::refresh() {
     return;
   }
   drawn_rows_ = rec.rowCount();
-  // About two points per pixel keeps live redraws cheap; exports use every row.
+  // About two points per pixel keeps live redraws cheap; exports keep more (kExportPoints).
   view_->setFigure(buildFigure(4000));
 }
 
@@ -280,7 +280,7 @@ void PlotDock::exportTo(const QString& path, const plot::FigureSize& size, int d
     plot::exportSignalsCsv(plot::signalsFromRecorder(controller_->recorder(), selectedSignals()),
                            path);
   } else {
-    plot::exportFigure(buildFigure(0), path, size, dpi);
+    plot::exportFigure(buildFigure(plot::kExportPoints), path, size, dpi);
   }
 }
 

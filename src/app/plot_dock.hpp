@@ -69,7 +69,8 @@ class PlotDock : public QWidget {
   void zoomTo(double t_min, double t_max);
   void resetZoom();
   /// Export by file suffix (.png, .svg, .pdf, .csv) at `size` (inches) and `dpi` (PNG); the
-  /// figure shows what the dock shows, at full resolution. Throws std::runtime_error.
+  /// figure shows what the dock shows, with plot::kExportPoints per signal. Throws
+  /// std::runtime_error.
   void exportTo(const QString& path, const plot::FigureSize& size = {}, int dpi = 300);
   /// Selects a preset's signals (plot::presetFor); throws std::invalid_argument.
   plot::FigureSize applyPreset(const std::string& name);

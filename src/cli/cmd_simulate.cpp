@@ -68,6 +68,7 @@ PlotRequest plotRequest(const Args& args) {
     r.options.figure.events = *events == "on";
   }
   r.options.figure.overlay = args.has("--overlay");
+  r.options.figure.max_points = plot::kExportPoints;
   return r;
 }
 #endif

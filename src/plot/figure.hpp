@@ -4,6 +4,7 @@
 // overlaid panel with an axis per unit), the signals scaled to each axis' unit prefix, round
 // ticks, axis titles with units, and the run's events. render.hpp draws it.
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,11 @@ struct FigureOptions {
   /// At most this many points per signal (min/max per bucket, so peaks stay); 0: all.
   std::size_t max_points = 0;
 };
+
+/// Points per signal in exported figures: the smallest and largest of each of 10000 buckets,
+/// more than one per device pixel of a 7 in figure at 1200 dpi, so every peak is drawn while
+/// a long run's SVG stays a few megabytes.
+constexpr std::size_t kExportPoints = 20000;
 
 /// One y axis: its unit (with the chosen SI prefix), title and ticks in the prefixed unit.
 struct Axis {

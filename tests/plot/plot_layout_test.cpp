@@ -3,6 +3,7 @@
 // panels per unit, figure sizes, presets, and events found again from the recorded columns.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <random>
@@ -303,4 +304,27 @@ TEST(PlotPreset, Seed000FigureOfTheBreakawayFinger) {
       sim::loadScenario(HANDSIM_SOURCE_DIR "/assets/scenarios/kthand_close.json");
   const sim::Recorder no_clutch(*kt.hand);
   EXPECT_THROW(plot::presetFor("seed000", no_clutch), std::invalid_argument);
+}
+
+TEST(PlotFigure, ThinnedSignalsKeepTheirPeaks) {
+  const sim::Scenario sc =
+      sim::loadScenario(HANDSIM_SOURCE_DIR "/assets/scenarios/barrett_breakaway_cube.json");
+  const auto run = sim::runScenario(sc);
+  const sim::Recorder& rec = run->recorder();
+  plot::FigureOptions opt;
+  opt.max_points = 100;
+  for (const char* c : {"F3.J2.contact_force", "F3.J3.acceleration", "F3.J2.angle"}) {
+    const plot::Figure fig = plot::buildFigure(rec, {c}, opt);
+    const plot::Trace& tr = fig.panels.at(0).traces.at(0);
+    const double f = fig.panels[0].axes[0].scale.factor;
+    EXPECT_LE(tr.t.size(), 100u) << c;
+    const std::vector<double> raw = rec.series(c);
+    EXPECT_DOUBLE_EQ(*std::max_element(tr.y.begin(), tr.y.end()) * f,
+                     *std::max_element(raw.begin(), raw.end()))
+        << c;
+    EXPECT_DOUBLE_EQ(*std::min_element(tr.y.begin(), tr.y.end()) * f,
+                     *std::min_element(raw.begin(), raw.end()))
+        << c;
+    for (std::size_t i = 1; i < tr.t.size(); ++i) EXPECT_LT(tr.t[i - 1], tr.t[i]) << c;
+  }
 }
