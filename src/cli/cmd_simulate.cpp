@@ -26,8 +26,6 @@ struct PlotRequest {
 PlotRequest plotRequest(const Args& args) {
   PlotRequest r;
   const auto plot = args.value("--plot");
-  for (const char* flag : {"--signals", "--preset", "--plot-size", "--dpi", "--events", "--overlay"})
-    if (!plot && args.has(flag)) throw UsageError(std::string(flag) + " needs --plot OUT.(png|svg|pdf)");
   if (!plot) return r;
   const auto signals = args.value("--signals");
   r.preset = args.value("--preset");
@@ -108,6 +106,9 @@ int run(const std::vector<std::string>& argv) {
   // input (the scenario, its hand file, its object meshes) or another output.
   std::vector<OutputFile> outputs;
   if (const auto csv = args.value("--csv")) outputs.push_back({"--csv", *csv});
+  for (const char* flag : {"--signals", "--preset", "--plot-size", "--dpi", "--events", "--overlay"})
+    if (!args.has("--plot") && args.has(flag))
+      throw UsageError(std::string(flag) + " needs --plot OUT.(png|svg|pdf)");
 #ifdef HANDSIM_HAVE_PLOT
   const PlotRequest plot_request = plotRequest(args);
 #endif
