@@ -33,14 +33,18 @@ FigureView::FigureView(QWidget* parent) : QWidget(parent) {
 }
 
 // On screen a point is 1/72 of a 96 dpi logical inch, whatever the device pixel ratio.
-double FigureView::scale() const { return 96.0 / 72.0; }
+double FigureView::scale() const {
+  return 96.0 / 72.0;
+}
 
 void FigureView::setFigure(plot::Figure figure) {
   figure_ = std::move(figure);
   update();
 }
 
-double FigureView::timeAt(double x_px) const { return layout_.timeAt(x_px / scale()); }
+double FigureView::timeAt(double x_px) const {
+  return layout_.timeAt(x_px / scale());
+}
 
 void FigureView::paintEvent(QPaintEvent*) {
   QPainter painter(this);
@@ -108,15 +112,17 @@ PlotDock::PlotDock(SimulationController* controller, QWidget* parent)
   overlay_->setToolTip(tr("All signals on one panel, one y axis per unit"));
   events_ = new QCheckBox(tr("Events"));
   events_->setChecked(true);
-  events_->setToolTip(tr("Contact onsets, clutch break-away and re-engagement, controller phases "
-                         "and warnings as vertical lines"));
+  events_->setToolTip(
+      tr("Contact onsets, clutch break-away and re-engagement, controller phases "
+         "and warnings as vertical lines"));
   options->addWidget(overlay_);
   options->addWidget(events_);
   left_layout->addLayout(options);
   auto* buttons = new QHBoxLayout;
   auto* export_button = new QPushButton(tr("Export..."));
-  export_button->setToolTip(tr("Save the figure as PNG, SVG or PDF at a journal size, or the "
-                               "plotted series as CSV"));
+  export_button->setToolTip(
+      tr("Save the figure as PNG, SVG or PDF at a journal size, or the "
+         "plotted series as CSV"));
   auto* reset_zoom = new QPushButton(tr("Reset zoom"));
   buttons->addWidget(export_button);
   buttons->addWidget(reset_zoom);
@@ -326,8 +332,9 @@ void PlotDock::exportDialog() {
   form->addRow(tr("PNG resolution [dpi]:"), dpi);
   auto* box = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel);
   form->addRow(box);
-  connect(width, &QComboBox::currentIndexChanged, &dialog,
-          [width, custom_width] { custom_width->setEnabled(width->currentData().toDouble() == 0.0); });
+  connect(width, &QComboBox::currentIndexChanged, &dialog, [width, custom_width] {
+    custom_width->setEnabled(width->currentData().toDouble() == 0.0);
+  });
   connect(preset, &QComboBox::currentIndexChanged, &dialog, [preset, width] {
     if (!preset->currentData().toString().isEmpty()) width->setCurrentIndex(0);  // a column figure
   });

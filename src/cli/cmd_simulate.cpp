@@ -95,7 +95,8 @@ const char* kHelp =
     "Output: a JSON summary with the final state, clutch events and warnings.\n";
 
 int run(const std::vector<std::string>& argv) {
-  const Args args(argv, {"--csv", "--plot", "--signals", "--preset", "--plot-size", "--dpi", "--events"},
+  const Args args(argv,
+                  {"--csv", "--plot", "--signals", "--preset", "--plot-size", "--dpi", "--events"},
                   {"--quiet", "--overlay"});
   if (args.help()) {
     std::cout << kHelp;
@@ -106,7 +107,8 @@ int run(const std::vector<std::string>& argv) {
   // input (the scenario, its hand file, its object meshes) or another output.
   std::vector<OutputFile> outputs;
   if (const auto csv = args.value("--csv")) outputs.push_back({"--csv", *csv});
-  for (const char* flag : {"--signals", "--preset", "--plot-size", "--dpi", "--events", "--overlay"})
+  for (const char* flag :
+       {"--signals", "--preset", "--plot-size", "--dpi", "--events", "--overlay"})
     if (!args.has("--plot") && args.has(flag))
       throw UsageError(std::string(flag) + " needs --plot OUT.(png|svg|pdf)");
 #ifdef HANDSIM_HAVE_PLOT

@@ -29,8 +29,8 @@ struct Event {
 ///    ("F3 break-away") and downwards ("F3 re-engaged");
 ///  - grasp-controller phase changes: `controller.phase` changing value ("hybrid",
 ///    "retraction", "done", "closing"; sim::GraspPhase).
-std::vector<Event> detectEvents(const sim::Recorder& recorder,
-                                const std::vector<Event>& extra = {}, double min_gap = 0.02);
+std::vector<Event> detectEvents(const sim::Recorder& recorder, const std::vector<Event>& extra = {},
+                                double min_gap = 0.02);
 
 /// Events from a run's warnings (sim::SimState::warnings, each "t = <time> s: <message>").
 /// Strings without that prefix are skipped, and so are clutch messages, which the clutch

@@ -45,8 +45,10 @@ void decimate(const std::vector<double>& t, const std::vector<double>& y, std::s
               std::size_t last, std::size_t max_points, Trace& out) {
   const std::size_t n = last - first;
   if (max_points == 0 || n <= max_points) {
-    out.t.assign(t.begin() + static_cast<std::ptrdiff_t>(first), t.begin() + static_cast<std::ptrdiff_t>(last));
-    out.y.assign(y.begin() + static_cast<std::ptrdiff_t>(first), y.begin() + static_cast<std::ptrdiff_t>(last));
+    out.t.assign(t.begin() + static_cast<std::ptrdiff_t>(first),
+                 t.begin() + static_cast<std::ptrdiff_t>(last));
+    out.y.assign(y.begin() + static_cast<std::ptrdiff_t>(first),
+                 y.begin() + static_cast<std::ptrdiff_t>(last));
     return;
   }
   const std::size_t buckets = std::max<std::size_t>(1, max_points / 2);
@@ -123,8 +125,10 @@ Figure buildFigure(const sim::Recorder& recorder, const std::vector<std::string>
       groups[static_cast<std::size_t>(it - units.begin())].push_back(c);
     }
   }
-  if (options.overlay) fig.panels.resize(1);
-  else fig.panels.resize(groups.size());
+  if (options.overlay)
+    fig.panels.resize(1);
+  else
+    fig.panels.resize(groups.size());
   std::size_t color = 0;
   for (std::size_t g = 0; g < groups.size(); ++g) {
     Panel& panel = fig.panels[options.overlay ? 0 : g];
@@ -157,8 +161,10 @@ Figure buildFigure(const sim::Recorder& recorder, const std::vector<std::string>
       Trace tr;
       tr.column = c;
       // The axis title names the quantity; a panel of one quantity labels lines by the link.
-      if (options.overlay) tr.label = c + " [" + (axis.scale.display.empty() ? "-" : axis.scale.display) + "]";
-      else tr.label = quantities.size() == 1 && stem(c) != c ? stem(c) : c;
+      if (options.overlay)
+        tr.label = c + " [" + (axis.scale.display.empty() ? "-" : axis.scale.display) + "]";
+      else
+        tr.label = quantities.size() == 1 && stem(c) != c ? stem(c) : c;
       tr.axis = panel.axes.size() - 1;
       tr.color = color++;
       decimate(time, raw[i], first, last, options.max_points, tr);
@@ -201,7 +207,9 @@ double panelHeight(double width_in, bool overlay) {
   return (width_in < 5.0 ? 0.8 : 1.0) * (overlay ? 2.0 : 1.0);
 }
 
-std::vector<std::string> presetNames() { return {"seed000"}; }
+std::vector<std::string> presetNames() {
+  return {"seed000"};
+}
 
 Preset presetFor(const std::string& name, const sim::Recorder& recorder) {
   if (name != "seed000")

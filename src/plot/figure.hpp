@@ -40,8 +40,8 @@ struct Axis {
 
 /// One signal as drawn: time [s] and values in its axis' prefixed unit.
 struct Trace {
-  std::string column;  ///< recorder column
-  std::string label;   ///< legend text
+  std::string column;     ///< recorder column
+  std::string label;      ///< legend text
   std::size_t axis = 0;   ///< index into Panel::axes
   std::size_t color = 0;  ///< index into the palette
   std::vector<double> t;
@@ -55,7 +55,7 @@ struct Panel {
 
 struct Figure {
   std::string title;
-  Axis time;  ///< shared by all panels; only the bottom one labels it
+  Axis time;                  ///< shared by all panels; only the bottom one labels it
   std::vector<Panel> panels;  ///< top to bottom; empty: "no data"
   std::vector<Event> events;  ///< inside the time range
 };

@@ -43,7 +43,9 @@ const QFont& baseFont() {
 double textWidth(const QString& s, double size) {
   return QFontMetricsF(baseFont()).horizontalAdvance(s) * size / kFontPx;
 }
-double capHeight(double size) { return QFontMetricsF(baseFont()).capHeight() * size / kFontPx; }
+double capHeight(double size) {
+  return QFontMetricsF(baseFont()).capHeight() * size / kFontPx;
+}
 
 enum class HAlign { Left, Center, Right };
 
@@ -65,33 +67,49 @@ QPainterPath outline(const QString& s, double size, QPointF at, HAlign h, bool v
   return t.map(glyphs);
 }
 
-QString qs(const std::string& s) { return QString::fromUtf8(s.c_str()); }
+QString qs(const std::string& s) {
+  return QString::fromUtf8(s.c_str());
+}
 std::string num(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.17g", v);
   return buf;
 }
 
-QByteArray fmt(double v) { return QByteArray::number(v, 'f', 2); }
+QByteArray fmt(double v) {
+  return QByteArray::number(v, 'f', 2);
+}
 
 QByteArray escape(const std::string& s) {
   QByteArray out;
   for (char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
 }
 
-QByteArray color(const QColor& c) { return c.name(QColor::HexRgb).toLatin1(); }
+QByteArray color(const QColor& c) {
+  return c.name(QColor::HexRgb).toLatin1();
+}
 
 QByteArray strokeAttrs(const Stroke& s) {
-  QByteArray a = " fill=\"none\" stroke=\"" + color(s.color) + "\" stroke-width=\"" + fmt(s.width) + "\"";
+  QByteArray a =
+      " fill=\"none\" stroke=\"" + color(s.color) + "\" stroke-width=\"" + fmt(s.width) + "\"";
   if (!s.dashes.empty()) {
     a += " stroke-dasharray=\"";
     for (std::size_t i = 0; i < s.dashes.size(); ++i) a += (i ? " " : "") + fmt(s.dashes[i]);
@@ -118,22 +136,31 @@ struct EventStyle {
 };
 EventStyle eventStyle(EventKind k) {
   switch (k) {
-    case EventKind::ContactOnset: return {QColor(0x00, 0x7A, 0x58), {1.0, 1.5}};
+    case EventKind::ContactOnset:
+      return {QColor(0x00, 0x7A, 0x58), {1.0, 1.5}};
     case EventKind::ClutchBreak:
-    case EventKind::ClutchEngage: return {QColor(0xA0, 0x40, 0x00), {4.0, 2.0}};
-    case EventKind::PhaseChange: return {QColor(0x40, 0x40, 0x90), {4.0, 1.5, 1.0, 1.5}};
-    case EventKind::Warning: return {QColor(0xC0, 0x00, 0x00), {2.0, 2.0}};
+    case EventKind::ClutchEngage:
+      return {QColor(0xA0, 0x40, 0x00), {4.0, 2.0}};
+    case EventKind::PhaseChange:
+      return {QColor(0x40, 0x40, 0x90), {4.0, 1.5, 1.0, 1.5}};
+    case EventKind::Warning:
+      return {QColor(0xC0, 0x00, 0x00), {2.0, 2.0}};
   }
   return {kInk, {}};
 }
 
 std::string kindName(EventKind k) {
   switch (k) {
-    case EventKind::ContactOnset: return "contact";
-    case EventKind::ClutchBreak: return "clutch-break";
-    case EventKind::ClutchEngage: return "clutch-engage";
-    case EventKind::PhaseChange: return "phase";
-    case EventKind::Warning: return "warning";
+    case EventKind::ContactOnset:
+      return "contact";
+    case EventKind::ClutchBreak:
+      return "clutch-break";
+    case EventKind::ClutchEngage:
+      return "clutch-engage";
+    case EventKind::PhaseChange:
+      return "phase";
+    case EventKind::Warning:
+      return "warning";
   }
   return "event";
 }
@@ -145,14 +172,16 @@ struct LegendItem {
   QColor color;
 };
 
-constexpr double kSample = 11.0;   // legend sample line length [pt]
-constexpr double kTick = 3.0;      // tick mark length [pt]
+constexpr double kSample = 11.0;  // legend sample line length [pt]
+constexpr double kTick = 3.0;     // tick mark length [pt]
 
 }  // namespace
 
 // --- QPainter -------------------------------------------------------------------------------
 
-void PainterCanvas::fillRect(const QRectF& rect, const QColor& color) { p_.fillRect(rect, color); }
+void PainterCanvas::fillRect(const QRectF& rect, const QColor& color) {
+  p_.fillRect(rect, color);
+}
 
 void PainterCanvas::line(QPointF a, QPointF b, const Stroke& stroke) {
   p_.setPen(pen(stroke));
@@ -176,11 +205,12 @@ void PainterCanvas::text(const QPainterPath& outline, const QColor& color, const
 // --- SVG ------------------------------------------------------------------------------------
 
 SvgCanvas::SvgCanvas(QSizeF size, const Attributes& root_data) {
-  out_ = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
-         "version=\"1.1\" width=\"" +
-         QByteArray::number(size.width() / 72.0, 'g', 6) + "in\" height=\"" +
-         QByteArray::number(size.height() / 72.0, 'g', 6) + "in\" viewBox=\"0 0 " +
-         fmt(size.width()) + " " + fmt(size.height()) + "\"";
+  out_ =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
+      "version=\"1.1\" width=\"" +
+      QByteArray::number(size.width() / 72.0, 'g', 6) + "in\" height=\"" +
+      QByteArray::number(size.height() / 72.0, 'g', 6) + "in\" viewBox=\"0 0 " + fmt(size.width()) +
+      " " + fmt(size.height()) + "\"";
   for (const auto& [k, v] : root_data) out_ += " data-" + escape(k) + "=\"" + escape(v) + "\"";
   out_ += ">\n";
 }
@@ -413,13 +443,15 @@ FigureLayout drawFigure(const Figure& fig, Canvas& c, QSizeF size, const Style& 
     const Event& e = *pe.event;
     const EventStyle es = eventStyle(e.kind);
     const Stroke s{es.color, 0.6, es.dashes};
-    c.beginGroup("event", {{"time", num(e.time)}, {"kind", kindName(e.kind)}, {"label", e.label},
-                           {"x", num(pe.x)}});
+    c.beginGroup(
+        "event",
+        {{"time", num(e.time)}, {"kind", kindName(e.kind)}, {"label", e.label}, {"x", num(pe.x)}});
     const QString label = qs(e.label);
     const double ly = strip_top + (event_rows - 1 - pe.row + 0.5) * ev_line;
     c.text(outline(label, st.small, QPointF(pe.label_x, ly), HAlign::Center), es.color, label);
     c.line(QPointF(pe.x, ly + ev_line / 2), QPointF(pe.x, layout.plots.front().top()), s);
-    for (const QRectF& r : layout.plots) c.line(QPointF(pe.x, r.top()), QPointF(pe.x, r.bottom()), s);
+    for (const QRectF& r : layout.plots)
+      c.line(QPointF(pe.x, r.top()), QPointF(pe.x, r.bottom()), s);
     c.endGroup();
   }
 
@@ -429,7 +461,8 @@ FigureLayout drawFigure(const Figure& fig, Canvas& c, QSizeF size, const Style& 
     const Panel& panel = fig.panels[p];
     const QRectF r = layout.plots[p];
     const bool bottom_panel = p + 1 == fig.panels.size();
-    c.beginGroup("panel", {{"index", std::to_string(p)}, {"axis-title", panel.axes.front().title},
+    c.beginGroup("panel", {{"index", std::to_string(p)},
+                           {"axis-title", panel.axes.front().title},
                            {"unit", panel.axes.front().scale.display}});
     // Grid at the time ticks and the first axis' ticks.
     for (std::size_t i = 0; i < xt.count(); ++i) {
@@ -446,8 +479,9 @@ FigureLayout drawFigure(const Figure& fig, Canvas& c, QSizeF size, const Style& 
     // Signals, split at non-finite values.
     for (const Trace& tr : panel.traces) {
       const Ticks& yt = panel.axes[tr.axis].ticks;
-      c.beginGroup("trace", {{"column", tr.column}, {"label", tr.label},
-                             {"axis-title", panel.axes[tr.axis].title}});
+      c.beginGroup(
+          "trace",
+          {{"column", tr.column}, {"label", tr.label}, {"axis-title", panel.axes[tr.axis].title}});
       const Stroke s{kPalette[tr.color % kPalette.size()], st.line, {}};
       QPolygonF poly;
       for (std::size_t i = 0; i < tr.t.size(); ++i) {
@@ -476,8 +510,10 @@ FigureLayout drawFigure(const Figure& fig, Canvas& c, QSizeF size, const Style& 
       // In a panel too short for every label, every second (or third...) tick keeps its label,
       // starting from the one nearest zero so that zero stays labelled.
       const std::size_t n_ticks = axis.ticks.count();
-      const double spacing = n_ticks > 1 ? r.height() / static_cast<double>(n_ticks - 1) : r.height();
-      const auto every = static_cast<std::size_t>(std::max(1.0, std::ceil(st.small * 1.25 / spacing)));
+      const double spacing =
+          n_ticks > 1 ? r.height() / static_cast<double>(n_ticks - 1) : r.height();
+      const auto every =
+          static_cast<std::size_t>(std::max(1.0, std::ceil(st.small * 1.25 / spacing)));
       std::size_t anchor = 0;
       for (std::size_t i = 0; i < n_ticks; ++i)
         if (std::fabs(axis.ticks.value(i)) < std::fabs(axis.ticks.value(anchor))) anchor = i;
@@ -485,10 +521,11 @@ FigureLayout drawFigure(const Figure& fig, Canvas& c, QSizeF size, const Style& 
         const double yy = yOf(axis.ticks, axis.ticks.value(i));
         const QString label = qs(axis.ticks.label(i));
         const bool labelled = (i + every - anchor % every) % every == 0;
-        c.beginGroup(labelled ? "ytick" : "ytick-unlabelled",
-                     {{"panel", std::to_string(p)}, {"axis", std::to_string(a)},
-                      {"value", num(axis.ticks.value(i))}, {"label", axis.ticks.label(i)},
-                      {"y", num(yy)}});
+        c.beginGroup(labelled ? "ytick" : "ytick-unlabelled", {{"panel", std::to_string(p)},
+                                                               {"axis", std::to_string(a)},
+                                                               {"value", num(axis.ticks.value(i))},
+                                                               {"label", axis.ticks.label(i)},
+                                                               {"y", num(yy)}});
         c.line(QPointF(edge, yy), QPointF(edge + dir * kTick, yy), frame);
         if (labelled)
           c.text(outline(label, st.small, QPointF(edge + dir * (kTick + 2.0), yy),
@@ -499,13 +536,13 @@ FigureLayout drawFigure(const Figure& fig, Canvas& c, QSizeF size, const Style& 
       // The title, rotated, in one or two lines.
       const QStringList& lines = titles[p][a];
       const QString title = lines.join(QLatin1Char(' '));
-      c.beginGroup("axis-title", {{"panel", std::to_string(p)}, {"axis", std::to_string(a)},
+      c.beginGroup("axis-title", {{"panel", std::to_string(p)},
+                                  {"axis", std::to_string(a)},
                                   {"text", title.toStdString()},
                                   {"unit", axis.scale.display}});
       for (int l = 0; l < lines.size(); ++l) {
         const double offset = (l + 0.8) * title_h / 1.25 + l * (title_h - st.font);
-        const double tx = on_left ? pad + offset
-                                  : edge + kTick + 2.0 + label_w[a] + 2.0 + offset;
+        const double tx = on_left ? pad + offset : edge + kTick + 2.0 + label_w[a] + 2.0 + offset;
         c.text(outline(lines[l], st.font, QPointF(tx, r.center().y()), HAlign::Center, false, true),
                kInk, lines[l]);
       }
@@ -515,9 +552,10 @@ FigureLayout drawFigure(const Figure& fig, Canvas& c, QSizeF size, const Style& 
     for (std::size_t i = 0; i < xt.count(); ++i) {
       const double x = xOf(xt.value(i));
       const QString label = qs(xt.label(i));
-      c.beginGroup(bottom_panel ? "xtick" : "xtick-mark",
-                   {{"panel", std::to_string(p)}, {"value", num(xt.value(i))},
-                    {"label", xt.label(i)}, {"x", num(x)}});
+      c.beginGroup(bottom_panel ? "xtick" : "xtick-mark", {{"panel", std::to_string(p)},
+                                                           {"value", num(xt.value(i))},
+                                                           {"label", xt.label(i)},
+                                                           {"x", num(x)}});
       c.line(QPointF(x, r.bottom()), QPointF(x, r.bottom() - kTick), frame);
       if (bottom_panel)
         c.text(outline(label, st.small, QPointF(x, r.bottom() + kTick + 1.0 + st.small * 0.65),
@@ -527,10 +565,11 @@ FigureLayout drawFigure(const Figure& fig, Canvas& c, QSizeF size, const Style& 
     }
     if (bottom_panel) {
       const QString title = qs(fig.time.title);
-      c.beginGroup("axis-title", {{"panel", "time"}, {"text", fig.time.title},
-                                  {"unit", fig.time.scale.display}});
+      c.beginGroup("axis-title",
+                   {{"panel", "time"}, {"text", fig.time.title}, {"unit", fig.time.scale.display}});
       c.text(outline(title, st.font,
-                     QPointF(r.center().x(), r.bottom() + kTick + 1.0 + st.small * 1.3 + title_h * 0.55),
+                     QPointF(r.center().x(),
+                             r.bottom() + kTick + 1.0 + st.small * 1.3 + title_h * 0.55),
                      HAlign::Center),
              kInk, title);
       c.endGroup();
@@ -608,8 +647,8 @@ void exportFigure(const Figure& figure, const QString& path, const FigureSize& s
     open();
     if (!image.save(&file, "PNG")) fail(QStringLiteral("cannot encode PNG"));
   } else if (suffix == QLatin1String("svg")) {
-    SvgCanvas canvas(pt, {{"width-in", num(size.width_in)},
-                          {"height-in", num(figureHeight(figure, size))}});
+    SvgCanvas canvas(
+        pt, {{"width-in", num(size.width_in)}, {"height-in", num(figureHeight(figure, size))}});
     drawFigure(figure, canvas, pt);
     open();
     file.write(canvas.finish());

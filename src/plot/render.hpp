@@ -26,8 +26,8 @@ namespace handsim::plot {
 
 struct Stroke {
   QColor color = Qt::black;
-  double width = 1.0;           ///< [pt]
-  std::vector<double> dashes;   ///< on/off lengths [pt]; empty: solid
+  double width = 1.0;          ///< [pt]
+  std::vector<double> dashes;  ///< on/off lengths [pt]; empty: solid
 };
 
 using Attributes = std::vector<std::pair<std::string, std::string>>;
@@ -82,16 +82,16 @@ class SvgCanvas : public Canvas {
 
 /// Text sizes and line widths [pt].
 struct Style {
-  double font = 8.0;       ///< axis titles, "no data"
-  double small = 7.0;      ///< tick labels, legends, event labels
-  double title = 9.0;      ///< figure title
-  double line = 1.0;       ///< signals
-  double frame = 0.6;      ///< panel frames, ticks
+  double font = 8.0;   ///< axis titles, "no data"
+  double small = 7.0;  ///< tick labels, legends, event labels
+  double title = 9.0;  ///< figure title
+  double line = 1.0;   ///< signals
+  double frame = 0.6;  ///< panel frames, ticks
 };
 
 /// Where drawFigure() put the panels, for mapping the mouse to time.
 struct FigureLayout {
-  std::vector<QRectF> plots;  ///< plot area of each panel [pt]
+  std::vector<QRectF> plots;      ///< plot area of each panel [pt]
   double t_lo = 0.0, t_hi = 1.0;  ///< time at the left and right plot edges [s]
   double timeAt(double x_pt) const;
 };

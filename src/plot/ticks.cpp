@@ -31,7 +31,9 @@ struct Candidate {
 
 }  // namespace
 
-double Ticks::step() const { return exponent >= 0 ? mantissa * pow10(exponent) : mantissa / pow10(-exponent); }
+double Ticks::step() const {
+  return exponent >= 0 ? mantissa * pow10(exponent) : mantissa / pow10(-exponent);
+}
 
 double Ticks::value(std::size_t i) const {
   const long long n = (k_first + static_cast<long long>(i)) * mantissa;
@@ -50,7 +52,8 @@ std::string Ticks::label(std::size_t i) const {
     if (digits.size() <= shift) digits.insert(0, shift + 1 - digits.size(), '0');
     const std::string whole = digits.substr(0, digits.size() - shift);
     // The dropped fraction digits are zeros: `decimals` covers every nonzero digit of the step.
-    const std::string fraction = digits.substr(digits.size() - shift, static_cast<std::size_t>(decimals));
+    const std::string fraction =
+        digits.substr(digits.size() - shift, static_cast<std::size_t>(decimals));
     out = decimals > 0 ? whole + "." + fraction : whole;
   }
   return n < 0 ? "-" + out : out;
@@ -112,13 +115,18 @@ Ticks niceTicks(double min, double max, bool extend) {
       } else if (extend) {
         // Tightest range; then 1, 2, 5 before 2.5; then a count nearer 6.
         const double tol = 1e-9 * span;
-        if (std::fabs(span - best.span) > tol) better = span < best.span;
-        else if ((m == 25) != (best.ticks.mantissa == 25)) better = m != 25;
-        else better = std::llabs(count - 6) < std::llabs(best_count - 6);
+        if (std::fabs(span - best.span) > tol)
+          better = span < best.span;
+        else if ((m == 25) != (best.ticks.mantissa == 25))
+          better = m != 25;
+        else
+          better = std::llabs(count - 6) < std::llabs(best_count - 6);
       } else {
         // As many ticks as fit; then 1, 2, 5 before 2.5.
-        if (count != best_count) better = count > best_count;
-        else better = m != 25 && best.ticks.mantissa == 25;
+        if (count != best_count)
+          better = count > best_count;
+        else
+          better = m != 25 && best.ticks.mantissa == 25;
       }
       if (better) {
         best.ticks = t;

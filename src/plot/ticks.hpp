@@ -42,10 +42,10 @@ Ticks niceTicks(double min, double max, bool extend = true);
 
 /// A unit with an SI prefix: values in the base unit are divided by `factor` for drawing.
 struct UnitScale {
-  std::string unit;       ///< recorder unit, e.g. "N m" ("" for a pure number)
-  std::string prefix;     ///< "", "m", "\u00b5", "k"... (UTF-8)
-  double factor = 1.0;    ///< 10^(3n)
-  std::string display;    ///< prefix + unit as printed, e.g. "mN m", "rad/s\u00b2"
+  std::string unit;     ///< recorder unit, e.g. "N m" ("" for a pure number)
+  std::string prefix;   ///< "", "m", "\u00b5", "k"... (UTF-8)
+  double factor = 1.0;  ///< 10^(3n)
+  std::string display;  ///< prefix + unit as printed, e.g. "mN m", "rad/s\u00b2"
 };
 
 /// Chooses an SI prefix for data whose largest magnitude is `max_abs` [unit]: none while

@@ -58,8 +58,10 @@ void checkRoundAxis(const std::vector<QDomElement>& ticks, const QString& where)
     v.push_back(label.toDouble(&ok));
     QVERIFY2(ok, qPrintable(where + ": " + label));
     const QDomElement line = child(g, QStringLiteral("line"));
-    const bool vertical = line.attribute(QStringLiteral("x1")) == line.attribute(QStringLiteral("x2"));
-    pos.push_back(line.attribute(vertical ? QStringLiteral("x1") : QStringLiteral("y1")).toDouble());
+    const bool vertical =
+        line.attribute(QStringLiteral("x1")) == line.attribute(QStringLiteral("x2"));
+    pos.push_back(
+        line.attribute(vertical ? QStringLiteral("x1") : QStringLiteral("y1")).toDouble());
   }
   const double step = v[1] - v[0];
   QVERIFY2(step > 0, qPrintable(where));
@@ -89,8 +91,9 @@ class PlotTest : public QObject {
 
   QDomDocument exportSvg(const std::vector<std::string>& columns,
                          const handsim::plot::FigureOptions& options, const QString& name) {
-    const auto fig = handsim::plot::buildFigure(run_->recorder(), columns, options,
-                                                handsim::plot::eventsFromWarnings(run_->state().warnings));
+    const auto fig =
+        handsim::plot::buildFigure(run_->recorder(), columns, options,
+                                   handsim::plot::eventsFromWarnings(run_->state().warnings));
     const QString path = dir_.filePath(name);
     handsim::plot::exportFigure(fig, path, {3.5, 0.0});
     QDomDocument doc;
@@ -99,9 +102,7 @@ class PlotTest : public QObject {
   }
 
  private Q_SLOTS:
-  void initTestCase() {
-    run_ = handsim::sim::runScenario(handsim::sim::loadScenario(kBreakaway));
-  }
+  void initTestCase() { run_ = handsim::sim::runScenario(handsim::sim::loadScenario(kBreakaway)); }
 
   void exportsHaveJournalSizesAndNeedNoFont() {
     const std::vector<std::string> cols{"F3.J2.torque", "F3.J3.torque", "F3.J2.contact_force"};
@@ -161,14 +162,16 @@ class PlotTest : public QObject {
           opt, QStringLiteral("ticks.svg"));
       std::map<QString, std::vector<QDomElement>> axes;
       for (const QDomElement& g : groups(doc, QStringLiteral("ytick")))
-        axes[g.attribute(QStringLiteral("data-panel")) + "/" + g.attribute(QStringLiteral("data-axis"))]
+        axes[g.attribute(QStringLiteral("data-panel")) + "/" +
+             g.attribute(QStringLiteral("data-axis"))]
             .push_back(g);
       QCOMPARE(axes.size(), std::size_t{4});  // N m, N, rad, counts
       for (const auto& [where, ticks] : axes) checkRoundAxis(ticks, where);
       checkRoundAxis(groups(doc, QStringLiteral("xtick")), QStringLiteral("time"));
       // Only the bottom panel labels time; the others have the tick marks.
       const auto marks = groups(doc, QStringLiteral("xtick-mark"));
-      QCOMPARE(marks.size(), overlay ? std::size_t{0} : 3 * groups(doc, QStringLiteral("xtick")).size());
+      QCOMPARE(marks.size(),
+               overlay ? std::size_t{0} : 3 * groups(doc, QStringLiteral("xtick")).size());
       const auto titles = groups(doc, QStringLiteral("axis-title"));
       QCOMPARE(titles.size(), std::size_t{5});  // four y axes and time
       QStringList units;
@@ -176,7 +179,8 @@ class PlotTest : public QObject {
         const QString text = t.attribute(QStringLiteral("data-text"));
         QCOMPARE(text.count('['), 1);
         QCOMPARE(text.count(']'), 1);
-        const QString unit = text.mid(text.indexOf('[') + 1, text.indexOf(']') - text.indexOf('[') - 1);
+        const QString unit =
+            text.mid(text.indexOf('[') + 1, text.indexOf(']') - text.indexOf('[') - 1);
         QCOMPARE(unit, t.attribute(QStringLiteral("data-unit")));
         QVERIFY2(!units.contains(unit), qPrintable(unit));
         units << unit;
@@ -212,8 +216,10 @@ class PlotTest : public QObject {
     const auto xt = groups(doc, QStringLiteral("xtick"));
     const double v0 = xt.front().attribute(QStringLiteral("data-label")).toDouble();
     const double v1 = xt.back().attribute(QStringLiteral("data-label")).toDouble();
-    const double x0 = child(xt.front(), QStringLiteral("line")).attribute(QStringLiteral("x1")).toDouble();
-    const double x1 = child(xt.back(), QStringLiteral("line")).attribute(QStringLiteral("x1")).toDouble();
+    const double x0 =
+        child(xt.front(), QStringLiteral("line")).attribute(QStringLiteral("x1")).toDouble();
+    const double x1 =
+        child(xt.back(), QStringLiteral("line")).attribute(QStringLiteral("x1")).toDouble();
     const auto panels = groups(doc, QStringLiteral("panel"));
     for (const auto& [time, label] : expected) {
       bool found = false;
@@ -227,8 +233,10 @@ class PlotTest : public QObject {
         const QDomNodeList lines = e.elementsByTagName(QStringLiteral("line"));
         QCOMPARE(lines.size(), static_cast<int>(panels.size()) + 1);
         for (int i = 0; i < lines.size(); ++i) {
-          QVERIFY(std::fabs(lines.at(i).toElement().attribute(QStringLiteral("x1")).toDouble() - x) < 0.02);
-          QVERIFY(std::fabs(lines.at(i).toElement().attribute(QStringLiteral("x2")).toDouble() - x) < 0.02);
+          QVERIFY(std::fabs(lines.at(i).toElement().attribute(QStringLiteral("x1")).toDouble() -
+                            x) < 0.02);
+          QVERIFY(std::fabs(lines.at(i).toElement().attribute(QStringLiteral("x2")).toDouble() -
+                            x) < 0.02);
         }
         QCOMPARE(child(e, QStringLiteral("path")).attribute(QStringLiteral("aria-label")), label);
       }
@@ -237,7 +245,9 @@ class PlotTest : public QObject {
     // Without events: none drawn.
     handsim::plot::FigureOptions off;
     off.events = false;
-    QVERIFY(groups(exportSvg({"F3.J2.torque"}, off, QStringLiteral("off.svg")), QStringLiteral("event")).empty());
+    QVERIFY(
+        groups(exportSvg({"F3.J2.torque"}, off, QStringLiteral("off.svg")), QStringLiteral("event"))
+            .empty());
   }
 
   void emptyPlotSaysNoData() {
@@ -263,9 +273,10 @@ class PlotTest : public QObject {
     for (const char* ext : {"png", "svg", "pdf"}) {
       const QString out = dir_.filePath(QStringLiteral("seed000.") + QLatin1String(ext));
       QProcess cli;
-      cli.start(QStringLiteral(HANDSIM_CLI_PATH),
-                {QStringLiteral("simulate"), QString::fromUtf8(kBreakaway), QStringLiteral("--quiet"),
-                 QStringLiteral("--plot"), out, QStringLiteral("--preset"), QStringLiteral("seed000")});
+      cli.start(
+          QStringLiteral(HANDSIM_CLI_PATH),
+          {QStringLiteral("simulate"), QString::fromUtf8(kBreakaway), QStringLiteral("--quiet"),
+           QStringLiteral("--plot"), out, QStringLiteral("--preset"), QStringLiteral("seed000")});
       QVERIFY(cli.waitForFinished(120000));
       QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
       QVERIFY(QFile(out).size() > 1000);
@@ -277,8 +288,8 @@ class PlotTest : public QObject {
     QStringList quantities;
     for (const QDomElement& t : groups(doc, QStringLiteral("axis-title")))
       quantities << t.attribute(QStringLiteral("data-text")).section(QStringLiteral(" ["), 0, 0);
-    QCOMPARE(quantities, QStringList({"angle", "velocity", "acceleration", "torque",
-                                      "contact force", "time"}));
+    QCOMPARE(quantities,
+             QStringList({"angle", "velocity", "acceleration", "torque", "contact force", "time"}));
     QStringList labels;
     for (const QDomElement& e : groups(doc, QStringLiteral("event")))
       labels << e.attribute(QStringLiteral("data-label"));
@@ -292,7 +303,8 @@ class PlotTest : public QObject {
       QProcess cli;
       cli.start(QStringLiteral(HANDSIM_CLI_PATH),
                 QStringList{QStringLiteral("simulate"), QString::fromUtf8(kBreakaway),
-                            QStringLiteral("--quiet")} + extra);
+                            QStringLiteral("--quiet")} +
+                    extra);
       cli.waitForFinished(120000);
       *err = QString::fromUtf8(cli.readAllStandardError());
       return cli.exitCode();

@@ -77,14 +77,16 @@ std::vector<double> risingFromZero(const std::vector<double>& time, const std::v
 TEST(PlotTicks, WorkedExamples) {
   // The torque and force axis: -1.6 .. 12.2 N m in steps of 2.5, 0 .. 25 N in 5.
   plot::Ticks t = plot::niceTicks(-1.6, 12.2);
-  EXPECT_EQ(t.labels(), (std::vector<std::string>{"-2.5", "0.0", "2.5", "5.0", "7.5", "10.0",
-                                                  "12.5"}));
+  EXPECT_EQ(t.labels(),
+            (std::vector<std::string>{"-2.5", "0.0", "2.5", "5.0", "7.5", "10.0", "12.5"}));
   t = plot::niceTicks(0.0, 24.69);
   EXPECT_EQ(t.labels(), (std::vector<std::string>{"0", "5", "10", "15", "20", "25"}));
   t = plot::niceTicks(0.0, 3.0);
-  EXPECT_EQ(t.labels(), (std::vector<std::string>{"0.0", "0.5", "1.0", "1.5", "2.0", "2.5", "3.0"}));
+  EXPECT_EQ(t.labels(),
+            (std::vector<std::string>{"0.0", "0.5", "1.0", "1.5", "2.0", "2.5", "3.0"}));
   t = plot::niceTicks(-3140.0, 320.0);
-  EXPECT_EQ(t.labels(), (std::vector<std::string>{"-4000", "-3000", "-2000", "-1000", "0", "1000"}));
+  EXPECT_EQ(t.labels(),
+            (std::vector<std::string>{"-4000", "-3000", "-2000", "-1000", "0", "1000"}));
   t = plot::niceTicks(0.1, 0.3);
   EXPECT_EQ(t.labels(), (std::vector<std::string>{"0.10", "0.15", "0.20", "0.25", "0.30"}));
   // A constant signal still gets an axis around it.
@@ -117,7 +119,8 @@ TEST(PlotTicks, ExtendedRangeIsTheTightestRoundOne) {
     for (int n = -4; n <= 3; ++n)
       for (double m : {1.0, 2.0, 2.5, 5.0}) {
         const double step = m * std::pow(10.0, n);
-        const double lo = std::floor(a / step + 1e-9) * step, hi = std::ceil(b / step - 1e-9) * step;
+        const double lo = std::floor(a / step + 1e-9) * step,
+                     hi = std::ceil(b / step - 1e-9) * step;
         const double count = std::round((hi - lo) / step) + 1;
         if (count < 4 || count > 8) continue;
         EXPECT_GE(hi - lo, t.hi - t.lo - 1e-9) << a << " " << b << " step " << step;
@@ -151,8 +154,8 @@ TEST(PlotFigure, SizesAndTheirErrors) {
   EXPECT_DOUBLE_EQ(s.width_in, 3.5);
   EXPECT_DOUBLE_EQ(s.height_in, 2.25);
   EXPECT_DOUBLE_EQ(plot::parseFigureSize("7xauto").height_in, 0.0);
-  for (const char* bad : {"", "x", "3.5", "0x2", "abcx2", "3.5x2.5x1", "nanx2", "3.5x0.1",
-                          "25x3", "Single"}) {
+  for (const char* bad :
+       {"", "x", "3.5", "0x2", "abcx2", "3.5x2.5x1", "nanx2", "3.5x0.1", "25x3", "Single"}) {
     try {
       plot::parseFigureSize(bad);
       ADD_FAILURE() << bad;
@@ -206,7 +209,8 @@ TEST(PlotFigure, OnePanelPerUnitAndOverlay) {
   const std::vector<double> raw = rec.series("F3.J2.torque");
   const std::vector<double> time = rec.series("time");
   for (std::size_t i = 0; i < tr.t.size(); i += 50) {
-    const auto row = static_cast<std::size_t>(std::lower_bound(time.begin(), time.end(), tr.t[i]) - time.begin());
+    const auto row = static_cast<std::size_t>(std::lower_bound(time.begin(), time.end(), tr.t[i]) -
+                                              time.begin());
     EXPECT_NEAR(tr.y[i], raw[row] * 1000.0, 1e-9);
   }
   EXPECT_EQ(fig.time.ticks.lo, 0.2);  // a zoom shows exactly its range
@@ -277,8 +281,8 @@ TEST(PlotEvents, ControllerPhasesAndWarnings) {
   EXPECT_EQ(found, changes);
 
   const std::vector<plot::Event> w = plot::eventsFromWarnings(
-      {"t = 0.250000 s: joint F1.J2 faster than 100 rad/s", "t = 1.816000 s: clutch of M3 broke away",
-       "no time here", "t = abc s: bad"});
+      {"t = 0.250000 s: joint F1.J2 faster than 100 rad/s",
+       "t = 1.816000 s: clutch of M3 broke away", "no time here", "t = abc s: bad"});
   ASSERT_EQ(w.size(), 1u);
   EXPECT_EQ(w[0].time, 0.25);
   EXPECT_EQ(w[0].label, "warning");
@@ -292,10 +296,10 @@ TEST(PlotPreset, Seed000FigureOfTheBreakawayFinger) {
       sim::loadScenario(HANDSIM_SOURCE_DIR "/assets/scenarios/barrett_breakaway_cube.json");
   const auto run = sim::runScenario(sc);
   const plot::Preset p = plot::presetFor("seed000", run->recorder());
-  EXPECT_EQ(p.columns, (std::vector<std::string>{
-                           "F3.J2.angle", "F3.J3.angle", "F3.J2.velocity", "F3.J3.velocity",
-                           "F3.J2.acceleration", "F3.J3.acceleration", "F3.J2.torque",
-                           "F3.J3.torque", "F3.J2.contact_force"}));
+  EXPECT_EQ(p.columns,
+            (std::vector<std::string>{"F3.J2.angle", "F3.J3.angle", "F3.J2.velocity",
+                                      "F3.J3.velocity", "F3.J2.acceleration", "F3.J3.acceleration",
+                                      "F3.J2.torque", "F3.J3.torque", "F3.J2.contact_force"}));
   EXPECT_DOUBLE_EQ(p.size.width_in, 3.5);
   const plot::Figure fig = plot::buildFigure(run->recorder(), p.columns, {});
   ASSERT_EQ(fig.panels.size(), 5u);  // rad, rad/s, rad/s^2, N m, N
