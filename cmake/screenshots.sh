@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Regenerates the screenshots in docs/images with the real application under Xvfb (Mesa
-# llvmpipe). Run after building: bash cmake/screenshots.sh [BUILD_DIR]
+# llvmpipe), and the plot picture with handsim-cli. Run after building:
+# bash cmake/screenshots.sh [BUILD_DIR]
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${1:-$root/build}"
@@ -13,4 +14,7 @@ trap 'rm -rf "$XDG_CONFIG_HOME"' EXIT
 run --quit-after 2 --window-screenshot "$root/docs/images/handsim-default.png"
 run --scene "$root/assets/scenarios/barrett_breakaway_cube.json" --play --quit-after 6 \
     --window-screenshot "$root/docs/images/handsim-breakaway.png"
-echo "wrote docs/images/handsim-default.png and docs/images/handsim-breakaway.png"
+# A published-style figure: seed 000's Fig. 7-8 preset, single column, exported by the CLI.
+"$build/src/handsim-cli" simulate "$root/assets/scenarios/barrett_breakaway_cube.json" --quiet \
+    --plot "$root/docs/images/plot-seed000.png" --preset seed000 --dpi 200 > /dev/null
+echo "wrote docs/images/handsim-default.png, handsim-breakaway.png and plot-seed000.png"

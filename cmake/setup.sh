@@ -23,8 +23,9 @@ packages=(
   libqhull-dev
   # The Python module and its tests (docs/python.md)
   pybind11-dev python3-dev python3-numpy python3-pytest python3-matplotlib
-  # The desktop application (src/app, src/plot): Qt6 Widgets/OpenGL/Charts/Svg, OpenSceneGraph
-  qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-svg-dev libopenscenegraph-dev
+  # The desktop application (src/app, src/plot): Qt6 Widgets/OpenGL/Svg, OpenSceneGraph; the
+  # plot tests render exported SVG with Qt Svg
+  qt6-base-dev libqt6opengl6-dev qt6-svg-dev libopenscenegraph-dev
   libgl-dev libglu1-mesa-dev fonts-dejavu-core
   # Rendering tests under a virtual display with Mesa's software rasteriser (llvmpipe)
   xvfb xauth libgl1-mesa-dri libglx-mesa0

@@ -1,12 +1,19 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "plot_dock.hpp"
 
+#include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
 #include <QFileDialog>
+#include <QFormLayout>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QMessageBox>
 #include <QMouseEvent>
+#include <QPainter>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -15,6 +22,75 @@
 #include "simulation_controller.hpp"
 
 namespace handsim::app {
+
+// --- FigureView -------------------------------------------------------------------------
+
+FigureView::FigureView(QWidget* parent) : QWidget(parent) {
+  setMouseTracking(true);
+  setFocusPolicy(Qt::StrongFocus);
+  setMinimumHeight(180);
+  setAttribute(Qt::WA_OpaquePaintEvent);
+}
+
+// On screen a point is 1/72 of a 96 dpi logical inch, whatever the device pixel ratio.
+double FigureView::scale() const {
+  return 96.0 / 72.0;
+}
+
+void FigureView::setFigure(plot::Figure figure) {
+  figure_ = std::move(figure);
+  update();
+}
+
+double FigureView::timeAt(double x_px) const {
+  return layout_.timeAt(x_px / scale());
+}
+
+void FigureView::paintEvent(QPaintEvent*) {
+  QPainter painter(this);
+  painter.setRenderHint(QPainter::Antialiasing);
+  painter.scale(scale(), scale());
+  plot::PainterCanvas canvas(painter);
+  plot::Style style;
+  style.font = 9.0;
+  style.small = 8.0;
+  style.title = 9.0;
+  layout_ = plot::drawFigure(figure_, canvas, QSizeF(width(), height()) / scale(), style);
+  if (drag_from_ >= 0 && drag_to_ >= 0) {
+    painter.resetTransform();
+    const int x0 = std::min(drag_from_, drag_to_), x1 = std::max(drag_from_, drag_to_);
+    painter.fillRect(QRect(x0, 0, x1 - x0, height()), QColor(0, 114, 178, 40));
+  }
+}
+
+void FigureView::mousePressEvent(QMouseEvent* event) {
+  if (event->button() == Qt::LeftButton) {
+    drag_from_ = drag_to_ = static_cast<int>(event->position().x());
+  } else if (event->button() == Qt::RightButton) {
+    Q_EMIT zoomOutRequested();
+  }
+}
+
+void FigureView::mouseMoveEvent(QMouseEvent* event) {
+  Q_EMIT hovered(timeAt(event->position().x()));
+  if (drag_from_ >= 0) {
+    drag_to_ = static_cast<int>(event->position().x());
+    update();
+  }
+}
+
+void FigureView::mouseReleaseEvent(QMouseEvent* event) {
+  if (event->button() != Qt::LeftButton || drag_from_ < 0) return;
+  const int from = drag_from_, to = static_cast<int>(event->position().x());
+  drag_from_ = drag_to_ = -1;
+  update();
+  if (std::abs(to - from) >= 6) {
+    const double a = timeAt(from), b = timeAt(to);
+    Q_EMIT zoomRequested(std::min(a, b), std::max(a, b));
+  }
+}
+
+// --- PlotDock ---------------------------------------------------------------------------
 
 PlotDock::PlotDock(SimulationController* controller, QWidget* parent)
     : QWidget(parent), controller_(controller) {
@@ -28,12 +104,25 @@ PlotDock::PlotDock(SimulationController* controller, QWidget* parent)
   filter_->setPlaceholderText(tr("filter, e.g. F3 torque"));
   filter_->setClearButtonEnabled(true);
   list_ = new QListWidget;
-  list_->setToolTip(tr("Tick the recorder signals to plot"));
+  list_->setToolTip(tr("Tick the recorder signals to plot; signals of one unit share a panel"));
   left_layout->addWidget(filter_);
   left_layout->addWidget(list_);
+  auto* options = new QHBoxLayout;
+  overlay_ = new QCheckBox(tr("Overlay"));
+  overlay_->setToolTip(tr("All signals on one panel, one y axis per unit"));
+  events_ = new QCheckBox(tr("Events"));
+  events_->setChecked(true);
+  events_->setToolTip(
+      tr("Contact onsets, clutch break-away and re-engagement, controller phases "
+         "and warnings as vertical lines"));
+  options->addWidget(overlay_);
+  options->addWidget(events_);
+  left_layout->addLayout(options);
   auto* buttons = new QHBoxLayout;
   auto* export_button = new QPushButton(tr("Export..."));
-  export_button->setToolTip(tr("Save the plot as PNG, SVG or PDF, or the plotted series as CSV"));
+  export_button->setToolTip(
+      tr("Save the figure as PNG, SVG or PDF at a journal size, or the "
+         "plotted series as CSV"));
   auto* reset_zoom = new QPushButton(tr("Reset zoom"));
   buttons->addWidget(export_button);
   buttons->addWidget(reset_zoom);
@@ -43,16 +132,8 @@ PlotDock::PlotDock(SimulationController* controller, QWidget* parent)
   auto* right = new QWidget;
   auto* right_layout = new QVBoxLayout(right);
   right_layout->setContentsMargins(0, 0, 0, 0);
-  auto* chart = new QChart;
-  chart->setAnimationOptions(QChart::NoAnimation);
-  view_ = new QChartView(chart);
-  view_->setRenderHint(QPainter::Antialiasing);
-  view_->setRubberBand(QChartView::RectangleRubberBand);
-  view_->setMouseTracking(true);
-  view_->viewport()->setMouseTracking(true);
+  view_ = new FigureView;
   view_->installEventFilter(this);
-  view_->viewport()->installEventFilter(this);
-  view_->setMinimumHeight(180);
   cursor_ = new QLabel(tr("move the mouse over the plot to read values"));
   cursor_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   right_layout->addWidget(view_, 1);
@@ -71,8 +152,17 @@ PlotDock::PlotDock(SimulationController* controller, QWidget* parent)
     }
   });
   connect(list_, &QListWidget::itemChanged, this, [this] { refresh(); });
+  connect(overlay_, &QCheckBox::toggled, this, [this] { refresh(); });
+  connect(events_, &QCheckBox::toggled, this, [this] { refresh(); });
   connect(export_button, &QPushButton::clicked, this, &PlotDock::exportDialog);
-  connect(reset_zoom, &QPushButton::clicked, this, [this] { refresh(); });
+  connect(reset_zoom, &QPushButton::clicked, this, &PlotDock::resetZoom);
+  connect(view_, &FigureView::zoomRequested, this, &PlotDock::zoomTo);
+  connect(view_, &FigureView::zoomOutRequested, this, [this] {
+    if (!zoomed_) return;
+    const double mid = (zoom_min_ + zoom_max_) / 2, half = zoom_max_ - zoom_min_;
+    zoomTo(mid - half, mid + half);
+  });
+  connect(view_, &FigureView::hovered, this, &PlotDock::showCursor);
   connect(controller_, &SimulationController::handChanged, this, &PlotDock::rebuildList);
   // Live plots redraw a few times a second, not per simulation step.
   live_timer_.setInterval(250);
@@ -86,6 +176,7 @@ PlotDock::PlotDock(SimulationController* controller, QWidget* parent)
 void PlotDock::rebuildList() {
   const QSignalBlocker block(list_);
   list_->clear();
+  zoomed_ = false;
   const sim::Recorder& rec = controller_->recorder();
   listed_columns_ = rec.columns();
   for (std::size_t i = 0; i < rec.columns().size(); ++i) {
@@ -140,6 +231,18 @@ std::vector<std::string> PlotDock::selectedSignals() const {
   return out;
 }
 
+plot::Figure PlotDock::buildFigure(std::size_t max_points) const {
+  plot::FigureOptions options;
+  options.overlay = overlay_->isChecked();
+  options.events = events_->isChecked();
+  options.zoom = zoomed_;
+  options.t_min = zoom_min_;
+  options.t_max = zoom_max_;
+  options.max_points = max_points;
+  return plot::buildFigure(controller_->recorder(), selectedSignals(), options,
+                           plot::eventsFromWarnings(controller_->liveState().warnings));
+}
+
 void PlotDock::refresh() {
   const sim::Recorder& rec = controller_->recorder();
   if (rec.columns() != listed_columns_) {
@@ -153,73 +256,145 @@ void PlotDock::refresh() {
     return;
   }
   drawn_rows_ = rec.rowCount();
-  plot::fillChart(*view_->chart(), plot::signalsFromRecorder(rec, selectedSignals()),
-                  QString::fromStdString(controller_->hand().name));
+  // About two points per pixel keeps live redraws cheap; exports keep more (kExportPoints).
+  view_->setFigure(buildFigure(4000));
 }
 
-void PlotDock::exportTo(const QString& path) {
+void PlotDock::zoomTo(double t_min, double t_max) {
+  const sim::Recorder& rec = controller_->recorder();
+  if (!(t_max > t_min)) return;
+  if (rec.rowCount() > 0) {
+    const std::vector<double> t = rec.series("time");
+    if (t_min <= t.front() && t_max >= t.back()) {
+      resetZoom();
+      return;
+    }
+  }
+  zoomed_ = true;
+  zoom_min_ = t_min;
+  zoom_max_ = t_max;
+  refresh();
+}
+
+void PlotDock::resetZoom() {
+  zoomed_ = false;
+  refresh();
+}
+
+void PlotDock::exportTo(const QString& path, const plot::FigureSize& size, int dpi) {
   if (path.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive)) {
     plot::exportSignalsCsv(plot::signalsFromRecorder(controller_->recorder(), selectedSignals()),
                            path);
   } else {
-    plot::exportChart(*view_->chart(), path);
+    plot::exportFigure(buildFigure(plot::kExportPoints), path, size, dpi);
   }
 }
 
+plot::FigureSize PlotDock::applyPreset(const std::string& name) {
+  const plot::Preset preset = plot::presetFor(name, controller_->recorder());
+  zoomed_ = false;
+  setSignals(preset.columns);
+  return preset.size;
+}
+
 void PlotDock::exportDialog() {
-  const QString path =
-      QFileDialog::getSaveFileName(this, tr("Export plot"), QStringLiteral("plot.png"),
-                                   tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document "
-                                      "(*.pdf);;CSV of the series (*.csv)"));
-  if (path.isEmpty()) return;
+  QDialog dialog(this);
+  dialog.setWindowTitle(tr("Export plot"));
+  auto* form = new QFormLayout(&dialog);
+  auto* preset = new QComboBox;
+  preset->addItem(tr("Signals as selected"), QString());
+  preset->addItem(tr("Seed 000 figure (breakaway: angle, velocity, acceleration, torque, "
+                     "contact force)"),
+                  QStringLiteral("seed000"));
+  auto* width = new QComboBox;
+  width->addItem(tr("Single column (3.5 in)"), plot::kSingleColumnIn);
+  width->addItem(tr("Double column (7 in)"), plot::kDoubleColumnIn);
+  width->addItem(tr("Custom"), 0.0);
+  width->setCurrentIndex(1);
+  auto* custom_width = new QDoubleSpinBox;
+  custom_width->setRange(1.0, 20.0);
+  custom_width->setSuffix(tr(" in"));
+  custom_width->setValue(5.0);
+  custom_width->setEnabled(false);
+  auto* height = new QDoubleSpinBox;
+  height->setRange(0.0, 30.0);
+  height->setSingleStep(0.25);
+  height->setSuffix(tr(" in"));
+  height->setSpecialValueText(tr("by panel count"));
+  auto* dpi = new QSpinBox;
+  dpi->setRange(50, 2400);
+  dpi->setValue(300);
+  dpi->setToolTip(tr("Resolution of PNG files; SVG and PDF are vector drawings"));
+  form->addRow(tr("Figure:"), preset);
+  form->addRow(tr("Width:"), width);
+  form->addRow(tr("Custom width:"), custom_width);
+  form->addRow(tr("Height:"), height);
+  form->addRow(tr("PNG resolution [dpi]:"), dpi);
+  auto* box = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel);
+  form->addRow(box);
+  connect(width, &QComboBox::currentIndexChanged, &dialog, [width, custom_width] {
+    custom_width->setEnabled(width->currentData().toDouble() == 0.0);
+  });
+  connect(preset, &QComboBox::currentIndexChanged, &dialog, [preset, width] {
+    if (!preset->currentData().toString().isEmpty()) width->setCurrentIndex(0);  // a column figure
+  });
+  connect(box, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+  connect(box, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+  if (dialog.exec() != QDialog::Accepted) return;
   try {
-    exportTo(path);
+    plot::FigureSize size;
+    if (!preset->currentData().toString().isEmpty())
+      applyPreset(preset->currentData().toString().toStdString());
+    size.width_in = width->currentData().toDouble() > 0.0 ? width->currentData().toDouble()
+                                                          : custom_width->value();
+    size.height_in = height->value();
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export plot"), QStringLiteral("plot.png"),
+        tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf);;CSV of the series "
+           "(*.csv)"));
+    if (path.isEmpty()) return;
+    exportTo(path, size, dpi->value());
   } catch (const std::exception& e) {
     QMessageBox::warning(this, tr("Cannot export"), QString::fromUtf8(e.what()));
   }
 }
 
-bool PlotDock::eventFilter(QObject* watched, QEvent* event) {
-  if (event->type() == QEvent::MouseMove) {
-    const auto* me = static_cast<QMouseEvent*>(event);
-    QChart* chart = view_->chart();
-    const QPointF scene = view_->mapToScene(me->position().toPoint());
-    const QPointF value = chart->mapToValue(chart->mapFromScene(scene));
-    const sim::Recorder& rec = controller_->recorder();
-    QString text = tr("t = %1 s").arg(value.x(), 0, 'f', 4);
-    if (rec.rowCount() > 0) {
-      const std::vector<double> t = rec.series("time");
-      const auto it = std::lower_bound(t.begin(), t.end(), value.x());
-      const std::size_t row =
-          it == t.end() ? t.size() - 1 : static_cast<std::size_t>(it - t.begin());
-      for (const std::string& c : selectedSignals())
-        text += QStringLiteral("   %1 = %2")
-                    .arg(QString::fromStdString(c))
-                    .arg(rec.value(row, static_cast<std::size_t>(rec.columnIndex(c))), 0, 'g', 6);
+void PlotDock::showCursor(double t) {
+  const sim::Recorder& rec = controller_->recorder();
+  QString text = tr("t = %1 s").arg(t, 0, 'f', 4);
+  if (rec.rowCount() > 0) {
+    const std::vector<double> times = rec.series("time");
+    const auto it = std::lower_bound(times.begin(), times.end(), t);
+    const std::size_t row =
+        it == times.end() ? times.size() - 1 : static_cast<std::size_t>(it - times.begin());
+    for (const std::string& c : selectedSignals()) {
+      const std::string unit = rec.unit(c);
+      text += QStringLiteral("   %1 = %2 %3")
+                  .arg(QString::fromStdString(c))
+                  .arg(rec.value(row, static_cast<std::size_t>(rec.columnIndex(c))), 0, 'g', 6)
+                  .arg(QString::fromStdString(unit));
     }
-    cursor_->setText(text);
-  } else if (event->type() == QEvent::KeyPress) {
+  }
+  cursor_->setText(text.trimmed());
+}
+
+bool PlotDock::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == view_ && event->type() == QEvent::KeyPress) {
     const auto* ke = static_cast<QKeyEvent*>(event);
-    QChart* chart = view_->chart();
-    const qreal step = 40.0;
-    switch (ke->key()) {
-      case Qt::Key_Left:
-        chart->scroll(-step, 0);
-        return true;
-      case Qt::Key_Right:
-        chart->scroll(step, 0);
-        return true;
-      case Qt::Key_Up:
-        chart->scroll(0, step);
-        return true;
-      case Qt::Key_Down:
-        chart->scroll(0, -step);
-        return true;
-      case Qt::Key_Home:
-        refresh();
-        return true;
-      default:
-        break;
+    const sim::Recorder& rec = controller_->recorder();
+    if (ke->key() == Qt::Key_Home) {
+      resetZoom();
+      return true;
+    }
+    if ((ke->key() == Qt::Key_Left || ke->key() == Qt::Key_Right) && rec.rowCount() > 0) {
+      const std::vector<double> t = rec.series("time");
+      const double lo = zoomed_ ? zoom_min_ : t.front(), hi = zoomed_ ? zoom_max_ : t.back();
+      const double step = 0.1 * (hi - lo) * (ke->key() == Qt::Key_Left ? -1.0 : 1.0);
+      zoomed_ = true;
+      zoom_min_ = lo + step;
+      zoom_max_ = hi + step;
+      refresh();
+      return true;
     }
   }
   return QWidget::eventFilter(watched, event);

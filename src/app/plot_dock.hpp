@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include <QChartView>
+#include <QCheckBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -10,14 +10,47 @@
 #include <string>
 #include <vector>
 
+#include "figure.hpp"
+#include "render.hpp"
+
 namespace handsim::app {
 
 class SimulationController;
 
+/// Paints a plot::Figure with the same drawing code as the exported files; a horizontal drag
+/// picks a time range to zoom into.
+class FigureView : public QWidget {
+  Q_OBJECT
+ public:
+  explicit FigureView(QWidget* parent = nullptr);
+  void setFigure(plot::Figure figure);
+  const plot::Figure& figure() const { return figure_; }
+  /// Time [s] under a widget x coordinate [px].
+  double timeAt(double x_px) const;
+
+ Q_SIGNALS:
+  void zoomRequested(double t_min, double t_max);
+  void zoomOutRequested();
+  void hovered(double t);
+
+ protected:
+  void paintEvent(QPaintEvent* event) override;
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void mouseReleaseEvent(QMouseEvent* event) override;
+
+ private:
+  double scale() const;  ///< pixels per point
+  plot::Figure figure_;
+  plot::FigureLayout layout_;
+  int drag_from_ = -1, drag_to_ = -1;  ///< [px]; -1: no drag
+};
+
 /// A plot of recorder signals (joint angle, velocity, acceleration, torque, motor counts,
-/// contact force, clutch state...) that follows a run live, with a cursor read-out, rubber-band
-/// zoom (right click zooms out, arrow keys pan, Home resets) and export to PNG, SVG, PDF and
-/// CSV through the shared plot library (src/plot).
+/// contact force, clutch state...) that follows a run live: one panel per unit on a shared
+/// time axis (or overlaid), the run's events as labelled vertical lines, a cursor read-out,
+/// zoom (drag over a time range; right click zooms out, arrow keys pan, Home resets) and
+/// export to PNG, SVG, PDF and CSV through the shared plot library (src/plot).
 class PlotDock : public QWidget {
   Q_OBJECT
  public:
@@ -28,9 +61,19 @@ class PlotDock : public QWidget {
   std::vector<std::string> selectedSignals() const;
   /// Redraws from the recorder now.
   void refresh();
-  QChart* chart() const { return view_->chart(); }
-  /// Export by file suffix (.png, .svg, .pdf, .csv); throws std::runtime_error.
-  void exportTo(const QString& path);
+  /// The figure shown.
+  const plot::Figure& figure() const { return view_->figure(); }
+  void setOverlay(bool on) { overlay_->setChecked(on); }
+  void setEventsShown(bool on) { events_->setChecked(on); }
+  /// Shows [t_min, t_max] [s]; resetZoom() the whole run.
+  void zoomTo(double t_min, double t_max);
+  void resetZoom();
+  /// Export by file suffix (.png, .svg, .pdf, .csv) at `size` (inches) and `dpi` (PNG); the
+  /// figure shows what the dock shows, with plot::kExportPoints per signal. Throws
+  /// std::runtime_error.
+  void exportTo(const QString& path, const plot::FigureSize& size = {}, int dpi = 300);
+  /// Selects a preset's signals (plot::presetFor); throws std::invalid_argument.
+  plot::FigureSize applyPreset(const std::string& name);
   QString cursorText() const { return cursor_->text(); }
 
  protected:
@@ -39,14 +82,20 @@ class PlotDock : public QWidget {
  private:
   void rebuildList();
   void exportDialog();
+  plot::Figure buildFigure(std::size_t max_points) const;
+  void showCursor(double t);
 
   SimulationController* controller_;
   QLineEdit* filter_ = nullptr;
   QListWidget* list_ = nullptr;
-  QChartView* view_ = nullptr;
+  QCheckBox* overlay_ = nullptr;
+  QCheckBox* events_ = nullptr;
+  FigureView* view_ = nullptr;
   QLabel* cursor_ = nullptr;
   QTimer live_timer_;
   std::size_t drawn_rows_ = 0;
+  bool zoomed_ = false;
+  double zoom_min_ = 0.0, zoom_max_ = 0.0;
   /// The recorder columns the list shows; a run whose plan adds or drops channels (a grasp
   /// controller) changes them, and the list follows.
   std::vector<std::string> listed_columns_;

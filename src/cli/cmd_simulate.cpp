@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "cli_util.hpp"
 #include "command.hpp"
@@ -14,6 +15,62 @@
 namespace handsim::cli {
 namespace {
 
+#ifdef HANDSIM_HAVE_PLOT
+// The figure settings, checked before the run so that a typo does not cost a simulation.
+struct PlotRequest {
+  std::vector<std::string> columns;
+  std::optional<std::string> preset;
+  plot::PlotFileOptions options;
+};
+
+PlotRequest plotRequest(const Args& args) {
+  PlotRequest r;
+  const auto plot = args.value("--plot");
+  if (!plot) return r;
+  const auto signals = args.value("--signals");
+  r.preset = args.value("--preset");
+  if (signals && r.preset) throw UsageError("--plot takes --signals or --preset, not both");
+  if (r.preset) {
+    const auto names = plot::presetNames();
+    if (std::find(names.begin(), names.end(), *r.preset) == names.end())
+      throw UsageError("--preset " + *r.preset + ": unknown preset; known: seed000");
+  } else if (!signals || signals->empty()) {
+    throw UsageError("--plot needs --signals A,B,... or --preset seed000");
+  } else {
+    std::string::size_type begin = 0;
+    while (begin <= signals->size()) {
+      const auto end = std::min(signals->find(',', begin), signals->size());
+      if (end > begin) r.columns.push_back(signals->substr(begin, end - begin));
+      begin = end + 1;
+    }
+  }
+  if (const auto size = args.value("--plot-size")) {
+    try {
+      r.options.size = plot::parseFigureSize(*size);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("--plot-size: ") + e.what());
+    }
+  }
+  if (const auto dpi = args.value("--dpi")) {
+    const double v = parseNumber(*dpi, "--dpi");
+    if (v != std::floor(v) || v < 50 || v > 2400)
+      throw UsageError("--dpi " + *dpi + ": use a whole number from 50 to 2400");
+    const std::string suffix = plot->substr(std::min(plot->size(), plot->find_last_of('.') + 1));
+    if (suffix != "png" && suffix != "PNG")
+      throw UsageError("--dpi applies to PNG output; " + *plot + " is a vector file");
+    r.options.dpi = static_cast<int>(v);
+  }
+  if (const auto events = args.value("--events")) {
+    if (*events != "on" && *events != "off")
+      throw UsageError("--events " + *events + ": use on or off");
+    r.options.figure.events = *events == "on";
+  }
+  r.options.figure.overlay = args.has("--overlay");
+  r.options.figure.max_points = plot::kExportPoints;
+  return r;
+}
+#endif
+
 const char* kHelp =
     "usage: handsim-cli simulate SCENARIO.json [--csv OUT.csv] [--quiet]\n\n"
     "Runs a scenario (docs/scenario-format.md) through the fixed-step simulator.\n"
@@ -22,14 +79,25 @@ const char* kHelp =
     "  --quiet        no progress on stderr\n"
 #ifdef HANDSIM_HAVE_PLOT
     "  --plot OUT.(png|svg|pdf)  render a figure of --signals against time, without a display\n"
-    "                 (the same plotting code as the application's plot dock)\n"
+    "                 (the same plotting code as the application's plot dock): one panel per\n"
+    "                 unit, a shared time axis, events as labelled vertical lines\n"
     "  --signals A,B  recorder columns to plot, e.g. F3.J2.torque,F3.J3.torque\n"
+    "  --preset seed000  instead of --signals: seed 000's Fig. 7-8 (angle, velocity,\n"
+    "                 acceleration, torque of the breakaway finger's joints, contact force)\n"
+    "  --plot-size single|double|WxH  3.5 in, 7 in or W by H inches (H may be auto);\n"
+    "                 default double, the preset's own with --preset\n"
+    "  --dpi N        PNG resolution, 50 to 2400 (default 300)\n"
+    "  --overlay      all signals on one panel, one y axis per unit\n"
+    "  --events on|off  contact onsets, clutch break-away/re-engagement, controller phases\n"
+    "                 and warnings as vertical lines (default on)\n"
 #endif
     "\n"
     "Output: a JSON summary with the final state, clutch events and warnings.\n";
 
 int run(const std::vector<std::string>& argv) {
-  const Args args(argv, {"--csv", "--plot", "--signals"}, {"--quiet"});
+  const Args args(argv,
+                  {"--csv", "--plot", "--signals", "--preset", "--plot-size", "--dpi", "--events"},
+                  {"--quiet", "--overlay"});
   if (args.help()) {
     std::cout << kHelp;
     return kOk;
@@ -39,10 +107,15 @@ int run(const std::vector<std::string>& argv) {
   // input (the scenario, its hand file, its object meshes) or another output.
   std::vector<OutputFile> outputs;
   if (const auto csv = args.value("--csv")) outputs.push_back({"--csv", *csv});
+  for (const char* flag :
+       {"--signals", "--preset", "--plot-size", "--dpi", "--events", "--overlay"})
+    if (!args.has("--plot") && args.has(flag))
+      throw UsageError(std::string(flag) + " needs --plot OUT.(png|svg|pdf)");
+#ifdef HANDSIM_HAVE_PLOT
+  const PlotRequest plot_request = plotRequest(args);
+#endif
   if (const auto plot = args.value("--plot")) {
 #ifdef HANDSIM_HAVE_PLOT
-    const auto signals = args.value("--signals");
-    if (!signals || signals->empty()) throw UsageError("--plot needs --signals A,B,...");
     outputs.push_back({"--plot", *plot});
 #else
     throw UsageError("--plot " + *plot +
@@ -83,18 +156,19 @@ int run(const std::vector<std::string>& argv) {
   if (rec.streaming()) rec.finishCsv();
 #ifdef HANDSIM_HAVE_PLOT
   if (const auto plot = args.value("--plot")) {
-    const auto list = args.value("--signals");
-    std::vector<std::string> columns;
-    std::string::size_type begin = 0;
-    while (begin <= list->size()) {
-      const auto end = std::min(list->find(',', begin), list->size());
-      if (end > begin) columns.push_back(list->substr(begin, end - begin));
-      begin = end + 1;
-    }
+    plot::PlotFileOptions options = plot_request.options;
+    std::vector<std::string> columns = plot_request.columns;
     try {
-      plot::renderPlotFile(
-          rec, columns, *plot,
-          hand.name + " - " + sc.source_file.substr(sc.source_file.find_last_of('/') + 1));
+      if (plot_request.preset) {
+        const plot::Preset preset = plot::presetFor(*plot_request.preset, rec);
+        columns = preset.columns;
+        if (!args.value("--plot-size")) options.size = preset.size;
+      } else {
+        options.figure.title =
+            hand.name + " - " + sc.source_file.substr(sc.source_file.find_last_of('/') + 1);
+      }
+      options.warnings = s.warnings;
+      plot::renderPlotFile(rec, columns, *plot, options);
     } catch (const std::invalid_argument& e) {
       throw UsageError(e.what());
     }

@@ -163,7 +163,9 @@ class WidgetTest : public QObject {
     controller_->pause();
     auto* plot = window_->plotDock();
     plot->setSignals({"F3.J2.angle", "F3.J2.torque", "M3.position", "F3.clutch"});
-    QCOMPARE(plot->chart()->series().size(), 4);
+    std::size_t traces = 0;
+    for (const handsim::plot::Panel& panel : plot->figure().panels) traces += panel.traces.size();
+    QCOMPARE(traces, std::size_t{4});
     QTemporaryDir dir;
     for (const char* ext : {"png", "svg", "pdf", "csv"})
       plot->exportTo(dir.filePath(QStringLiteral("plot.") + QLatin1String(ext)));
@@ -456,7 +458,8 @@ class WidgetTest : public QObject {
     QCOMPARE(controller_->recorder().columnIndex("controller.force"), -1);
     plot->refresh();
     QCOMPARE(plot->selectedSignals(), std::vector<std::string>{"index.J2.angle"});
-    QCOMPARE(plot->chart()->series().size(), 1);
+    QCOMPARE(plot->figure().panels.size(), std::size_t{1});
+    QCOMPARE(plot->figure().panels.front().traces.size(), std::size_t{1});
   }
 
   void autoGraspWithoutClosingActuatorsSaysSoAndKeepsTheHand() {

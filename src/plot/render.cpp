@@ -1,0 +1,676 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "render.hpp"
+
+#include <QFileInfo>
+#include <QFont>
+#include <QFontMetricsF>
+#include <QImage>
+#include <QPageSize>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+namespace handsim::plot {
+namespace {
+
+// Okabe and Ito's palette, told apart with the common colour-vision deficiencies.
+const std::array<QColor, 7> kPalette{QColor(0x00, 0x72, 0xB2), QColor(0xD5, 0x5E, 0x00),
+                                     QColor(0x00, 0x9E, 0x73), QColor(0xCC, 0x79, 0xA7),
+                                     QColor(0xE6, 0x9F, 0x00), QColor(0x56, 0xB4, 0xE9),
+                                     QColor(0x00, 0x00, 0x00)};
+const QColor kGrid(0xE3, 0xE3, 0xE3);
+const QColor kInk(0x20, 0x20, 0x20);
+
+// Glyph outlines come from a 100 px font scaled to the wanted size: pixel sizes do not depend
+// on the paint device's resolution, and the outline is unhinted.
+constexpr double kFontPx = 100.0;
+
+const QFont& baseFont() {
+  static const QFont font = [] {
+    QFont f(QStringLiteral("DejaVu Sans"));
+    f.setStyleHint(QFont::SansSerif);
+    f.setPixelSize(static_cast<int>(kFontPx));
+    f.setHintingPreference(QFont::PreferNoHinting);
+    return f;
+  }();
+  return font;
+}
+
+double textWidth(const QString& s, double size) {
+  return QFontMetricsF(baseFont()).horizontalAdvance(s) * size / kFontPx;
+}
+double capHeight(double size) {
+  return QFontMetricsF(baseFont()).capHeight() * size / kFontPx;
+}
+
+enum class HAlign { Left, Center, Right };
+
+// Outline of `s` at `size` pt: horizontally aligned at `at`, its cap height centred on at.y
+// (`vcenter`) or its baseline on at.y; rotated 90 degrees counter-clockwise when `vertical`.
+QPainterPath outline(const QString& s, double size, QPointF at, HAlign h, bool vcenter = true,
+                     bool vertical = false) {
+  QPainterPath glyphs;
+  glyphs.addText(0.0, 0.0, baseFont(), s);
+  const double k = size / kFontPx;
+  const double w = textWidth(s, size);
+  const double dx = h == HAlign::Left ? 0.0 : h == HAlign::Center ? -w / 2 : -w;
+  const double dy = vcenter ? capHeight(size) / 2 : 0.0;
+  QTransform t;
+  t.translate(at.x(), at.y());
+  if (vertical) t.rotate(-90.0);
+  t.translate(dx, dy);
+  t.scale(k, k);
+  return t.map(glyphs);
+}
+
+QString qs(const std::string& s) {
+  return QString::fromUtf8(s.c_str());
+}
+std::string num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+QByteArray fmt(double v) {
+  return QByteArray::number(v, 'f', 2);
+}
+
+QByteArray escape(const std::string& s) {
+  QByteArray out;
+  for (char c : s) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+QByteArray color(const QColor& c) {
+  return c.name(QColor::HexRgb).toLatin1();
+}
+
+QByteArray strokeAttrs(const Stroke& s) {
+  QByteArray a =
+      " fill=\"none\" stroke=\"" + color(s.color) + "\" stroke-width=\"" + fmt(s.width) + "\"";
+  if (!s.dashes.empty()) {
+    a += " stroke-dasharray=\"";
+    for (std::size_t i = 0; i < s.dashes.size(); ++i) a += (i ? " " : "") + fmt(s.dashes[i]);
+    a += "\"";
+  }
+  return a;
+}
+
+QPen pen(const Stroke& s) {
+  QPen p(s.color, s.width);
+  p.setCapStyle(Qt::FlatCap);
+  if (!s.dashes.empty()) {
+    // Qt's dash lengths are in pen widths.
+    QList<qreal> pattern;
+    for (double d : s.dashes) pattern << d / std::max(1e-6, s.width);
+    p.setDashPattern(pattern);
+  }
+  return p;
+}
+
+struct EventStyle {
+  QColor color;
+  std::vector<double> dashes;
+};
+EventStyle eventStyle(EventKind k) {
+  switch (k) {
+    case EventKind::ContactOnset:
+      return {QColor(0x00, 0x7A, 0x58), {1.0, 1.5}};
+    case EventKind::ClutchBreak:
+    case EventKind::ClutchEngage:
+      return {QColor(0xA0, 0x40, 0x00), {4.0, 2.0}};
+    case EventKind::PhaseChange:
+      return {QColor(0x40, 0x40, 0x90), {4.0, 1.5, 1.0, 1.5}};
+    case EventKind::Warning:
+      return {QColor(0xC0, 0x00, 0x00), {2.0, 2.0}};
+  }
+  return {kInk, {}};
+}
+
+std::string kindName(EventKind k) {
+  switch (k) {
+    case EventKind::ContactOnset:
+      return "contact";
+    case EventKind::ClutchBreak:
+      return "clutch-break";
+    case EventKind::ClutchEngage:
+      return "clutch-engage";
+    case EventKind::PhaseChange:
+      return "phase";
+    case EventKind::Warning:
+      return "warning";
+  }
+  return "event";
+}
+
+// A legend entry: sample line then the label.
+struct LegendItem {
+  QPointF at;  // start of the sample line, on the text's centre line
+  QString label;
+  QColor color;
+};
+
+constexpr double kSample = 11.0;  // legend sample line length [pt]
+constexpr double kTick = 3.0;     // tick mark length [pt]
+
+}  // namespace
+
+// --- QPainter -------------------------------------------------------------------------------
+
+void PainterCanvas::fillRect(const QRectF& rect, const QColor& color) {
+  p_.fillRect(rect, color);
+}
+
+void PainterCanvas::line(QPointF a, QPointF b, const Stroke& stroke) {
+  p_.setPen(pen(stroke));
+  p_.drawLine(a, b);
+}
+
+void PainterCanvas::polyline(const QPolygonF& points, const Stroke& stroke, const QRectF& clip) {
+  p_.save();
+  p_.setClipRect(clip, Qt::IntersectClip);
+  QPen p = pen(stroke);
+  p.setJoinStyle(Qt::RoundJoin);
+  p_.setPen(p);
+  p_.drawPolyline(points);
+  p_.restore();
+}
+
+void PainterCanvas::text(const QPainterPath& outline, const QColor& color, const QString&) {
+  p_.fillPath(outline, color);
+}
+
+// --- SVG ------------------------------------------------------------------------------------
+
+SvgCanvas::SvgCanvas(QSizeF size, const Attributes& root_data) {
+  out_ =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
+      "version=\"1.1\" width=\"" +
+      QByteArray::number(size.width() / 72.0, 'g', 6) + "in\" height=\"" +
+      QByteArray::number(size.height() / 72.0, 'g', 6) + "in\" viewBox=\"0 0 " + fmt(size.width()) +
+      " " + fmt(size.height()) + "\"";
+  for (const auto& [k, v] : root_data) out_ += " data-" + escape(k) + "=\"" + escape(v) + "\"";
+  out_ += ">\n";
+}
+
+void SvgCanvas::beginGroup(const std::string& cls, const Attributes& data) {
+  out_ += "<g class=\"" + escape(cls) + "\"";
+  for (const auto& [k, v] : data) out_ += " data-" + escape(k) + "=\"" + escape(v) + "\"";
+  out_ += ">\n";
+  ++depth_;
+}
+
+void SvgCanvas::endGroup() {
+  if (depth_ == 0) return;
+  out_ += "</g>\n";
+  --depth_;
+}
+
+void SvgCanvas::fillRect(const QRectF& r, const QColor& c) {
+  out_ += "<rect x=\"" + fmt(r.x()) + "\" y=\"" + fmt(r.y()) + "\" width=\"" + fmt(r.width()) +
+          "\" height=\"" + fmt(r.height()) + "\" fill=\"" + color(c) + "\"/>\n";
+}
+
+void SvgCanvas::line(QPointF a, QPointF b, const Stroke& s) {
+  out_ += "<line x1=\"" + fmt(a.x()) + "\" y1=\"" + fmt(a.y()) + "\" x2=\"" + fmt(b.x()) +
+          "\" y2=\"" + fmt(b.y()) + "\"" + strokeAttrs(s) + "/>\n";
+}
+
+void SvgCanvas::polyline(const QPolygonF& points, const Stroke& s, const QRectF& clip) {
+  const QByteArray id = "clip" + QByteArray::number(clips_++);
+  out_ += "<clipPath id=\"" + id + "\"><rect x=\"" + fmt(clip.x()) + "\" y=\"" + fmt(clip.y()) +
+          "\" width=\"" + fmt(clip.width()) + "\" height=\"" + fmt(clip.height()) +
+          "\"/></clipPath>\n<polyline clip-path=\"url(#" + id + ")\" stroke-linejoin=\"round\"" +
+          strokeAttrs(s) + " points=\"";
+  for (int i = 0; i < points.size(); ++i)
+    out_ += (i ? " " : "") + fmt(points[i].x()) + "," + fmt(points[i].y());
+  out_ += "\"/>\n";
+}
+
+void SvgCanvas::text(const QPainterPath& path, const QColor& c, const QString& text) {
+  out_ += "<path class=\"text\" aria-label=\"" + escape(text.toStdString()) + "\" fill=\"" +
+          color(c) + "\" d=\"";
+  for (int i = 0; i < path.elementCount(); ++i) {
+    const QPainterPath::Element e = path.elementAt(i);
+    if (e.isMoveTo()) {
+      out_ += "M" + fmt(e.x) + " " + fmt(e.y);
+    } else if (e.isLineTo()) {
+      out_ += "L" + fmt(e.x) + " " + fmt(e.y);
+    } else if (e.isCurveTo() && i + 2 < path.elementCount()) {
+      const QPainterPath::Element c1 = path.elementAt(i + 1), c2 = path.elementAt(i + 2);
+      out_ += "C" + fmt(e.x) + " " + fmt(e.y) + " " + fmt(c1.x) + " " + fmt(c1.y) + " " +
+              fmt(c2.x) + " " + fmt(c2.y);
+      i += 2;
+    }
+  }
+  out_ += "\"/>\n";
+}
+
+QByteArray SvgCanvas::finish() {
+  while (depth_ > 0) endGroup();
+  out_ += "</svg>\n";
+  return out_;
+}
+
+// --- layout and drawing ---------------------------------------------------------------------
+
+double FigureLayout::timeAt(double x_pt) const {
+  if (plots.empty() || plots.front().width() <= 0) return t_lo;
+  const QRectF& r = plots.front();
+  return t_lo + (x_pt - r.left()) / r.width() * (t_hi - t_lo);
+}
+
+FigureLayout drawFigure(const Figure& fig, Canvas& c, QSizeF size, const Style& st) {
+  FigureLayout layout;
+  c.fillRect(QRectF(QPointF(0, 0), size), Qt::white);
+  const double pad = 3.0;
+  double top = pad;
+  if (!fig.title.empty()) {
+    const QString title = qs(fig.title);
+    c.text(outline(title, st.title, QPointF(size.width() / 2, top + st.title * 0.8), HAlign::Center,
+                   false),
+           kInk, title);
+    top += st.title * 1.5;
+  }
+  if (fig.panels.empty()) {
+    // Plainly: nothing selected or nothing recorded yet.
+    const QString text = QStringLiteral("no data");
+    c.beginGroup("no-data", {});
+    c.text(outline(text, st.font * 1.2, QPointF(size.width() / 2, (top + size.height()) / 2),
+                   HAlign::Center),
+           kInk, text);
+    c.endGroup();
+    return layout;
+  }
+  const Ticks& xt = fig.time.ticks;
+  const double tscale = fig.time.scale.factor;
+  layout.t_lo = xt.lo * tscale;
+  layout.t_hi = xt.hi * tscale;
+
+  // Horizontal: the left axis' labels and title; extra (overlaid) axes stack on the right.
+  const double title_h = st.font * 1.25;
+  std::vector<double> label_w;  // widest tick label per axis slot
+  for (const Panel& p : fig.panels)
+    for (std::size_t a = 0; a < p.axes.size(); ++a) {
+      if (label_w.size() <= a) label_w.resize(a + 1, 0.0);
+      for (const std::string& l : p.axes[a].ticks.labels())
+        label_w[a] = std::max(label_w[a], textWidth(qs(l), st.small));
+    }
+  // Axis titles: one line, else quantity and [unit] on two lines, else [unit] alone.
+  std::vector<std::vector<QStringList>> titles(fig.panels.size());
+  int title_lines = 1;
+  double x0 = 0, x1 = 0, pw = 0, ph = 0, strip_h = 0;
+  std::vector<double> slot_x;  // outer edge offsets of the right-hand axes
+  const auto xOf = [&](double t_scaled) { return x0 + (t_scaled - xt.lo) / (xt.hi - xt.lo) * pw; };
+  const double leg_line = st.small * 1.45;
+  std::vector<std::vector<LegendItem>> legends;
+  std::vector<double> legend_h;
+  struct PlacedEvent {
+    const Event* event;
+    double x;
+    double label_x;  // centre of the label
+    int row;         // 0 nearest the top panel
+  };
+  std::vector<PlacedEvent> placed;
+  int event_rows = 0;
+  const double ev_line = st.small * 1.3;
+  const double gap = 4.0;
+  const double bottom = kTick + 1.0 + st.small * 1.3 + title_h + pad;
+  // A second pass when a title needs two lines (a wider left margin).
+  for (int pass = 0; pass < 2; ++pass) {
+    const double left = pad + title_h * title_lines + 2.0 + label_w[0] + kTick + 2.0;
+    slot_x.clear();
+    double right = 0.0;
+    for (std::size_t a = 1; a < label_w.size(); ++a) {
+      slot_x.push_back(right);
+      right += kTick + 2.0 + label_w[a] + 2.0 + title_h * title_lines +
+               (a + 1 < label_w.size() ? 4.0 : 0.0);
+    }
+    const QString last_x_label = xt.count() ? qs(xt.label(xt.count() - 1)) : QString();
+    right = std::max(right + pad, textWidth(last_x_label, st.small) / 2 + pad + 1.0);
+    x0 = left;
+    x1 = std::max(left + 10.0, size.width() - right);
+    pw = x1 - x0;
+
+    // Legends above each panel, wrapped to the plot width.
+    legends.assign(fig.panels.size(), {});
+    legend_h.assign(fig.panels.size(), 0.0);
+    for (std::size_t p = 0; p < fig.panels.size(); ++p) {
+      double x = x0, row = 0;
+      for (const Trace& tr : fig.panels[p].traces) {
+        const QString label = qs(tr.label);
+        const double w = kSample + 3.0 + textWidth(label, st.small);
+        if (x > x0 && x + w > x1) {
+          x = x0;
+          ++row;
+        }
+        legends[p].push_back({QPointF(x, row * leg_line + leg_line / 2), label,
+                              kPalette[tr.color % kPalette.size()]});
+        x += w + 8.0;
+      }
+      legend_h[p] = (row + 1) * leg_line;
+    }
+
+    // Event labels in rows above the top panel, each in the lowest row where it overlaps no
+    // label, crosses no higher label's leader line, and its own leader crosses no label.
+    placed.clear();
+    event_rows = 0;
+    for (const Event& e : fig.events) {
+      const double x = xOf(e.time / tscale);
+      const double w = textWidth(qs(e.label), st.small);
+      const double lx = std::clamp(x, w / 2 + 1.0, size.width() - w / 2 - 1.0);
+      // Leader lines may cross labels only when four rows cannot avoid it.
+      const auto fits = [&](int row, bool leaders) {
+        for (const PlacedEvent& q : placed) {
+          const double qw = textWidth(qs(q.event->label), st.small);
+          if (q.row == row && std::fabs(q.label_x - lx) < (w + qw) / 2 + 3.0) return false;
+          if (!leaders) continue;
+          if (q.row > row && std::fabs(q.x - lx) < w / 2 + 1.5) return false;
+          if (q.row < row && std::fabs(x - q.label_x) < qw / 2 + 1.5) return false;
+        }
+        return true;
+      };
+      int row = 0;
+      while (row < 4 && !fits(row, true)) ++row;
+      if (row == 4) {
+        row = 0;
+        while (!fits(row, false)) ++row;
+      }
+      event_rows = std::max(event_rows, row + 1);
+      placed.push_back({&e, x, lx, row});
+    }
+    strip_h = event_rows == 0 ? 0.0 : event_rows * ev_line + 2.0;
+
+    // Vertical: title, then per panel its legend (the first also the event labels) and plot;
+    // the bottom panel's time labels and title below.
+    double fixed = top + bottom + strip_h + gap * static_cast<double>(fig.panels.size() - 1);
+    for (double h : legend_h) fixed += h;
+    ph = std::max(12.0, (size.height() - fixed) / static_cast<double>(fig.panels.size()));
+    if (pass == 1) break;
+    const double room = ph + 8.0;
+    for (std::size_t p = 0; p < fig.panels.size(); ++p) {
+      titles[p].clear();
+      for (const Axis& axis : fig.panels[p].axes) {
+        const QString full = qs(axis.title);
+        const auto cut = full.lastIndexOf(QStringLiteral(" ["));
+        const QString quantity = full.left(cut), unit = full.mid(cut + 1);
+        if (textWidth(full, st.font) <= room || cut < 0) {
+          titles[p].push_back({full});
+        } else if (textWidth(quantity, st.font) <= room) {
+          titles[p].push_back({quantity, unit});
+          title_lines = 2;
+        } else {
+          titles[p].push_back({unit});
+        }
+      }
+    }
+    if (title_lines == 1) break;
+  }
+  double y = top;
+  for (std::size_t p = 0; p < fig.panels.size(); ++p) {
+    for (LegendItem& item : legends[p]) item.at.ry() += y;
+    y += legend_h[p];
+    if (p == 0) y += strip_h;
+    layout.plots.push_back(QRectF(x0, y, pw, ph));
+    y += ph + gap;
+  }
+  const double strip_top = layout.plots.front().top() - strip_h;
+
+  // Events first, so the signals are drawn over them.
+  for (const PlacedEvent& pe : placed) {
+    const Event& e = *pe.event;
+    const EventStyle es = eventStyle(e.kind);
+    const Stroke s{es.color, 0.6, es.dashes};
+    c.beginGroup(
+        "event",
+        {{"time", num(e.time)}, {"kind", kindName(e.kind)}, {"label", e.label}, {"x", num(pe.x)}});
+    const QString label = qs(e.label);
+    const double ly = strip_top + (event_rows - 1 - pe.row + 0.5) * ev_line;
+    c.text(outline(label, st.small, QPointF(pe.label_x, ly), HAlign::Center), es.color, label);
+    c.line(QPointF(pe.x, ly + ev_line / 2), QPointF(pe.x, layout.plots.front().top()), s);
+    for (const QRectF& r : layout.plots)
+      c.line(QPointF(pe.x, r.top()), QPointF(pe.x, r.bottom()), s);
+    c.endGroup();
+  }
+
+  const Stroke frame{kInk, st.frame, {}};
+  const Stroke grid{kGrid, 0.4, {}};
+  for (std::size_t p = 0; p < fig.panels.size(); ++p) {
+    const Panel& panel = fig.panels[p];
+    const QRectF r = layout.plots[p];
+    const bool bottom_panel = p + 1 == fig.panels.size();
+    c.beginGroup("panel", {{"index", std::to_string(p)},
+                           {"axis-title", panel.axes.front().title},
+                           {"unit", panel.axes.front().scale.display}});
+    // Grid at the time ticks and the first axis' ticks.
+    for (std::size_t i = 0; i < xt.count(); ++i) {
+      const double x = xOf(xt.value(i));
+      c.line(QPointF(x, r.top()), QPointF(x, r.bottom()), grid);
+    }
+    const auto yOf = [&](const Ticks& t, double v) {
+      return r.bottom() - (v - t.lo) / (t.hi - t.lo) * r.height();
+    };
+    for (std::size_t i = 0; i < panel.axes.front().ticks.count(); ++i) {
+      const double yy = yOf(panel.axes.front().ticks, panel.axes.front().ticks.value(i));
+      c.line(QPointF(r.left(), yy), QPointF(r.right(), yy), grid);
+    }
+    // Signals, split at non-finite values.
+    for (const Trace& tr : panel.traces) {
+      const Ticks& yt = panel.axes[tr.axis].ticks;
+      c.beginGroup(
+          "trace",
+          {{"column", tr.column}, {"label", tr.label}, {"axis-title", panel.axes[tr.axis].title}});
+      const Stroke s{kPalette[tr.color % kPalette.size()], st.line, {}};
+      QPolygonF poly;
+      for (std::size_t i = 0; i < tr.t.size(); ++i) {
+        if (!std::isfinite(tr.y[i])) {
+          if (poly.size() > 1) c.polyline(poly, s, r);
+          poly.clear();
+          continue;
+        }
+        poly << QPointF(xOf(tr.t[i] / tscale), yOf(yt, tr.y[i]));
+      }
+      if (poly.size() > 1) c.polyline(poly, s, r);
+      c.endGroup();
+    }
+    // Frame.
+    c.line(r.topLeft(), r.topRight(), frame);
+    c.line(r.bottomLeft(), r.bottomRight(), frame);
+    c.line(r.topLeft(), r.bottomLeft(), frame);
+    c.line(r.topRight(), r.bottomRight(), frame);
+    // Y axes: the first on the left, the others outward on the right.
+    for (std::size_t a = 0; a < panel.axes.size(); ++a) {
+      const Axis& axis = panel.axes[a];
+      const bool on_left = a == 0;
+      const double edge = on_left ? r.left() : r.right() + slot_x[a - 1];
+      if (!on_left && a > 1) c.line(QPointF(edge, r.top()), QPointF(edge, r.bottom()), frame);
+      const double dir = on_left ? -1.0 : 1.0;
+      // In a panel too short for every label, every second (or third...) tick keeps its label,
+      // starting from the one nearest zero so that zero stays labelled.
+      const std::size_t n_ticks = axis.ticks.count();
+      const double spacing =
+          n_ticks > 1 ? r.height() / static_cast<double>(n_ticks - 1) : r.height();
+      const auto every =
+          static_cast<std::size_t>(std::max(1.0, std::ceil(st.small * 1.25 / spacing)));
+      std::size_t anchor = 0;
+      for (std::size_t i = 0; i < n_ticks; ++i)
+        if (std::fabs(axis.ticks.value(i)) < std::fabs(axis.ticks.value(anchor))) anchor = i;
+      for (std::size_t i = 0; i < n_ticks; ++i) {
+        const double yy = yOf(axis.ticks, axis.ticks.value(i));
+        const QString label = qs(axis.ticks.label(i));
+        const bool labelled = (i + every - anchor % every) % every == 0;
+        c.beginGroup(labelled ? "ytick" : "ytick-unlabelled", {{"panel", std::to_string(p)},
+                                                               {"axis", std::to_string(a)},
+                                                               {"value", num(axis.ticks.value(i))},
+                                                               {"label", axis.ticks.label(i)},
+                                                               {"y", num(yy)}});
+        c.line(QPointF(edge, yy), QPointF(edge + dir * kTick, yy), frame);
+        if (labelled)
+          c.text(outline(label, st.small, QPointF(edge + dir * (kTick + 2.0), yy),
+                         on_left ? HAlign::Right : HAlign::Left),
+                 kInk, label);
+        c.endGroup();
+      }
+      // The title, rotated, in one or two lines.
+      const QStringList& lines = titles[p][a];
+      const QString title = lines.join(QLatin1Char(' '));
+      c.beginGroup("axis-title", {{"panel", std::to_string(p)},
+                                  {"axis", std::to_string(a)},
+                                  {"text", title.toStdString()},
+                                  {"unit", axis.scale.display}});
+      for (int l = 0; l < lines.size(); ++l) {
+        const double offset = (l + 0.8) * title_h / 1.25 + l * (title_h - st.font);
+        const double tx = on_left ? pad + offset : edge + kTick + 2.0 + label_w[a] + 2.0 + offset;
+        c.text(outline(lines[l], st.font, QPointF(tx, r.center().y()), HAlign::Center, false, true),
+               kInk, lines[l]);
+      }
+      c.endGroup();
+    }
+    // Time ticks in every panel; labels and title under the bottom one.
+    for (std::size_t i = 0; i < xt.count(); ++i) {
+      const double x = xOf(xt.value(i));
+      const QString label = qs(xt.label(i));
+      c.beginGroup(bottom_panel ? "xtick" : "xtick-mark", {{"panel", std::to_string(p)},
+                                                           {"value", num(xt.value(i))},
+                                                           {"label", xt.label(i)},
+                                                           {"x", num(x)}});
+      c.line(QPointF(x, r.bottom()), QPointF(x, r.bottom() - kTick), frame);
+      if (bottom_panel)
+        c.text(outline(label, st.small, QPointF(x, r.bottom() + kTick + 1.0 + st.small * 0.65),
+                       HAlign::Center),
+               kInk, label);
+      c.endGroup();
+    }
+    if (bottom_panel) {
+      const QString title = qs(fig.time.title);
+      c.beginGroup("axis-title",
+                   {{"panel", "time"}, {"text", fig.time.title}, {"unit", fig.time.scale.display}});
+      c.text(outline(title, st.font,
+                     QPointF(r.center().x(),
+                             r.bottom() + kTick + 1.0 + st.small * 1.3 + title_h * 0.55),
+                     HAlign::Center),
+             kInk, title);
+      c.endGroup();
+    }
+    // Legend.
+    c.beginGroup("legend", {{"panel", std::to_string(p)}});
+    for (const LegendItem& item : legends[p]) {
+      c.line(item.at, item.at + QPointF(kSample, 0), Stroke{item.color, st.line * 1.2, {}});
+      c.text(outline(item.label, st.small, item.at + QPointF(kSample + 3.0, 0), HAlign::Left), kInk,
+             item.label);
+    }
+    c.endGroup();
+    c.endGroup();
+  }
+  return layout;
+}
+
+namespace {
+// Lays out without drawing.
+class NullCanvas : public Canvas {
+ public:
+  void beginGroup(const std::string&, const Attributes&) override {}
+  void endGroup() override {}
+  void fillRect(const QRectF&, const QColor&) override {}
+  void line(QPointF, QPointF, const Stroke&) override {}
+  void polyline(const QPolygonF&, const Stroke&, const QRectF&) override {}
+  void text(const QPainterPath&, const QColor&, const QString&) override {}
+};
+}  // namespace
+
+double figureHeight(const Figure& figure, const FigureSize& size) {
+  if (size.height_in > 0) return size.height_in;
+  const bool overlay = figure.panels.size() == 1 && figure.panels.front().axes.size() > 1;
+  const double panel = panelHeight(size.width_in, overlay) * 72.0;
+  if (figure.panels.empty()) return 2.0;
+  // Everything but the plot areas is the same at any height: measure it once.
+  NullCanvas canvas;
+  const double probe = 72.0 * 30.0;
+  const FigureLayout layout = drawFigure(figure, canvas, QSizeF(size.width_in * 72.0, probe));
+  const double n = static_cast<double>(figure.panels.size());
+  const double fixed = probe - n * layout.plots.front().height();
+  return std::min(30.0, (fixed + n * panel) / 72.0);
+}
+
+void exportFigure(const Figure& figure, const QString& path, const FigureSize& size, int dpi) {
+  if (dpi < 50 || dpi > 2400)
+    throw std::invalid_argument("dpi " + std::to_string(dpi) + ": use 50 to 2400");
+  const QSizeF pt(size.width_in * 72.0, figureHeight(figure, size) * 72.0);
+  const QString suffix = QFileInfo(path).suffix().toLower();
+  const auto fail = [&](const QString& why) {
+    throw std::runtime_error("cannot write " + path.toStdString() + ": " + why.toStdString());
+  };
+  QSaveFile file(path);
+  const auto open = [&] {
+    if (!file.open(QIODevice::WriteOnly)) fail(file.errorString());
+  };
+  if (suffix == QLatin1String("png")) {
+    const QSize px(static_cast<int>(std::lround(pt.width() / 72.0 * dpi)),
+                   static_cast<int>(std::lround(pt.height() / 72.0 * dpi)));
+    if (px.width() > 20000 || px.height() > 20000)
+      fail(QStringLiteral("%1 x %2 pixels is too large; lower --dpi or the size")
+               .arg(px.width())
+               .arg(px.height()));
+    QImage image(px, QImage::Format_ARGB32);
+    image.setDotsPerMeterX(static_cast<int>(std::lround(dpi / 0.0254)));
+    image.setDotsPerMeterY(static_cast<int>(std::lround(dpi / 0.0254)));
+    image.fill(Qt::white);
+    {
+      QPainter painter(&image);
+      painter.setRenderHint(QPainter::Antialiasing);
+      painter.scale(dpi / 72.0, dpi / 72.0);
+      PainterCanvas canvas(painter);
+      drawFigure(figure, canvas, pt);
+    }
+    open();
+    if (!image.save(&file, "PNG")) fail(QStringLiteral("cannot encode PNG"));
+  } else if (suffix == QLatin1String("svg")) {
+    SvgCanvas canvas(
+        pt, {{"width-in", num(size.width_in)}, {"height-in", num(figureHeight(figure, size))}});
+    drawFigure(figure, canvas, pt);
+    open();
+    file.write(canvas.finish());
+  } else if (suffix == QLatin1String("pdf")) {
+    open();
+    QPdfWriter writer(&file);
+    writer.setPageSize(QPageSize(pt, QPageSize::Point));
+    writer.setPageMargins(QMarginsF(0, 0, 0, 0));
+    writer.setResolution(1200);
+    writer.setTitle(qs(figure.title));
+    writer.setCreator(QStringLiteral("handsim"));
+    {
+      QPainter painter(&writer);
+      painter.setRenderHint(QPainter::Antialiasing);
+      painter.scale(1200.0 / 72.0, 1200.0 / 72.0);
+      PainterCanvas canvas(painter);
+      drawFigure(figure, canvas, pt);
+    }
+  } else {
+    fail(QStringLiteral("use a .png, .svg or .pdf file name"));
+  }
+  if (!file.commit()) fail(file.errorString());
+}
+
+}  // namespace handsim::plot
