@@ -383,7 +383,7 @@ def revolute_finger(hand_id, name, base_xyz, x0, y0, l1, l2, m1, m2):
     prox = link_bar(l1, PROX_HW, PROX_HT)
     dist = link_bar(l2, DIST_HW, DIST_HT)
     return {"name": name,
-            "base": {"translation_m": [round(v, 12) + 0.0 for v in base_xyz], "rotation": rot},
+            "base": {"translation_m": list(base_xyz), "rotation": rot},
             "joints": [
                 {"name": "J1", "a_m": l1, "limits_deg": [-15, 30],
                  "inertial": inertial(prox, m1), "mesh": f"{hand_id}/proximal.wrl"},
@@ -428,14 +428,15 @@ def gripper2r():
             "Masses (handsim choices): proximal 40 g, distal 25 g; centres of mass and "
             "inertias of the meshes as uniform solids.",
             "Actuators: 'close' drives L.J1 and R.J1, 'curl' L.J2 and R.J2 (ratio 1). Torque "
-            "limits 1.6 and 0.4 N m split over two fingers: 0.8 N m at J1 and 0.2 N m at J2 "
-            "balance a 10 N pad force 80 mm from J1 and 20 mm from J2. kp 10 and 4 N m/rad "
-            "saturate 0.16 and 0.1 rad short of the target.",
+            "limits 1.6 and 0.45 N m split over two fingers: 0.8 N m at J1 and 0.225 N m at J2 "
+            "hold a 10 N push normal to the middle of the distal pad (22.5 mm from J2, 74.5 mm "
+            "from J1 with J2 at 30 deg). kp 10 and 4 N m/rad saturate 0.16 and 0.11 rad short "
+            "of the target.",
             "Meshes (assets/hands/gripper2r/*.wrl): extruded stadium phalanges (flat +y side "
             "= pad) and a box palm, written for handsim by cmake/make_seed004_assets.py."],
         "palm": {"mesh": "gripper2r/palm.wrl"},
         "fingers": fingers,
-        "actuators": revolute_actuators(["L", "R"], 1.6, 0.4),
+        "actuators": revolute_actuators(["L", "R"], 1.6, 0.45),
         "poses": [
             {"name": "open", "joints_deg": {"L": [-15, 0], "R": [-15, 0]}},
             {"name": "closed", "joints_deg": {"L": [0, 45], "R": [0, 45]}}],
@@ -477,8 +478,9 @@ def gripper3r():
             "Masses (handsim choices): proximal 35 g, distal 25 g; centres of mass and "
             "inertias of the meshes as uniform solids.",
             "Actuators: 'close' drives F1-F3.J1, 'curl' F1-F3.J2 (ratio 1). Torque limits 2.4 "
-            "and 0.6 N m split over three fingers: 0.8 N m at J1 and 0.2 N m at J2 per finger, "
-            "a 10 N pad force as for gripper2r.",
+            "and 0.6 N m split over three fingers: 0.8 N m at J1 and 0.2 N m at J2 per finger "
+            "hold a 10 N push normal to the middle of the distal pad (20 mm from J2, 63.3 mm "
+            "from J1 with J2 at 30 deg).",
             "Meshes (assets/hands/gripper3r/*.wrl): extruded stadium phalanges (flat +y side "
             "= pad) and a prism palm, written for handsim by cmake/make_seed004_assets.py."],
         "palm": {"mesh": "gripper3r/palm.wrl"},
