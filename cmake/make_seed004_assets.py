@@ -235,7 +235,7 @@ def write_vrml(path, verts, tris, title, colour, frame_note):
              f"{colour[0]} {colour[1]} {colour[2]} }} }}",
              "  geometry IndexedFaceSet {", "    solid TRUE", "    coord Coordinate { point ["]
     for v in verts:
-        lines.append("      " + " ".join(f"{x:.7g}" for x in v) + ",")
+        lines.append("      " + " ".join(f"{x:.9g}" for x in v) + ",")
     lines += ["    ] }", "    coordIndex ["]
     for t in tris:
         lines.append(f"      {t[0]} {t[1]} {t[2]} -1")
