@@ -13,4 +13,8 @@ trap 'rm -rf "$XDG_CONFIG_HOME"' EXIT
 run --quit-after 2 --window-screenshot "$root/docs/images/handsim-default.png"
 run --scene "$root/assets/scenarios/barrett_breakaway_cube.json" --play --quit-after 6 \
     --window-screenshot "$root/docs/images/handsim-breakaway.png"
-echo "wrote docs/images/handsim-default.png and docs/images/handsim-breakaway.png"
+# Seed 004's grippers (docs/hands.md), the viewport only, at zero joint angles.
+for id in gripper2p gripper2r gripper3r; do
+  run --hand "$id" --quit-after 3 --screenshot "$root/docs/images/hand-$id.png"
+done
+echo "wrote docs/images/handsim-default.png, handsim-breakaway.png and hand-gripper*.png"
