@@ -50,7 +50,8 @@ std::vector<Eigen::Vector3d> tipsAt(const hand::HandModel& h, const std::string&
 }
 
 // Diameter of the circle through three points: 2 R = a b c / (2 area).
-double circleDiameter(const Eigen::Vector3d& a, const Eigen::Vector3d& b, const Eigen::Vector3d& c) {
+double circleDiameter(const Eigen::Vector3d& a, const Eigen::Vector3d& b,
+                      const Eigen::Vector3d& c) {
   const double area = 0.5 * (b - a).cross(c - a).norm();
   return (b - a).norm() * (c - b).norm() * (a - c).norm() / (2.0 * area);
 }
@@ -89,7 +90,8 @@ void checkMeshes(const hand::HandModel& h, double radius) {
         const auto frames = kinematics::forwardKinematics(chain, vec(pose(h, name).q[f]));
         const Eigen::Isometry3d to_palm = chain.base * frames.at(static_cast<int>(r) + 1);
         for (const auto& v : mesh.vertices)
-          EXPECT_GE((to_palm * v).z(), -1e-12) << h.link_meshes[f][r] << " below the palm at " << name;
+          EXPECT_GE((to_palm * v).z(), -1e-12)
+              << h.link_meshes[f][r] << " below the palm at " << name;
       }
     }
   }
@@ -206,7 +208,8 @@ TEST(Seed004Grippers, ThreeFingerRevoluteTipsMatchClosedForm) {
   for (const double q1 : {-15.0, 0.0, 20.0})
     for (const double q2 : {0.0, 45.0, 80.0})
       for (std::size_t k = 0; k < 3; ++k) {
-        const double a = q1 * kDeg, b = (q1 + q2) * kDeg, phi = 120.0 * kDeg * static_cast<double>(k);
+        const double a = q1 * kDeg, b = (q1 + q2) * kDeg,
+                     phi = 120.0 * kDeg * static_cast<double>(k);
         const double rho = 0.04 - l1 * std::sin(a) - l2 * std::sin(b);
         const double z = 0.012 + l1 * std::cos(a) + l2 * std::cos(b);
         const Eigen::Vector3d expected(rho * std::cos(phi), rho * std::sin(phi), z);
@@ -235,7 +238,8 @@ TEST(Seed004Grippers, RevolutePadsFaceTheClosingDirection) {
       double ymax = -1.0, xmin = 1.0, xmax = -1.0;
       for (const auto& v : mesh.vertices) ymax = std::max(ymax, v.y());
       for (const auto& v : mesh.vertices)
-        if (std::abs(v.y() - ymax) < 1e-12) xmin = std::min(xmin, v.x()), xmax = std::max(xmax, v.x());
+        if (std::abs(v.y() - ymax) < 1e-12)
+          xmin = std::min(xmin, v.x()), xmax = std::max(xmax, v.x());
       EXPECT_NEAR(ymax, 0.008, 1e-12) << id;
       EXPECT_NEAR(xmin, -chain.rows[1].a, 1e-12) << id;
       EXPECT_NEAR(xmax, 0.0, 1e-12) << id;
@@ -283,6 +287,7 @@ TEST(Seed004Grippers, ServosSqueezeAboutTenNewtonsPerPadAndAreStableAtOneMillise
   }
   for (const char* id : {"gripper2p", "gripper2r", "gripper3r"}) {
     const hand::HandModel h = hand::loadHand(id);
-    for (const char* name : {"open", "closed"}) EXPECT_GT(stableStepAt(h, name), 1e-3) << id << " " << name;
+    for (const char* name : {"open", "closed"})
+      EXPECT_GT(stableStepAt(h, name), 1e-3) << id << " " << name;
   }
 }
