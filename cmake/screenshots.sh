@@ -17,4 +17,8 @@ run --scene "$root/assets/scenarios/barrett_breakaway_cube.json" --play --quit-a
 # A published-style figure: seed 000's Fig. 7-8 preset, single column, exported by the CLI.
 "$build/src/handsim-cli" simulate "$root/assets/scenarios/barrett_breakaway_cube.json" --quiet \
     --plot "$root/docs/images/plot-seed000.png" --preset seed000 --dpi 200 > /dev/null
-echo "wrote docs/images/handsim-default.png, handsim-breakaway.png and plot-seed000.png"
+# Seed 004's grippers (docs/hands.md), the viewport only, at zero joint angles.
+for id in gripper2p gripper2r gripper3r; do
+  run --hand "$id" --quit-after 3 --screenshot "$root/docs/images/hand-$id.png"
+done
+echo "wrote docs/images/handsim-default.png, handsim-breakaway.png plot-seed000.png and hand-gripper*.png"
