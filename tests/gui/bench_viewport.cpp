@@ -58,12 +58,19 @@ int main(int argc, char** argv) {
   format.setProfile(QSurfaceFormat::CompatibilityProfile);
   format.setVersion(2, 1);
   format.setDepthBufferSize(24);
-  // Same format as the application unless told otherwise: bench_viewport [samples] [no-object]
-  const int samples = argc > 1 ? std::atoi(argv[1]) : 4;
+  // Same format as the application unless told otherwise:
+  //   bench_viewport [SAMPLES|auto] [no-object|object] [full-detail]
+  const bool automatic = argc <= 1 || std::string(argv[1]) == "auto";
+  int samples = automatic ? 0 : std::atoi(argv[1]);
   const bool with_object = !(argc > 2 && std::string(argv[2]) == "no-object");
+  const bool full_detail = argc > 3 && std::string(argv[3]) == "full-detail";
   format.setSamples(samples);
   QSurfaceFormat::setDefaultFormat(format);
   QApplication app(argc, argv);
+  if (automatic) {
+    samples = handsim::app::OsgViewport::automaticSamples();
+    handsim::app::OsgViewport::setSamples(samples);
+  }
   QApplication::setOrganizationName(QStringLiteral("handsim-bench"));
   handsim::app::SimulationController controller;
   handsim::app::MainWindow window(&controller);
@@ -72,6 +79,11 @@ int main(int argc, char** argv) {
   QTemporaryDir dir;
   const QString sphere = writeSphere(dir.filePath(QStringLiteral("sphere100k.obj")), 224, 224);
   if (with_object && !window.importObject(sphere)) return 1;
+  if (full_detail) {
+    handsim::app::DisplayOptions o = window.viewport()->scene().options();
+    o.full_detail = true;
+    window.viewport()->setDisplayOptions(o);
+  }
   window.resize(1280, 800);
   window.show();
   handsim::app::OsgViewport* vp = window.viewport();
@@ -119,7 +131,8 @@ int main(int argc, char** argv) {
     latencies.push_back(static_cast<double>(t.nsecsElapsed()) * 1e-6);
     QObject::disconnect(c);
   }
-  std::printf("samples %d, viewport %dx%d (device pixels), object triangles %zu\n", samples,
+  std::printf("samples %d%s%s, viewport %dx%d (device pixels), object triangles %zu\n", samples,
+              automatic ? " (automatic)" : "", full_detail ? ", full detail" : "",
               static_cast<int>(vp->width() * vp->devicePixelRatioF()),
               static_cast<int>(vp->height() * vp->devicePixelRatioF()), triangles);
   std::printf("frame rate while simulating: %.1f fps\n", fps);
