@@ -162,6 +162,8 @@ void OsgViewport::setView(View view) {
   manipulator_->setVerticalAxisFixed(view != View::Top);
   manipulator_->setHomePosition(c + dir * dist, c, up);
   manipulator_->home(0.0);
+  last_view_ = view;
+  at_preset_ = true;
   update();
 }
 
@@ -189,6 +191,8 @@ void OsgViewport::initializeGL() {
 
 void OsgViewport::resizeGL(int, int) {
   resizeViewer();
+  // A preset frames the scene for the widget's shape: keep it framed while the layout settles.
+  if (at_preset_) setView(last_view_);
 }
 
 void OsgViewport::resizeViewer() {
@@ -272,6 +276,7 @@ void OsgViewport::dragObject(const QPointF& logical) {
 }
 
 void OsgViewport::mousePressEvent(QMouseEvent* e) {
+  at_preset_ = false;
   if (e->button() == Qt::LeftButton && (e->modifiers() & Qt::ControlModifier) &&
       startObjectDrag(e->position()))
     return;
@@ -307,6 +312,7 @@ void OsgViewport::mouseMoveEvent(QMouseEvent* e) {
 }
 
 void OsgViewport::wheelEvent(QWheelEvent* e) {
+  at_preset_ = false;
   window_->getEventQueue()->mouseScroll(e->angleDelta().y() > 0
                                             ? osgGA::GUIEventAdapter::SCROLL_UP
                                             : osgGA::GUIEventAdapter::SCROLL_DOWN);

@@ -84,6 +84,9 @@ class OsgViewport : public QOpenGLWidget {
   osg::ref_ptr<osgViewer::GraphicsWindowEmbedded> window_;
   osg::ref_ptr<osgGA::TrackballManipulator> manipulator_;
   bool dirty_ = true;
+  View last_view_ = View::Fit;
+  /// The camera is still at the last preset (no mouse move since): a resize re-frames it.
+  bool at_preset_ = false;
   int dragged_ = -1;         ///< object moved by Ctrl + left drag, or -1
   osg::Vec3d drag_point_;    ///< grabbed point in the world
   double drag_depth_ = 0.0;  ///< its window depth
