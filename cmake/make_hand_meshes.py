@@ -221,7 +221,8 @@ def anthro():
     hand = json.load(open(os.path.join(HANDS, "anthro20.json")))
     skin = (0.86, 0.72, 0.62)
     for finger in hand["fingers"]:
-        for row in finger["joints"]:
+        for index, row in enumerate(finger["joints"]):
+            last = index == len(finger["joints"]) - 1
             mesh = row.get("mesh")
             if not mesh:
                 continue
@@ -239,7 +240,10 @@ def anthro():
                 # From the joint at x = -a (a little fuller, like a knuckle) to the far end,
                 # tapering by 10%: the links of the collision mesh's radius, smooth.
                 r = radii[0]
-                capsule_x(m, -a, 0.0, r * 1.05, r * 0.95)
+                # The far end: the fingertip's cap (as the collision mesh's tip sphere), else
+                # a cap that stops at the next joint, whose knuckle the next link draws.
+                end = 0.0 if last else -0.9 * r
+                capsule_x(m, -a, end, r * 1.05, r * 0.95)
             write(os.path.join(d, name + "_visual.wrl"),
                   ["anthro20 %s link %s, %s." % (finger["name"], row["name"], HEAD),
                    "Link frame as in %s. Metres." % os.path.basename(mesh)], [m])
