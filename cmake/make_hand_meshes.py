@@ -45,7 +45,7 @@ class Mesh:
         self.tri(a, c, d)
 
 
-def rounded_box(mesh, lo, hi, radius, n=6, transform=None):
+def rounded_box(mesh, lo, hi, radius, n=4, transform=None):
     """A box from lo to hi whose edges and corners are rounded with `radius`: every point of a
     subdivided cube is pulled onto the sphere-swept inner box. Closed, outward winding."""
     half = [(h - l) / 2 for l, h in zip(lo, hi)]
@@ -88,7 +88,7 @@ def rounded_box(mesh, lo, hi, radius, n=6, transform=None):
                         mesh.quad(corners[0], corners[3], corners[2], corners[1])
 
 
-def revolve(mesh, profile, axis, centre, segments=28):
+def revolve(mesh, profile, axis, centre, segments=20):
     """Surface of revolution: profile = [(t, rho)] along `axis` (0 x, 1 y, 2 z) through `centre`,
     rho = 0 at both ends (closed). t must increase along the profile."""
     a1, a2 = (axis + 1) % 3, (axis + 2) % 3
@@ -110,7 +110,7 @@ def revolve(mesh, profile, axis, centre, segments=28):
             mesh.quad(a, b, c, d)
 
 
-def rounded_cylinder(mesh, axis, centre, radius, length, fillet, steps=3, segments=28):
+def rounded_cylinder(mesh, axis, centre, radius, length, fillet, steps=2, segments=20):
     """Cylinder along `axis` centred at `centre`, its two rims rounded with `fillet`."""
     f = min(fillet, radius, length / 2)
     h = length / 2
@@ -125,7 +125,7 @@ def rounded_cylinder(mesh, axis, centre, radius, length, fillet, steps=3, segmen
     revolve(mesh, prof, axis, centre, segments)
 
 
-def capsule_x(mesh, x0, x1, r0, r1, steps=5, segments=20):
+def capsule_x(mesh, x0, x1, r0, r1, steps=4, segments=16):
     """A tapered capsule along x from x0 (radius r0) to x1 (radius r1), rounded ends."""
     prof = [(x0 - r0, 0.0)]
     for s in range(1, steps + 1):
@@ -138,7 +138,7 @@ def capsule_x(mesh, x0, x1, r0, r1, steps=5, segments=20):
     revolve(mesh, prof, 0, (0.0, 0.0, 0.0), segments)
 
 
-def sphere(mesh, centre, r, steps=8, segments=20):
+def sphere(mesh, centre, r, steps=6, segments=16):
     prof = [(-r * math.cos(math.pi * s / steps), r * math.sin(math.pi * s / steps))
             for s in range(steps + 1)]
     prof[0] = (-r, 0.0)
@@ -206,7 +206,7 @@ def barrett():
     # the seed's 60 mm cylinder, 72 mm tall, with rounded rims; a hub carries the spread axes
     # of F1 and F2 (x = -+Aw = -+25 mm) and the fixed base of F3.
     palm, hub = Mesh(DARK), Mesh((0.32, 0.33, 0.36))
-    rounded_cylinder(palm, 2, (0.0, 0.0, 0.036), 0.060, 0.072, 0.008, steps=4, segments=56)
+    rounded_cylinder(palm, 2, (0.0, 0.0, 0.036), 0.060, 0.072, 0.008, steps=3, segments=40)
     for x in (-0.025, 0.025):
         rounded_cylinder(hub, 2, (x, 0.0, 0.0735), 0.017, 0.006, 0.002)
     rounded_box(hub, (-0.012, 0.030, 0.070), (0.012, 0.058, 0.077), 0.003)
@@ -248,7 +248,7 @@ def anthro():
                   ["anthro20 %s link %s, %s." % (finger["name"], row["name"], HEAD),
                    "Link frame as in %s. Metres." % os.path.basename(mesh)], [m])
     palm = Mesh((0.80, 0.66, 0.56))
-    rounded_box(palm, (-0.044, 0.0, -0.018), (0.040, 0.084, 0.006), 0.009, n=8)
+    rounded_box(palm, (-0.044, 0.0, -0.018), (0.040, 0.084, 0.006), 0.009, n=6)
     write(os.path.join(d, "palm_visual.wrl"),
           ["anthro20 palm, " + HEAD + ".",
            "Palm frame: origin at the wrist, y towards the fingers, z out of the palm. Metres."],
