@@ -183,7 +183,7 @@ geometry::TriangleMesh clusterDecimate(const geometry::TriangleMesh& mesh, doubl
 constexpr std::size_t kLodTriangles = 20000;
 
 // The object's drawing: its full geode, or for a large mesh an osg::LOD that switches (by the
-// object's size on screen in pixels) between clustered versions with cells of about two pixels
+// object's size on screen in pixels) between clustered versions with cells under about two pixels
 // and the full mesh. `ranges` receives the LOD's default pixel ranges (restored when the full
 // detail option is turned off again).
 osg::ref_ptr<osg::Node> objectDrawing(const geometry::LoadedModel& model,
@@ -209,8 +209,9 @@ osg::ref_ptr<osg::Node> objectDrawing(const geometry::LoadedModel& model,
       coarse.shapes.push_back(std::move(s));
     }
     if (coarse_triangles * 2 > triangles) break;  // not worth a level
-    // OSG's pixel size is about the bounding sphere's diameter on screen, near the box's
-    // diagonal: cells of diagonal / cells stay under two pixels up to 2 * cells pixels.
+    // OSG's pixel size of a bounding sphere is its diameter on screen (osg::CullingSet's pixel
+    // size vector), about the box's diagonal: up to 2 * cells pixels a cell of diagonal / cells
+    // covers at most about two pixels.
     const float upto = static_cast<float>(2.0 * cells);
     lod->addChild(modelGeode(coarse, true), below, upto);
     ranges->emplace_back(below, upto);
