@@ -21,4 +21,13 @@ run --scene "$root/assets/scenarios/barrett_breakaway_cube.json" --play --quit-a
 for id in gripper2p gripper2r gripper3r; do
   run --hand "$id" --quit-after 3 --screenshot "$root/docs/images/hand-$id.png"
 done
-echo "wrote docs/images/handsim-default.png, handsim-breakaway.png plot-seed000.png and hand-gripper*.png"
+# One picture per panel (the dock alone), on the breakaway run after 3 s so that the panels
+# show a moving hand, contacts and a grasp.
+for panel in joints cartesian objects grasp trajectory; do
+  run --scene "$root/assets/scenarios/barrett_breakaway_cube.json" --play --quit-after 3 \
+      --panel "$panel" --panel-screenshot "$root/docs/images/handsim-panel-$panel.png"
+done
+# An imported object placed in front of the palm (the shipped bottle and the anthropomorphic hand).
+run --hand anthro20 --object "$root/assets/objects/bottle.wrl" --quit-after 2 \
+    --screenshot "$root/docs/images/handsim-import.png"
+echo "wrote docs/images/handsim-default.png, handsim-breakaway.png, plot-seed000.png, hand-gripper*.png, handsim-panel-*.png and handsim-import.png"

@@ -47,6 +47,10 @@ AppOptions parseAppOptions(const QStringList& arguments) {
       if (!value(o.screenshot)) return o;
     } else if (a == QLatin1String("--window-screenshot")) {
       if (!value(o.window_screenshot)) return o;
+    } else if (a == QLatin1String("--panel")) {
+      if (!value(o.panel)) return o;
+    } else if (a == QLatin1String("--panel-screenshot")) {
+      if (!value(o.panel_screenshot)) return o;
     } else if (a == QLatin1String("--samples")) {
       if (!value(v)) return o;
       double n = 0.0;
@@ -73,6 +77,8 @@ AppOptions parseAppOptions(const QStringList& arguments) {
       return o;
     }
   }
+  if (!o.panel_screenshot.isEmpty() && o.panel.isEmpty())
+    o.error = QStringLiteral("--panel-screenshot needs --panel NAME");
   return o;
 }
 

@@ -14,8 +14,11 @@ struct AppOptions {
   bool play = false;          ///< --play: start the simulation
   QString screenshot;         ///< --screenshot OUT.png: save the viewport just before quitting
   QString window_screenshot;  ///< --window-screenshot OUT.png: the whole window, with panels
-  int samples = 4;            ///< --samples N: multisampling of the viewport (0 = off; llvmpipe is
-                              ///< about 3x faster without it, docs/performance-gui.md)
+  QString panel;              ///< --panel NAME: bring this dock to the front (joints, ...)
+  QString panel_screenshot;   ///< --panel-screenshot OUT.png: that dock alone (needs --panel)
+  int samples = -1;           ///< --samples N: multisampling of the viewport (0 = off); -1, the
+                              ///< default: 4 on a GPU, 0 on a software rasteriser such as
+                              ///< llvmpipe (about 3x faster without it, docs/performance.md)
   double quit_after = -1.0;   ///< --quit-after SECONDS of wall-clock time (0, 86400]; < 0: stay
                               ///< open
   QString error;              ///< non-empty when the arguments are invalid

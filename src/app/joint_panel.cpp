@@ -139,7 +139,8 @@ void JointPanel::refresh() {
       const double v = s.q[f](j);
       text += row.type == kinematics::JointType::Prismatic
                   ? QStringLiteral(" %1 mm").arg(v * 1000.0, 0, 'f', 1)
-                  : QStringLiteral(" %1°").arg(v * kDeg, 0, 'f', 1);
+                  // No "-0.0°" for a joint a rounding error below zero.
+                  : QStringLiteral(" %1°").arg(std::abs(v * kDeg) < 0.05 ? 0.0 : v * kDeg, 0, 'f', 1);
     }
     text += '\n';
   }

@@ -3,6 +3,7 @@
 #include <QApplication>
 #include <QSurfaceFormat>
 #include <QTimer>
+#include <algorithm>
 #include <cstdio>
 
 #include "app_options.hpp"
@@ -15,7 +16,9 @@ namespace {
 const char* kUsage =
     "usage: handsim [--scene FILE] [--hand ID|FILE] [--object FILE]... [--play]\n"
     "               [--screenshot OUT.png] [--window-screenshot OUT.png] [--quit-after SECONDS]\n"
-    "               [--samples N]\n"
+    "               [--samples N]   (default: 4 on a GPU, 0 on a software rasteriser)\n"
+    "               [--panel NAME] [--panel-screenshot OUT.png]\n"
+    "NAME: joints, cartesian, objects, grasp, trajectory, plot.\n"
     "Without arguments handsim opens the BarrettHand and a cube (docs/gui.md).\n";
 
 }  // namespace
@@ -42,7 +45,7 @@ int main(int argc, char** argv) {
   format.setProfile(QSurfaceFormat::CompatibilityProfile);
   format.setVersion(2, 1);
   format.setDepthBufferSize(24);
-  format.setSamples(options.samples);
+  format.setSamples(std::max(options.samples, 0));
   QSurfaceFormat::setDefaultFormat(format);
   QApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
 
@@ -50,11 +53,16 @@ int main(int argc, char** argv) {
   QApplication::setApplicationName(QStringLiteral("handsim"));
   QApplication::setOrganizationName(QStringLiteral("handsim"));
   QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+  // The viewport's format is set when it is built: choose its multisampling now that a context
+  // can tell a GPU from a software rasteriser.
+  if (options.samples < 0)
+    handsim::app::OsgViewport::setSamples(handsim::app::OsgViewport::automaticSamples());
 
   handsim::app::SimulationController controller;
   handsim::app::MainWindow window(&controller);
   const bool automated = options.quit_after >= 0.0 || !options.screenshot.isEmpty() ||
-                         !options.window_screenshot.isEmpty();
+                         !options.window_screenshot.isEmpty() ||
+                         !options.panel_screenshot.isEmpty();
   window.setDialogsEnabled(!automated);
   int status = 0;
   if (!options.scene.isEmpty()) {
@@ -74,6 +82,10 @@ int main(int argc, char** argv) {
   if (automated && status != 0) return status;
   window.show();
   window.viewport()->setView(handsim::app::OsgViewport::View::Fit);
+  if (!options.panel.isEmpty() && !window.raisePanel(options.panel)) {
+    std::fprintf(stderr, "handsim: --panel: no panel named '%s'\n", qPrintable(options.panel));
+    return 2;
+  }
   if (options.play) controller.play();
 
   if (automated) {
@@ -82,6 +94,9 @@ int main(int argc, char** argv) {
       if (!options.screenshot.isEmpty() && !window.saveScreenshot(options.screenshot)) status = 1;
       if (!options.window_screenshot.isEmpty() &&
           !window.saveWindowImage(options.window_screenshot))
+        status = 1;
+      if (!options.panel_screenshot.isEmpty() &&
+          !window.savePanelImage(options.panel, options.panel_screenshot))
         status = 1;
       QApplication::exit(status);
     });

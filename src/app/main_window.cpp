@@ -10,6 +10,7 @@
 #include <QInputDialog>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QSaveFile>
 #include <QSettings>
 #include <QStatusBar>
@@ -19,6 +20,7 @@
 #include "cartesian_panel.hpp"
 #include "grasp_panel.hpp"
 #include "handsim/hand/hand_loader.hpp"
+#include "handsim/sim/placement.hpp"
 #include "joint_panel.hpp"
 #include "object_panel.hpp"
 #include "osg_viewport.hpp"
@@ -230,7 +232,8 @@ void MainWindow::buildActions() {
                  {"&Bounding Volumes (debug)", "B", &DisplayOptions::bounds},
                  {"&Wireframe", "W", &DisplayOptions::wireframe},
                  {"T&ransparent Hand", "T", &DisplayOptions::transparent},
-                 {"&Grid", "Shift+G", &DisplayOptions::grid}};
+                 {"&Grid", "Shift+G", &DisplayOptions::grid},
+                 {"Full Mesh &Detail", "Shift+D", &DisplayOptions::full_detail}};
   for (const auto& t : toggles) {
     bool DisplayOptions::*flag = t.flag;
     QAction* a = view_menu_->addAction(tr(t.name));
@@ -325,16 +328,62 @@ void MainWindow::loadDefaultScene() {
   viewport_->setView(OsgViewport::View::Fit);
 }
 
+double MainWindow::askMillimetreScale(const QString& path, double extent_m) {
+  const QString file = QFileInfo(path).fileName();
+  if (!dialogs_) {
+    // Automation: keep the file's numbers and say so, like the command line does.
+    std::fprintf(stderr, "handsim: %s\n",
+                 sim::millimetreWarning(path.toStdString(), extent_m).c_str());
+    return 1.0;
+  }
+  QMessageBox box(this);
+  box.setObjectName(QStringLiteral("MillimetreDialog"));
+  box.setIcon(QMessageBox::Question);
+  box.setWindowTitle(tr("Millimetres?"));
+  box.setText(tr("%1 is %2 m across, far larger than a hand (about 0.2 m). Its coordinates "
+                 "are probably millimetres.")
+                  .arg(file)
+                  .arg(extent_m, 0, 'g', 4));
+  box.setInformativeText(tr("Scale it by 0.001 to read millimetres as metres?"));
+  QPushButton* mm = box.addButton(tr("Scale by 0.001"), QMessageBox::AcceptRole);
+  mm->setObjectName(QStringLiteral("ScaleMillimetres"));
+  QPushButton* keep = box.addButton(tr("Keep as Metres"), QMessageBox::RejectRole);
+  keep->setObjectName(QStringLiteral("KeepScale"));
+  QPushButton* custom = box.addButton(tr("Other Scale..."), QMessageBox::ActionRole);
+  custom->setObjectName(QStringLiteral("CustomScale"));
+  box.setDefaultButton(mm);
+  box.exec();
+  if (box.clickedButton() == mm) return 0.001;
+  if (box.clickedButton() == custom) {
+    bool ok = false;
+    const double scale = QInputDialog::getDouble(this, tr("Scale"), tr("Multiply coordinates by:"),
+                                                 0.001, 1e-9, 1e9, 9, &ok);
+    return ok ? scale : 1.0;
+  }
+  return 1.0;
+}
+
 bool MainWindow::importObject(const QString& path) {
-  // Between the finger bases above the palm, wherever the palm is in the world.
-  Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
-  pose.translation() = Eigen::Vector3d(0.0, 0.025, 0.13);
   try {
-    controller_->importObject(path.toStdString(), controller_->palmPose() * pose);
+    sim::ObjectModel object = controller_->loadObjectFile(path.toStdString());
+    double extent = 0.0;
+    if (sim::looksLikeMillimetres(object.geometry->collision.mesh, &extent)) {
+      const double scale = askMillimetreScale(path, extent);
+      if (scale != 1.0) object = controller_->loadObjectFile(path.toStdString(), scale);
+    }
+    // In front of the palm along the hand's approach, clear of the hand and the other objects,
+    // on the ground grid when it is shown and the approach is near horizontal.
+    const sim::Placement place = controller_->placeInReach(object, viewport_->scene().options().grid);
+    if (!place.clear)
+      statusBar()->showMessage(
+          tr("%1: no place clear of the hand was found in front of the palm").arg(path), 8000);
+    controller_->addObject(std::move(object), place.pose_world);
   } catch (const std::exception& e) {
     showError(tr("Cannot import object"), QString::fromUtf8(e.what()));
     return false;
   }
+  // The camera frames the hand and the new object.
+  viewport_->setView(OsgViewport::View::Fit);
   addRecentFile(path);
   return true;
 }
@@ -417,6 +466,40 @@ bool MainWindow::saveScreenshot(const QString& path) {
 
 bool MainWindow::saveWindowImage(const QString& path) {
   const QPixmap image = grab();
+  QSaveFile file(path);
+  if (image.isNull() || !file.open(QIODevice::WriteOnly) || !image.save(&file, "PNG") ||
+      !file.commit()) {
+    showError(tr("Cannot save image"), tr("Cannot write %1: %2").arg(path, file.errorString()));
+    return false;
+  }
+  return true;
+}
+
+QDockWidget* MainWindow::panelDock(const QString& name) const {
+  const QString key = name.toLower();
+  const struct {
+    const char* name;
+    const char* dock;
+  } docks[] = {{"joints", "JointDock"},   {"cartesian", "CartesianDock"},
+               {"objects", "ObjectDock"}, {"grasp", "GraspDock"},
+               {"trajectory", "TrajectoryDock"}, {"plot", "PlotDock"}};
+  for (const auto& d : docks)
+    if (key == QLatin1String(d.name))
+      return findChild<QDockWidget*>(QString::fromLatin1(d.dock), Qt::FindDirectChildrenOnly);
+  return nullptr;
+}
+
+bool MainWindow::raisePanel(const QString& name) {
+  QDockWidget* dock = panelDock(name);
+  if (!dock) return false;
+  dock->show();
+  dock->raise();
+  return true;
+}
+
+bool MainWindow::savePanelImage(const QString& name, const QString& path) {
+  QDockWidget* dock = panelDock(name);
+  const QPixmap image = dock ? dock->grab() : QPixmap();
   QSaveFile file(path);
   if (image.isNull() || !file.open(QIODevice::WriteOnly) || !image.save(&file, "PNG") ||
       !file.commit()) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QAction>
+#include <QDockWidget>
 #include <QLabel>
 #include <QMainWindow>
 #include <QMenu>
@@ -37,8 +38,11 @@ class MainWindow : public QMainWindow {
 
   /// The default scene: BarrettHand and a 5 cm cube above the palm, within the fingers' reach.
   void loadDefaultScene();
-  /// Imports an object file; a bad file shows the loader's message (file:line:column) in a
-  /// dialog and leaves the scene as it was. Returns true on success.
+  /// Imports an object file and places it in front of the palm where the fingers reach it,
+  /// clear of the hand (sim::placeObjectInReach), then frames hand and object. A mesh larger
+  /// than 5 m is offered a scale of 0.001 (millimetres) first. A bad file shows the loader's
+  /// message (file:line:column) in a dialog and leaves the scene as it was. Returns true on
+  /// success.
   bool importObject(const QString& path);
   /// Opens a scene (.json, format handsim-scene) or a scenario (handsim-scenario); errors go
   /// to a dialog and leave the current scene. Returns true on success.
@@ -55,6 +59,11 @@ class MainWindow : public QMainWindow {
   bool saveScreenshot(const QString& path);
   /// Renders the whole window (panels included) and writes it as PNG atomically.
   bool saveWindowImage(const QString& path);
+  /// Brings the dock of panel `name` (joints, cartesian, objects, grasp, trajectory, plot) to the
+  /// front; false for an unknown name.
+  bool raisePanel(const QString& name);
+  /// Renders the dock of panel `name` alone and writes it as PNG atomically.
+  bool savePanelImage(const QString& name, const QString& path);
   /// Dialogs are replaced by stderr messages (automation and tests).
   void setDialogsEnabled(bool enabled) { dialogs_ = enabled; }
   /// The last error shown (or that would have been shown), for tests.
@@ -74,6 +83,10 @@ class MainWindow : public QMainWindow {
   void addPlot();
   void askRecordPose();
   void askExportPosesCsv();
+  QDockWidget* panelDock(const QString& name) const;
+  /// Asks whether a mesh `extent_m` across is in millimetres: 0.001, 1 (keep) or a typed
+  /// scale. Without dialogs: 1, with the warning on stderr.
+  double askMillimetreScale(const QString& path, double extent_m);
 
   SimulationController* controller_;
   OsgViewport* viewport_ = nullptr;

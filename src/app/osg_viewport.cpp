@@ -5,6 +5,10 @@
 #include <QDropEvent>
 #include <QMimeData>
 #include <QMouseEvent>
+#include <QOffscreenSurface>
+#include <QOpenGLContext>
+#include <QOpenGLFunctions>
+#include <QSurfaceFormat>
 #include <QWheelEvent>
 #include <cmath>
 #include <osg/Light>
@@ -15,9 +19,17 @@
 #include "simulation_controller.hpp"
 
 namespace handsim::app {
+namespace {
+int g_samples = -1;  // OsgViewport::setSamples
+}  // namespace
 
 OsgViewport::OsgViewport(SimulationController* controller, QWidget* parent)
     : QOpenGLWidget(parent), controller_(controller) {
+  if (g_samples >= 0) {
+    QSurfaceFormat f = format();
+    f.setSamples(g_samples);
+    setFormat(f);
+  }
   setFocusPolicy(Qt::StrongFocus);
   setAcceptDrops(true);
   setMinimumSize(320, 240);
@@ -71,6 +83,28 @@ OsgViewport::OsgViewport(SimulationController* controller, QWidget* parent)
 
 OsgViewport::~OsgViewport() = default;
 
+QString OsgViewport::rendererName() {
+  QOffscreenSurface surface;
+  surface.create();
+  QOpenGLContext context;
+  if (!context.create() || !context.makeCurrent(&surface)) return {};
+  const auto* name = context.functions()->glGetString(GL_RENDERER);
+  const QString result = name ? QString::fromLatin1(reinterpret_cast<const char*>(name)) : QString();
+  context.doneCurrent();
+  return result;
+}
+
+void OsgViewport::setSamples(int samples) {
+  g_samples = samples;
+}
+
+int OsgViewport::automaticSamples() {
+  const QString name = rendererName().toLower();
+  for (const char* software : {"llvmpipe", "softpipe", "swrast", "software"})
+    if (name.contains(QLatin1String(software))) return 0;
+  return 4;
+}
+
 void OsgViewport::onHandChanged() {
   scene_.setHand(controller_->model());
   dirty_ = true;
@@ -101,7 +135,12 @@ void OsgViewport::setView(View view) {
   if (!content.valid()) content = scene_.root()->getBound();
   const osg::Vec3d c = content.center();
   const double r = std::max(static_cast<double>(content.radius()), 0.05);
-  const double dist = r / std::sin(osg::DegreesToRadians(35.0 / 2.0)) * 0.9;
+  // The whole bounding sphere in view: at distance r / sin(half angle) of the narrower of the
+  // vertical field of view (35 degrees) and the horizontal one of the widget's shape.
+  const double half_v = osg::DegreesToRadians(35.0 / 2.0);
+  const double aspect = height() > 0 ? static_cast<double>(width()) / height() : 1.0;
+  const double half = std::min(half_v, std::atan(std::tan(half_v) * aspect));
+  const double dist = r / std::sin(half);
   osg::Vec3d dir;
   osg::Vec3d up(0, 0, 1);
   switch (view) {
@@ -123,7 +162,21 @@ void OsgViewport::setView(View view) {
   manipulator_->setVerticalAxisFixed(view != View::Top);
   manipulator_->setHomePosition(c + dir * dist, c, up);
   manipulator_->home(0.0);
+  last_view_ = view;
+  at_preset_ = true;
   update();
+}
+
+bool OsgViewport::projectsInside(const Eigen::Vector3d& lo, const Eigen::Vector3d& hi) const {
+  const osg::Matrixd clip =
+      manipulator_->getInverseMatrix() * viewer_->getCamera()->getProjectionMatrix();
+  for (int i = 0; i < 8; ++i) {
+    const osg::Vec4d c = osg::Vec4d((i & 1) ? hi.x() : lo.x(), (i & 2) ? hi.y() : lo.y(),
+                                    (i & 4) ? hi.z() : lo.z(), 1.0) *
+                         clip;
+    if (!(c.w() > 0.0) || std::abs(c.x()) > c.w() || std::abs(c.y()) > c.w()) return false;
+  }
+  return true;
 }
 
 void OsgViewport::syncFromSnapshot() {
@@ -138,6 +191,8 @@ void OsgViewport::initializeGL() {
 
 void OsgViewport::resizeGL(int, int) {
   resizeViewer();
+  // A preset frames the scene for the widget's shape: keep it framed while the layout settles.
+  if (at_preset_) setView(last_view_);
 }
 
 void OsgViewport::resizeViewer() {
@@ -221,6 +276,7 @@ void OsgViewport::dragObject(const QPointF& logical) {
 }
 
 void OsgViewport::mousePressEvent(QMouseEvent* e) {
+  at_preset_ = false;
   if (e->button() == Qt::LeftButton && (e->modifiers() & Qt::ControlModifier) &&
       startObjectDrag(e->position()))
     return;
@@ -256,6 +312,7 @@ void OsgViewport::mouseMoveEvent(QMouseEvent* e) {
 }
 
 void OsgViewport::wheelEvent(QWheelEvent* e) {
+  at_preset_ = false;
   window_->getEventQueue()->mouseScroll(e->angleDelta().y() > 0
                                             ? osgGA::GUIEventAdapter::SCROLL_UP
                                             : osgGA::GUIEventAdapter::SCROLL_DOWN);

@@ -26,12 +26,23 @@ class OsgViewport : public QOpenGLWidget {
   explicit OsgViewport(SimulationController* controller, QWidget* parent = nullptr);
   ~OsgViewport() override;
 
+  /// The OpenGL renderer's name (GL_RENDERER) from a throw-away context; needs a QGuiApplication.
+  static QString rendererName();
+  /// Multisampling for the viewport when the user chose none: 4 on a GPU, 0 on a software
+  /// rasteriser (Mesa llvmpipe/softpipe/swrast), where 4 samples cost about 3x the frame time.
+  static int automaticSamples();
+  /// Multisampling of viewports built from now on (-1: the default surface format's).
+  static void setSamples(int samples);
+
   SceneGraph& scene() { return scene_; }
   void setDisplayOptions(const DisplayOptions& options);
   /// Shows `points` (palm frame [m]) as the workspace cloud; empty hides it.
   void setWorkspace(const std::vector<Eigen::Vector3d>& points);
   /// Moves the camera to a preset around the scene's bounding sphere.
   void setView(View view);
+  /// True when every corner of the world box [lo, hi] projects inside the view of the camera's
+  /// current (or just set home) position.
+  bool projectsInside(const Eigen::Vector3d& lo, const Eigen::Vector3d& hi) const;
   /// Frames drawn per second, averaged over the last second.
   double frameRate() const { return frame_rate_; }
   /// Number of frames drawn so far.
@@ -73,6 +84,9 @@ class OsgViewport : public QOpenGLWidget {
   osg::ref_ptr<osgViewer::GraphicsWindowEmbedded> window_;
   osg::ref_ptr<osgGA::TrackballManipulator> manipulator_;
   bool dirty_ = true;
+  View last_view_ = View::Fit;
+  /// The camera is still at the last preset (no mouse move since): a resize re-frames it.
+  bool at_preset_ = false;
   int dragged_ = -1;         ///< object moved by Ctrl + left drag, or -1
   osg::Vec3d drag_point_;    ///< grabbed point in the world
   double drag_depth_ = 0.0;  ///< its window depth

@@ -2,7 +2,11 @@
 #include "scene_graph.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
 #include <map>
+#include <osg/LOD>
 #include <osg/BlendFunc>
 #include <osg/Geode>
 #include <osg/Geometry>
@@ -48,47 +52,174 @@ osg::ref_ptr<osg::Material> makeMaterial(const osg::Vec4& color) {
   return m;
 }
 
-// Flat-shaded triangles: three vertices per triangle, each with the face normal, so edges of
-// boxes and facets of coarse meshes stay crisp.
+// Indexed triangles with crease-angle normals: a corner takes the area-weighted mean normal of
+// the triangles around its vertex that turn less than kCreaseDeg from its own face, so the edges
+// of boxes stay crisp while rounded links and scanned meshes shade smoothly. Corners with the
+// same position and normal share one vertex: a 100k-triangle closed mesh draws about 50k
+// vertices instead of 300k, which is what a software rasteriser's vertex stage pays for.
+constexpr double kCreaseDeg = 40.0;
+
 osg::ref_ptr<osg::Geometry> meshGeometry(const geometry::TriangleMesh& mesh) {
-  osg::ref_ptr<osg::Vec3Array> vertices = new osg::Vec3Array;
-  osg::ref_ptr<osg::Vec3Array> normals = new osg::Vec3Array;
-  vertices->reserve(mesh.triangles.size() * 3);
-  normals->reserve(mesh.triangles.size() * 3);
-  for (std::size_t t = 0; t < mesh.triangles.size(); ++t) {
+  const std::size_t nt = mesh.triangles.size();
+  // Weld by exact position (loaders may repeat vertices per face).
+  std::vector<int> weld(mesh.vertices.size());
+  {
+    std::map<std::array<double, 3>, int> seen;
+    for (std::size_t v = 0; v < mesh.vertices.size(); ++v) {
+      const Eigen::Vector3d& p = mesh.vertices[v];
+      weld[v] = seen.emplace(std::array<double, 3>{p.x(), p.y(), p.z()}, static_cast<int>(v))
+                    .first->second;
+    }
+  }
+  std::vector<Eigen::Vector3d> face(nt);  // area-weighted (length = 2 area)
+  std::vector<std::vector<int>> around(mesh.vertices.size());
+  for (std::size_t t = 0; t < nt; ++t) {
     const auto& tri = mesh.triangles[t];
     const Eigen::Vector3d& a = mesh.vertices[static_cast<std::size_t>(tri[0])];
-    const Eigen::Vector3d& b = mesh.vertices[static_cast<std::size_t>(tri[1])];
-    const Eigen::Vector3d& c = mesh.vertices[static_cast<std::size_t>(tri[2])];
-    Eigen::Vector3d n = (b - a).cross(c - a);
-    const double len = n.norm();
-    if (len > 0.0) n /= len;
-    for (const Eigen::Vector3d* p : {&a, &b, &c}) {
-      vertices->push_back(toOsg(*p));
-      normals->push_back(toOsg(n));
+    face[t] = (mesh.vertices[static_cast<std::size_t>(tri[1])] - a)
+                  .cross(mesh.vertices[static_cast<std::size_t>(tri[2])] - a);
+    for (int i : tri) around[static_cast<std::size_t>(weld[static_cast<std::size_t>(i)])].push_back(
+        static_cast<int>(t));
+  }
+  const double cos_crease = std::cos(kCreaseDeg * 3.14159265358979323846 / 180.0);
+  osg::ref_ptr<osg::Vec3Array> vertices = new osg::Vec3Array;
+  osg::ref_ptr<osg::Vec3Array> normals = new osg::Vec3Array;
+  osg::ref_ptr<osg::DrawElementsUInt> indices = new osg::DrawElementsUInt(GL_TRIANGLES);
+  indices->reserve(nt * 3);
+  // (welded vertex, quantised normal) -> output index
+  std::map<std::pair<int, std::array<int, 3>>, unsigned> out;
+  for (std::size_t t = 0; t < nt; ++t) {
+    const double len = face[t].norm();
+    if (!(len > 0.0)) continue;  // degenerate: nothing to draw
+    const Eigen::Vector3d own = face[t] / len;
+    for (int i : mesh.triangles[t]) {
+      const int w = weld[static_cast<std::size_t>(i)];
+      Eigen::Vector3d n = Eigen::Vector3d::Zero();
+      for (int u : around[static_cast<std::size_t>(w)]) {
+        const double lu = face[static_cast<std::size_t>(u)].norm();
+        if (lu > 0.0 && face[static_cast<std::size_t>(u)].dot(own) >= cos_crease * lu)
+          n += face[static_cast<std::size_t>(u)];
+      }
+      n = n.norm() > 0.0 ? n.normalized() : own;
+      const std::array<int, 3> key{static_cast<int>(std::lround(n.x() * 1e5)),
+                                   static_cast<int>(std::lround(n.y() * 1e5)),
+                                   static_cast<int>(std::lround(n.z() * 1e5))};
+      const auto [it, fresh] = out.emplace(std::make_pair(w, key), vertices->size());
+      if (fresh) {
+        vertices->push_back(toOsg(mesh.vertices[static_cast<std::size_t>(w)]));
+        normals->push_back(toOsg(n));
+      }
+      indices->push_back(it->second);
     }
   }
   osg::ref_ptr<osg::Geometry> g = new osg::Geometry;
   g->setVertexArray(vertices);
   g->setNormalArray(normals, osg::Array::BIND_PER_VERTEX);
-  g->addPrimitiveSet(new osg::DrawArrays(GL_TRIANGLES, 0, static_cast<GLsizei>(vertices->size())));
+  g->addPrimitiveSet(indices);
   g->setUseDisplayList(false);
   g->setUseVertexBufferObjects(true);
   return g;
 }
 
-osg::ref_ptr<osg::Geode> modelGeode(const geometry::LoadedModel& model, bool own_colours) {
+osg::ref_ptr<osg::Geode> modelGeode(const geometry::LoadedModel& model, bool own_colours,
+                                    std::vector<osg::ref_ptr<osg::Material>>* materials = nullptr) {
   osg::ref_ptr<osg::Geode> geode = new osg::Geode;
   for (const geometry::MeshShape& shape : model.shapes) {
     osg::ref_ptr<osg::Geometry> g = meshGeometry(shape.mesh);
     if (own_colours) {
       const Eigen::Vector3f& c = shape.diffuse_color;
-      g->getOrCreateStateSet()->setAttributeAndModes(
-          makeMaterial(osg::Vec4(c.x(), c.y(), c.z(), 1.0f)));
+      osg::ref_ptr<osg::Material> m = makeMaterial(osg::Vec4(c.x(), c.y(), c.z(), 1.0f));
+      g->getOrCreateStateSet()->setAttributeAndModes(m);
+      if (materials) materials->push_back(m);
     }
     geode->addDrawable(g);
   }
   return geode;
+}
+
+osg::BoundingBox boundsOf(osg::Node* node);
+
+// Vertex clustering: vertices in one cubic cell of side `cell` merge into their mean;
+// triangles that lose a corner that way vanish. Used only for drawing a mesh that is small on
+// screen (a cell under about two pixels), never for contacts.
+geometry::TriangleMesh clusterDecimate(const geometry::TriangleMesh& mesh, double cell) {
+  std::map<std::array<long long, 3>, int> cluster_of_cell;
+  std::vector<int> cluster(mesh.vertices.size());
+  std::vector<Eigen::Vector3d> sum;
+  std::vector<int> count;
+  for (std::size_t v = 0; v < mesh.vertices.size(); ++v) {
+    const Eigen::Vector3d& p = mesh.vertices[v];
+    const std::array<long long, 3> key{std::llround(std::floor(p.x() / cell)),
+                                       std::llround(std::floor(p.y() / cell)),
+                                       std::llround(std::floor(p.z() / cell))};
+    const auto [it, fresh] = cluster_of_cell.emplace(key, static_cast<int>(sum.size()));
+    if (fresh) {
+      sum.push_back(Eigen::Vector3d::Zero());
+      count.push_back(0);
+    }
+    cluster[v] = it->second;
+    sum[static_cast<std::size_t>(it->second)] += p;
+    ++count[static_cast<std::size_t>(it->second)];
+  }
+  geometry::TriangleMesh out;
+  out.vertices.reserve(sum.size());
+  for (std::size_t c = 0; c < sum.size(); ++c) out.vertices.push_back(sum[c] / count[c]);
+  std::map<std::array<int, 3>, bool> seen;
+  for (const auto& t : mesh.triangles) {
+    const std::array<int, 3> c{cluster[static_cast<std::size_t>(t[0])],
+                               cluster[static_cast<std::size_t>(t[1])],
+                               cluster[static_cast<std::size_t>(t[2])]};
+    if (c[0] == c[1] || c[1] == c[2] || c[0] == c[2]) continue;
+    // The same triangle twice (either winding order kept once per orientation).
+    std::array<int, 3> key = c;
+    std::rotate(key.begin(), std::min_element(key.begin(), key.end()), key.end());
+    if (!seen.emplace(key, true).second) continue;
+    out.triangles.push_back({c[0], c[1], c[2]});
+  }
+  return out;
+}
+
+// Meshes above this many triangles get coarser versions for when they are small on screen.
+constexpr std::size_t kLodTriangles = 20000;
+
+// The object's drawing: its full geode, or for a large mesh an osg::LOD that switches (by the
+// object's size on screen in pixels) between clustered versions with cells under about two pixels
+// and the full mesh. `ranges` receives the LOD's default pixel ranges (restored when the full
+// detail option is turned off again).
+osg::ref_ptr<osg::Node> objectDrawing(const geometry::LoadedModel& model,
+                                      const osg::ref_ptr<osg::Geode>& full,
+                                      std::vector<std::pair<float, float>>* ranges) {
+  std::size_t triangles = 0;
+  for (const auto& shape : model.shapes) triangles += shape.mesh.triangles.size();
+  if (triangles < kLodTriangles) return full;
+  const osg::BoundingBox box = boundsOf(full.get());
+  const double diagonal = static_cast<double>((box._max - box._min).length());
+  if (!(diagonal > 0.0)) return full;
+  osg::ref_ptr<osg::LOD> lod = new osg::LOD;
+  lod->setRangeMode(osg::LOD::PIXEL_SIZE_ON_SCREEN);
+  float below = 0.0f;
+  for (const double cells : {24.0, 48.0, 96.0, 192.0}) {
+    geometry::LoadedModel coarse;
+    std::size_t coarse_triangles = 0;
+    for (const auto& shape : model.shapes) {
+      geometry::MeshShape s;
+      s.diffuse_color = shape.diffuse_color;
+      s.mesh = clusterDecimate(shape.mesh, diagonal / cells);
+      coarse_triangles += s.mesh.triangles.size();
+      coarse.shapes.push_back(std::move(s));
+    }
+    if (coarse_triangles * 2 > triangles) break;  // not worth a level
+    // OSG's pixel size of a bounding sphere is its diameter on screen (osg::CullingSet's pixel
+    // size vector), about the box's diagonal: up to 2 * cells pixels a cell of diagonal / cells
+    // covers at most about two pixels.
+    const float upto = static_cast<float>(2.0 * cells);
+    lod->addChild(modelGeode(coarse, true), below, upto);
+    ranges->emplace_back(below, upto);
+    below = upto;
+  }
+  lod->addChild(full, below, std::numeric_limits<float>::max());
+  ranges->emplace_back(below, std::numeric_limits<float>::max());
+  return lod;
 }
 
 osg::ref_ptr<osg::Drawable> capsule(const Eigen::Vector3d& p0, const Eigen::Vector3d& p1,
@@ -268,7 +399,11 @@ void SceneGraph::setHand(const sim::Model& model) {
   // The meshes the model loaded once (a bad one stopped the model from compiling, so nothing
   // here draws what does not collide).
   osg::ref_ptr<osg::Geode> palm;
-  if (!geometry.palm.visual.shapes.empty()) palm = modelGeode(geometry.palm.visual, false);
+  hand_materials_.clear();
+  // A separate drawn mesh carries its own colours (dark housings, rubber pads); the plain
+  // collision meshes take the hand's materials.
+  if (!geometry.palm.visual.shapes.empty())
+    palm = modelGeode(geometry.palm.visual, !geometry.palm.visual_source.empty(), &hand_materials_);
   if (!palm) {
     // Box around the wrist and every finger base, so any hand gets a plausible palm.
     Eigen::Vector3d lo = Eigen::Vector3d::Zero(), hi = Eigen::Vector3d::Zero();
@@ -304,7 +439,7 @@ void SceneGraph::setHand(const sim::Model& model) {
       osg::ref_ptr<osg::Node> bounds;
       const sim::BodyGeometry& body = geometry.links[f][r];
       if (!body.visual.shapes.empty()) {
-        shape = modelGeode(body.visual, false);
+        shape = modelGeode(body.visual, !body.visual_source.empty(), &hand_materials_);
         bounds = kdopOutline(body.collision.tree);
       }
       // Links without a mesh take no part in contacts and are drawn as a stand-in.
@@ -329,10 +464,14 @@ void SceneGraph::setObjects(const std::vector<sim::ObjectModel>& objects) {
   object_group_->removeChildren(0, object_group_->getNumChildren());
   objects_.clear();
   object_bounds_.clear();
+  lods_.clear();
   for (const sim::ObjectModel& o : objects) {
     osg::ref_ptr<osg::MatrixTransform> t = new osg::MatrixTransform(toOsg(o.initial_pose_world));
     osg::ref_ptr<osg::Geode> geode = modelGeode(o.geometry->visual, true);
-    t->addChild(geode);
+    std::vector<std::pair<float, float>> ranges;
+    osg::ref_ptr<osg::Node> drawing = objectDrawing(o.geometry->visual, geode, &ranges);
+    if (auto* lod = dynamic_cast<osg::LOD*>(drawing.get())) lods_.push_back({lod, ranges});
+    t->addChild(drawing);
     osg::ref_ptr<osg::Node> bounds = kdopOutline(o.geometry->collision.tree);
     if (!bounds) bounds = boxOutline(boundsOf(geode.get()));
     t->addChild(bounds);
@@ -381,7 +520,7 @@ void SceneGraph::update(const sim::Model& model, const sim::SimState& state) {
     auto& finger_links = links_[static_cast<std::size_t>(inner.finger)];
     if (row >= 0 && static_cast<std::size_t>(row) < finger_links.size())
       finger_links[static_cast<std::size_t>(row)]->getOrCreateStateSet()->setAttributeAndModes(
-          broken_material_);
+          broken_material_, osg::StateAttribute::ON | osg::StateAttribute::OVERRIDE);
   }
   for (std::size_t i = 0; i < objects_.size() && i < state.object_pose_world.size(); ++i)
     objects_[i]->setMatrix(toOsg(state.object_pose_world[i]));
@@ -390,29 +529,57 @@ void SceneGraph::update(const sim::Model& model, const sim::SimState& state) {
 }
 
 void SceneGraph::rebuildContacts(const sim::SimState& state) {
-  contact_group_->removeChildren(0, contact_group_->getNumChildren());
   drawn_contacts_ = 0;
-  if (!options_.contacts || state.contacts.empty()) return;
-  drawn_contacts_ = static_cast<int>(state.contacts.size());
-  osg::ref_ptr<osg::Geode> geode = new osg::Geode;
-  for (const sim::Contact& c : state.contacts) {
+  const std::size_t n = options_.contacts ? state.contacts.size() : 0;
+  if (!arrow_shaft_) {
+    // One arrow, shared by every contact: a unit shaft along z (scaled to the length), the
+    // cone and the dot at the contact point. Built once; a frame only moves transforms.
+    osg::ref_ptr<osg::Geode> shaft = new osg::Geode;
+    shaft->addDrawable(new osg::ShapeDrawable(new osg::Cylinder(osg::Vec3(0, 0, 0.5f), 0.0015f, 1.0f)));
+    arrow_shaft_ = shaft;
+    osg::ref_ptr<osg::Geode> head = new osg::Geode;
+    head->addDrawable(new osg::ShapeDrawable(new osg::Cone(osg::Vec3(), 0.004f, 0.01f)));
+    arrow_head_ = head;
+    osg::ref_ptr<osg::Geode> dot = new osg::Geode;
+    dot->addDrawable(new osg::ShapeDrawable(new osg::Sphere(osg::Vec3(), 0.003f)));
+    arrow_dot_ = dot;
+    contact_group_->getOrCreateStateSet()->setAttributeAndModes(
+        makeMaterial(osg::Vec4(0.1f, 0.9f, 0.3f, 1.0f)),
+        osg::StateAttribute::ON | osg::StateAttribute::OVERRIDE);
+  }
+  while (contact_arrows_.size() < n) {
+    ContactArrow a;
+    a.frame = new osg::MatrixTransform;
+    a.shaft = new osg::MatrixTransform;
+    a.head = new osg::MatrixTransform;
+    a.shaft->addChild(arrow_shaft_);
+    a.head->addChild(arrow_head_);
+    a.frame->addChild(arrow_dot_);
+    a.frame->addChild(a.shaft);
+    a.frame->addChild(a.head);
+    contact_group_->addChild(a.frame);
+    contact_arrows_.push_back(a);
+  }
+  for (std::size_t i = 0; i < contact_arrows_.size(); ++i) {
+    ContactArrow& a = contact_arrows_[i];
+    if (i >= n) {
+      a.frame->setNodeMask(0u);
+      continue;
+    }
+    const sim::Contact& c = state.contacts[i];
     // The arrow shows the push on the link (out of the object, world frame): 1 cm for a touch,
     // 1 cm more per 5 N, so a breakaway-sized 18 N force is clearly longer.
     const double length = std::min(0.01 + 0.002 * std::max(c.force, 0.0), 0.08);
-    const Eigen::Vector3d out = -c.normal_world;
-    const Eigen::Vector3d tip = c.point_world + length * out;
-    geode->addDrawable(capsule(c.point_world, tip, 0.0015));
-    osg::ref_ptr<osg::Cone> cone = new osg::Cone(toOsg(tip), 0.004f, 0.01f);
+    Eigen::Vector3d out = -c.normal_world;
+    if (!(out.norm() > 0.0) || !out.allFinite()) out = Eigen::Vector3d::UnitZ();
     osg::Quat q;
-    q.makeRotate(osg::Vec3(0, 0, 1), toOsg(out));
-    cone->setRotation(q);
-    geode->addDrawable(new osg::ShapeDrawable(cone));
-    geode->addDrawable(new osg::ShapeDrawable(new osg::Sphere(toOsg(c.point_world), 0.003f)));
+    q.makeRotate(osg::Vec3(0, 0, 1), toOsg(out.normalized()));
+    a.frame->setMatrix(osg::Matrixd::rotate(q) * osg::Matrixd::translate(toOsg(c.point_world)));
+    a.shaft->setMatrix(osg::Matrixd::scale(1.0, 1.0, length));
+    a.head->setMatrix(osg::Matrixd::translate(0.0, 0.0, length));
+    a.frame->setNodeMask(~0u);
   }
-  geode->getOrCreateStateSet()->setAttributeAndModes(
-      makeMaterial(osg::Vec4(0.1f, 0.9f, 0.3f, 1.0f)),
-      osg::StateAttribute::ON | osg::StateAttribute::OVERRIDE);
-  contact_group_->addChild(geode);
+  drawn_contacts_ = static_cast<int>(n);
 }
 
 void SceneGraph::applyTransparency() {
@@ -421,6 +588,7 @@ void SceneGraph::applyTransparency() {
   for (osg::Material* m : {link_material_.get(), broken_material_.get(), palm_material_.get()}) {
     m->setAlpha(osg::Material::FRONT_AND_BACK, alpha);
   }
+  for (const auto& m : hand_materials_) m->setAlpha(osg::Material::FRONT_AND_BACK, alpha);
   if (options_.transparent) {
     ss->setAttributeAndModes(new osg::BlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA));
     ss->setRenderingHint(osg::StateSet::TRANSPARENT_BIN);
@@ -463,6 +631,15 @@ void SceneGraph::setOptions(const DisplayOptions& options) {
     for (auto& n : finger) n->setNodeMask(options_.bounds ? ~0u : 0u);
   for (auto& n : object_bounds_) n->setNodeMask(options_.bounds ? ~0u : 0u);
   contact_group_->setNodeMask(options_.contacts ? ~0u : 0u);
+  for (auto& [lod, ranges] : lods_)
+    for (unsigned i = 0; i < lod->getNumChildren() && i < ranges.size(); ++i) {
+      const bool last = i + 1 == lod->getNumChildren();
+      if (options_.full_detail)
+        lod->setRange(i, last ? 0.0f : std::numeric_limits<float>::max(),
+                      std::numeric_limits<float>::max());
+      else
+        lod->setRange(i, ranges[i].first, ranges[i].second);
+    }
   root_->getOrCreateStateSet()->setAttributeAndModes(
       new osg::PolygonMode(osg::PolygonMode::FRONT_AND_BACK,
                            options_.wireframe ? osg::PolygonMode::LINE : osg::PolygonMode::FILL));

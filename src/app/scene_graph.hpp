@@ -3,6 +3,7 @@
 
 #include <osg/Geometry>
 #include <osg/Group>
+#include <osg/LOD>
 #include <osg/Material>
 #include <osg/MatrixTransform>
 #include <osg/ref_ptr>
@@ -22,6 +23,9 @@ struct DisplayOptions {
   bool wireframe = false;
   bool transparent = false;  ///< hand drawn see-through
   bool grid = true;
+  /// Draw large meshes (over 20k triangles) in full however small they are on screen; off,
+  /// they switch to coarser versions whose cells stay under about two pixels.
+  bool full_detail = false;
 };
 
 /// The OpenSceneGraph scene of a hand and its objects. Built once per hand (and per object
@@ -81,12 +85,24 @@ class SceneGraph {
   osg::ref_ptr<osg::Material> link_material_;
   osg::ref_ptr<osg::Material> broken_material_;
   osg::ref_ptr<osg::Material> palm_material_;
+  /// Materials of drawn-only hand meshes with their own colours (made see-through with the rest).
+  std::vector<osg::ref_ptr<osg::Material>> hand_materials_;
   /// [finger][row] transform of the link rigid with frame {row + 1}, in the palm frame.
   std::vector<std::vector<osg::ref_ptr<osg::MatrixTransform>>> links_;
   std::vector<std::vector<osg::ref_ptr<osg::Node>>> link_frames_;
   std::vector<std::vector<osg::ref_ptr<osg::Node>>> link_bounds_;
   std::vector<osg::ref_ptr<osg::MatrixTransform>> objects_;
   std::vector<osg::ref_ptr<osg::Node>> object_bounds_;
+  /// Level-of-detail nodes of large objects with their default pixel ranges.
+  std::vector<std::pair<osg::ref_ptr<osg::LOD>, std::vector<std::pair<float, float>>>> lods_;
+  /// Contact arrows, reused from frame to frame (hidden when not needed).
+  struct ContactArrow {
+    osg::ref_ptr<osg::MatrixTransform> frame;  ///< at the contact point, z out of the object
+    osg::ref_ptr<osg::MatrixTransform> shaft;  ///< unit shaft scaled to the arrow's length
+    osg::ref_ptr<osg::MatrixTransform> head;   ///< cone at the tip
+  };
+  std::vector<ContactArrow> contact_arrows_;
+  osg::ref_ptr<osg::Node> arrow_shaft_, arrow_head_, arrow_dot_;
 };
 
 }  // namespace handsim::app

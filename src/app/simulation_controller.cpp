@@ -101,6 +101,24 @@ int SimulationController::importObject(const std::string& path, const Eigen::Iso
   return addObject(std::move(object), pose);
 }
 
+sim::ObjectModel SimulationController::loadObjectFile(const std::string& path, double scale) {
+  geometry::MeshLoadOptions options;
+  options.scale = scale;
+  sim::ObjectModel object = sim::loadObject(
+      path, options, QFileInfo(QString::fromStdString(path)).completeBaseName().toStdString(),
+      run_->model().options.contact.kdop_k);
+  object.scale = scale;
+  for (const std::string& w : object.warnings) Q_EMIT warning(QString::fromStdString(w));
+  return object;
+}
+
+sim::Placement SimulationController::placeInReach(const sim::ObjectModel& object,
+                                                  bool ground) const {
+  sim::PlacementOptions options;
+  if (ground) options.ground_z = 0.0;
+  return sim::placeObjectInReach(run_->model(), liveState(), object, options);
+}
+
 int SimulationController::addObject(sim::ObjectModel object, const Eigen::Isometry3d& pose) {
   std::vector<sim::ObjectModel> objects = run_->model().objects;
   std::vector<Eigen::Isometry3d> poses = liveState().object_pose_world;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "handsim/hand/hand_model.hpp"
+#include "handsim/sim/placement.hpp"
 #include "handsim/sim/recorder.hpp"
 #include "handsim/sim/run.hpp"
 #include "handsim/sim/scenario.hpp"
@@ -72,6 +73,13 @@ class SimulationController : public QObject {
   /// Loads a mesh file (VRML or any Assimp format) as a new object at `pose` (world). Throws
   /// io::InputError (file:line:column) and leaves the scene unchanged on failure.
   int importObject(const std::string& path, const Eigen::Isometry3d& pose);
+  /// Reads a mesh file as an object (coordinates times `scale`) without adding it; its loader
+  /// warnings go out as warning(). Throws io::InputError naming the file.
+  sim::ObjectModel loadObjectFile(const std::string& path, double scale = 1.0);
+  /// Where `object` goes when imported (sim::placeObjectInReach in the live state): in front of
+  /// the palm along the hand's approach, clear of the hand and the other objects, resting on
+  /// the ground plane z = 0 when `ground` is true and the approach is near horizontal.
+  sim::Placement placeInReach(const sim::ObjectModel& object, bool ground) const;
   /// Adds an object at `pose` (world).
   int addObject(sim::ObjectModel object, const Eigen::Isometry3d& pose);
   void removeObject(int index);

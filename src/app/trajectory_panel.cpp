@@ -90,6 +90,8 @@ TrajectoryPanel::TrajectoryPanel(SimulationController* controller, QWidget* pare
   table_->setHorizontalHeaderLabels(
       {tr("Actuator"), tr("To"), tr("Max vel /s"), tr("Max acc /s²"), tr("Start s")});
   table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+  // The actuator column shows its unit ("M3 [counts]") in full; the numbers share the rest.
+  table_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
   table_->setToolTip(
       tr("Trapezoidal segments in the actuator's unit (counts, rad or m); each "
          "starts where the previous one of its actuator ended"));

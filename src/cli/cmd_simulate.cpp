@@ -126,6 +126,10 @@ int run(const std::vector<std::string>& argv) {
   for (const auto& out : outputs) requireWritable(out);
   requireDistinct(outputs, {args.positional()[0]});
   const sim::Scenario sc = sim::loadScenario(args.positional()[0]);
+  // What the loader found questionable in the object meshes (e.g. millimetre coordinates).
+  for (const auto& object : sc.objects)
+    for (const std::string& w : object.warnings)
+      std::fprintf(stderr, "handsim-cli simulate: warning: %s\n", w.c_str());
   std::vector<std::string> inputs{sc.hand->source_file};
   for (const auto& object : sc.objects) inputs.push_back(object.source);
   requireDistinct(outputs, inputs);

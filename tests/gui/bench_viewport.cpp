@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,12 @@ QString writeSphere(const QString& path, int rings, int segments) {
   return path;
 }
 
+double cpuSeconds(clockid_t clock) {
+  timespec t{};
+  clock_gettime(clock, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
+
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v.empty() ? 0.0 : v[v.size() / 2];
@@ -58,12 +65,22 @@ int main(int argc, char** argv) {
   format.setProfile(QSurfaceFormat::CompatibilityProfile);
   format.setVersion(2, 1);
   format.setDepthBufferSize(24);
-  // Same format as the application unless told otherwise: bench_viewport [samples] [no-object]
-  const int samples = argc > 1 ? std::atoi(argv[1]) : 4;
-  const bool with_object = !(argc > 2 && std::string(argv[2]) == "no-object");
+  // Same format as the application unless told otherwise:
+  //   bench_viewport [SAMPLES|auto] [no-object|object|trivial] [full-detail]
+  // "trivial" draws nothing but the clear colour: the ceiling that Qt's composition of the
+  // window and the rasteriser leave on this machine.
+  const bool automatic = argc <= 1 || std::string(argv[1]) == "auto";
+  int samples = automatic ? 0 : std::atoi(argv[1]);
+  const bool trivial = argc > 2 && std::string(argv[2]) == "trivial";
+  const bool with_object = !trivial && !(argc > 2 && std::string(argv[2]) == "no-object");
+  const bool full_detail = argc > 3 && std::string(argv[3]) == "full-detail";
   format.setSamples(samples);
   QSurfaceFormat::setDefaultFormat(format);
   QApplication app(argc, argv);
+  if (automatic) {
+    samples = handsim::app::OsgViewport::automaticSamples();
+    handsim::app::OsgViewport::setSamples(samples);
+  }
   QApplication::setOrganizationName(QStringLiteral("handsim-bench"));
   handsim::app::SimulationController controller;
   handsim::app::MainWindow window(&controller);
@@ -72,6 +89,12 @@ int main(int argc, char** argv) {
   QTemporaryDir dir;
   const QString sphere = writeSphere(dir.filePath(QStringLiteral("sphere100k.obj")), 224, 224);
   if (with_object && !window.importObject(sphere)) return 1;
+  if (trivial) window.viewport()->scene().root()->setNodeMask(0u);
+  if (full_detail) {
+    handsim::app::DisplayOptions o = window.viewport()->scene().options();
+    o.full_detail = true;
+    window.viewport()->setDisplayOptions(o);
+  }
   window.resize(1280, 800);
   window.show();
   handsim::app::OsgViewport* vp = window.viewport();
@@ -91,11 +114,18 @@ int main(int argc, char** argv) {
   QTimer::singleShot(1000, &loop, &QEventLoop::quit);  // warm-up
   loop.exec();
   const long long f0 = vp->frameCount();
+  const double process0 = cpuSeconds(CLOCK_PROCESS_CPUTIME_ID);
+  const double main0 = cpuSeconds(CLOCK_THREAD_CPUTIME_ID);
   clock.start();
   QTimer::singleShot(5000, &loop, &QEventLoop::quit);
   loop.exec();
-  const double fps = static_cast<double>(vp->frameCount() - f0) /
-                     (static_cast<double>(clock.nsecsElapsed()) * 1e-9);
+  const double frames = static_cast<double>(vp->frameCount() - f0);
+  const double fps = frames / (static_cast<double>(clock.nsecsElapsed()) * 1e-9);
+  // CPU time per frame does not depend on what else runs on the machine: all threads (the
+  // rasteriser's included) and the main thread (Qt, OSG, the simulation, llvmpipe's vertex
+  // stage and triangle set-up).
+  const double process_ms = (cpuSeconds(CLOCK_PROCESS_CPUTIME_ID) - process0) * 1e3 / frames;
+  const double main_ms = (cpuSeconds(CLOCK_THREAD_CPUTIME_ID) - main0) * 1e3 / frames;
   controller.pause();
   QObject::disconnect(vp, &handsim::app::OsgViewport::frameDrawn, vp, nullptr);
 
@@ -119,10 +149,15 @@ int main(int argc, char** argv) {
     latencies.push_back(static_cast<double>(t.nsecsElapsed()) * 1e-6);
     QObject::disconnect(c);
   }
-  std::printf("samples %d, viewport %dx%d (device pixels), object triangles %zu\n", samples,
+  std::printf("samples %d%s%s%s, viewport %dx%d (device pixels), object triangles %zu\n", samples,
+              automatic ? " (automatic)" : "", full_detail ? ", full detail" : "",
+              trivial ? ", nothing drawn" : "",
               static_cast<int>(vp->width() * vp->devicePixelRatioF()),
               static_cast<int>(vp->height() * vp->devicePixelRatioF()), triangles);
   std::printf("frame rate while simulating: %.1f fps\n", fps);
+  std::printf("CPU per frame: %.2f ms all threads, %.2f ms main thread; on two idle cores at most "
+              "%.0f fps\n",
+              process_ms, main_ms, 1e3 / std::max(main_ms, process_ms / 2.0));
   std::printf("slider -> redrawn frame: median %.1f ms, max %.1f ms (%zu moves)\n",
               median(latencies), *std::max_element(latencies.begin(), latencies.end()),
               latencies.size());

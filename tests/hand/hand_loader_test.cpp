@@ -247,3 +247,41 @@ TEST(HandLoader, GraspKeyErrorsAreLocated) {
     EXPECT_NE(std::string(e.what()).find("closing_tendons"), std::string::npos) << e.what();
   }
 }
+
+TEST(HandLoader, ApproachAndVisualMeshesAreReadAndChecked) {
+  const std::string head = "\"id\": \"t\",";
+  // Defaults: +z out of the palm, through the mean of the finger bases (here the origin).
+  const HandModel plain = parseHandFile(validHand(), "t.json");
+  EXPECT_EQ(plain.approach_palm, Eigen::Vector3d::UnitZ());
+  EXPECT_EQ(plain.approach_origin_palm, Eigen::Vector3d::Zero());
+  EXPECT_EQ(plain.link_visual_meshes.size(), 1u);
+  EXPECT_EQ(plain.link_visual_meshes[0], (std::vector<std::string>{"", ""}));
+  const HandModel m = parseHandFile(
+      replaced(replaced(validHand(), head,
+                        "\"id\": \"t\", \"grasp\": {\"approach_palm\": [0, 3, 4], "
+                        "\"approach_origin_palm_m\": [0.01, \"1/50\", 0]},"),
+               "\"a_m\": 0.03,", "\"a_m\": 0.03, \"mesh\": \"l.wrl\", \"visual_mesh\": \"v.wrl\","),
+      "/hands/t.json");
+  EXPECT_TRUE(m.approach_palm.isApprox(Eigen::Vector3d(0, 0.6, 0.8), 1e-15));
+  EXPECT_TRUE(m.approach_origin_palm.isApprox(Eigen::Vector3d(0.01, 0.02, 0), 1e-15));
+  EXPECT_EQ(m.link_meshes[0][1], "/hands/l.wrl");
+  EXPECT_EQ(m.link_visual_meshes[0][1], "/hands/v.wrl");
+  expectError(replaced(validHand(), head, "\"id\": \"t\",\n\"grasp\": {\"approach_palm\": [0, 0, 0]},"),
+              3, "/grasp/approach_palm", "must not be zero");
+  expectError(replaced(validHand(), head, "\"id\": \"t\",\n\"grasp\": {\"approach_palm\": [0, 1]},"),
+              3, "/grasp/approach_palm", "expected 3 numbers");
+  expectError(replaced(validHand(), head,
+                       "\"id\": \"t\",\n\"grasp\": {\"approach_origin_palm_m\": [0, 1, \"x\"]},"),
+              3, "/grasp/approach_origin_palm_m/2", "");
+  // Every shipped hand approaches out of its palm; the BarrettHand and anthro20 draw their
+  // visual meshes, which exist.
+  for (const std::string& id : builtinHandIds())
+    EXPECT_EQ(loadHand(id).approach_palm, Eigen::Vector3d::UnitZ()) << id;
+  for (const char* id : {"barrett", "anthro20"}) {
+    const HandModel h = loadHand(id);
+    EXPECT_FALSE(h.palm_visual_mesh.empty()) << id;
+    for (const auto& finger : h.link_visual_meshes)
+      for (const std::string& path : finger)
+        EXPECT_TRUE(path.empty() || io::readFile(path).rfind("#VRML V2.0", 0) == 0) << path;
+  }
+}

@@ -37,3 +37,39 @@ TEST(HandMeshes, EveryShippedMeshLoadsAndFollowsItsLink) {
     EXPECT_GE(links, static_cast<int>(h.fingers.size()) * 2) << id;
   }
 }
+
+// The drawn-only meshes stay on their links too, each shape is closed, and they hug the
+// collision meshes: every drawn vertex lies within 8 mm of the collision mesh's bounding box
+// (what you see touching is what collides).
+TEST(HandMeshes, VisualMeshesFollowTheirLinksAndTheirCollisionMeshes) {
+  const double margin = 0.016;   // [m] as above
+  const double hug = 0.008;      // [m]
+  int checked = 0;
+  for (const auto& id : hand::builtinHandIds()) {
+    const hand::HandModel h = hand::loadHand(id);
+    auto check = [&](const std::string& visual, const std::string& collision, double a,
+                     bool link) {
+      if (visual.empty()) return;
+      ++checked;
+      const auto model = geometry::loadMesh(visual);
+      EXPECT_TRUE(model.warnings.empty()) << visual;
+      for (const auto& shape : model.shapes)
+        EXPECT_TRUE(geometry::isWatertight(shape.mesh)) << visual;
+      const geometry::Aabb box = geometry::boundingBox(model.merged());
+      const geometry::Aabb col = geometry::boundingBox(geometry::loadMesh(collision).merged());
+      for (int i = 0; i < 3; ++i) {
+        EXPECT_GE(box.min[i], col.min[i] - hug) << visual << " axis " << i;
+        EXPECT_LE(box.max[i], col.max[i] + hug) << visual << " axis " << i;
+      }
+      if (link) {
+        EXPECT_LE(box.max.x(), margin) << visual;
+        EXPECT_LE(box.min.x(), -a + margin) << visual;
+      }
+    };
+    check(h.palm_visual_mesh, h.palm_mesh, 0.0, false);
+    for (std::size_t f = 0; f < h.fingers.size(); ++f)
+      for (std::size_t r = 0; r < h.fingers[f].rows.size(); ++r)
+        check(h.link_visual_meshes[f][r], h.link_meshes[f][r], h.fingers[f].rows[r].a, true);
+  }
+  EXPECT_GE(checked, 4 + 22);  // BarrettHand: palm + 3 link meshes x 3 fingers; anthro20: 22
+}

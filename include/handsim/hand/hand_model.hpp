@@ -153,6 +153,10 @@ struct HandModel {
   KinematicTree tree;
   /// What the loader found questionable but accepted (unknown URDF tags, missing inertials).
   std::vector<std::string> warnings;
+  /// Optional drawn-only meshes ("visual_mesh" beside "mesh"): the viewport draws these while
+  /// contacts use `palm_mesh` / `link_meshes`. Empty: the collision mesh is drawn.
+  std::string palm_visual_mesh;
+  std::vector<std::vector<std::string>> link_visual_meshes;  ///< [finger][row], paths or ""
   std::vector<Actuator> actuators;
   std::vector<ClutchModel> clutches;
   std::vector<Tendon> tendons;  ///< their joints have passive direct actuators (no servo)
@@ -164,6 +168,13 @@ struct HandModel {
   /// Tendons that close the fingers (indices into `tendons`, in file order), retracted to the
   /// upper ends of their ranges by Auto Grasp. From "grasp": {"closing_tendons": [...]}.
   std::vector<int> closing_tendons;
+  /// Direction in which the hand approaches an object, palm frame, unit length: from the
+  /// hand file's "grasp": {"approach_palm": [x, y, z]} (normalised), else +z of the palm.
+  /// Imported objects are placed along it (sim::placeObjectInReach).
+  Eigen::Vector3d approach_palm = Eigen::Vector3d::UnitZ();
+  /// A point of the approach line, palm frame [m]: "grasp": {"approach_origin_palm_m": [...]},
+  /// else the mean of the finger base origins.
+  Eigen::Vector3d approach_origin_palm = Eigen::Vector3d::Zero();
 
   /// Index of the finger named `finger_name`, or -1.
   int fingerIndex(const std::string& finger_name) const;

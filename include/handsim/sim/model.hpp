@@ -35,6 +35,8 @@ CollisionBody makeCollisionBody(geometry::TriangleMesh mesh, int k);
 /// what is drawn (shapes with their colours) and what collides (all shapes merged).
 struct BodyGeometry {
   std::string source;            ///< file the shapes were read from ("" when none)
+  /// File of a separate drawn-only mesh (a hand's "visual_mesh"), "" when `source` is drawn.
+  std::string visual_source;
   geometry::LoadedModel visual;  ///< body frame [m], as drawn
   CollisionBody collision;       ///< body frame [m], what contacts are computed with
 };

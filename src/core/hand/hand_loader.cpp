@@ -54,9 +54,11 @@ class HandReader {
     m.description = str(root, "", "description", "");
     if (const json* palm = doc_.optional(root, "palm")) {
       doc_.object(*palm, "/palm");
-      doc_.allowOnly(*palm, "/palm", {"mesh"});
+      doc_.allowOnly(*palm, "/palm", {"mesh", "visual_mesh"});
       if (const json* mesh = doc_.optional(*palm, "mesh"))
         m.palm_mesh = resolve(doc_.string(*mesh, "/palm/mesh"));
+      if (const json* mesh = doc_.optional(*palm, "visual_mesh"))
+        m.palm_visual_mesh = resolve(doc_.string(*mesh, "/palm/visual_mesh"));
     }
 
     const json& fingers = doc_.array(doc_.require(root, "", "fingers"), "/fingers");
@@ -64,6 +66,9 @@ class HandReader {
     for (std::size_t f = 0; f < fingers.size(); ++f) {
       readFinger(fingers[f], JsonDocument::child("/fingers", f), m);
     }
+    m.approach_origin_palm = Eigen::Vector3d::Zero();
+    for (const kinematics::Chain& c : m.fingers) m.approach_origin_palm += c.base.translation();
+    m.approach_origin_palm /= static_cast<double>(m.fingers.size());
     if (const json* acts = doc_.optional(root, "actuators")) {
       doc_.array(*acts, "/actuators");
       for (std::size_t a = 0; a < acts->size(); ++a)
@@ -124,12 +129,13 @@ class HandReader {
       doc_.fail(jptr, "a finger needs 1 to " + std::to_string(kinematics::kMaxChainRows) +
                           " DH rows, got " + std::to_string(joints.size()));
     std::vector<std::string> meshes;
+    std::vector<std::string> visual_meshes;
     for (std::size_t r = 0; r < joints.size(); ++r) {
       const std::string rp = JsonDocument::child(jptr, r);
       const json& jj = doc_.object(joints[r], rp);
       doc_.allowOnly(jj, rp,
                      {"name", "type", "a_m", "alpha_deg", "d_m", "theta_deg", "limits_deg",
-                      "limits_m", "inertial", "mesh"});
+                      "limits_m", "inertial", "mesh", "visual_mesh"});
       const std::string name =
           doc_.string(doc_.require(jj, rp, "name"), JsonDocument::child(rp, "name"));
       if (name.empty() || name.find('.') != std::string::npos)
@@ -159,9 +165,13 @@ class HandReader {
       chain.links.push_back(readInertial(jj, rp, row));
       const json* mesh = doc_.optional(jj, "mesh");
       meshes.push_back(mesh ? resolve(doc_.string(*mesh, JsonDocument::child(rp, "mesh"))) : "");
+      const json* visual = doc_.optional(jj, "visual_mesh");
+      visual_meshes.push_back(
+          visual ? resolve(doc_.string(*visual, JsonDocument::child(rp, "visual_mesh"))) : "");
     }
     m.fingers.push_back(std::move(chain));
     m.link_meshes.push_back(std::move(meshes));
+    m.link_visual_meshes.push_back(std::move(visual_meshes));
   }
 
   void readLimits(const json& jj, const std::string& rp, kinematics::DhRow& row) {
@@ -429,7 +439,26 @@ class HandReader {
   // addDirectActuators, so a joint's own actuator ("index.J2") can be named.
   void readGrasp(const json& gj, const std::string& ptr, HandModel& m) {
     doc_.object(gj, ptr);
-    doc_.allowOnly(gj, ptr, {"closing_actuators", "closing_tendons"});
+    doc_.allowOnly(gj, ptr,
+                   {"closing_actuators", "closing_tendons", "approach_palm", "approach_origin_palm_m"});
+    if (const json* origin = doc_.optional(gj, "approach_origin_palm_m")) {
+      const std::string op = JsonDocument::child(ptr, "approach_origin_palm_m");
+      doc_.array(*origin, op);
+      if (origin->size() != 3) doc_.fail(op, "expected 3 numbers (a point in the palm frame, m)");
+      for (std::size_t i = 0; i < 3; ++i)
+        m.approach_origin_palm[static_cast<Eigen::Index>(i)] =
+            doc_.rational((*origin)[i], JsonDocument::child(op, i));
+    }
+    if (const json* approach = doc_.optional(gj, "approach_palm")) {
+      const std::string ap = JsonDocument::child(ptr, "approach_palm");
+      doc_.array(*approach, ap);
+      if (approach->size() != 3) doc_.fail(ap, "expected 3 numbers (a direction in the palm frame)");
+      Eigen::Vector3d v;
+      for (std::size_t i = 0; i < 3; ++i)
+        v[static_cast<Eigen::Index>(i)] = doc_.rational((*approach)[i], JsonDocument::child(ap, i));
+      if (!(v.norm() > 1e-9) || !v.allFinite()) doc_.fail(ap, "the direction must not be zero");
+      m.approach_palm = v.normalized();
+    }
     if (const json* acts = doc_.optional(gj, "closing_actuators")) {
       const std::string ap = JsonDocument::child(ptr, "closing_actuators");
       doc_.array(*acts, ap);

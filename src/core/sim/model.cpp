@@ -58,12 +58,20 @@ CollisionBody makeCollisionBody(geometry::TriangleMesh mesh, int k) {
 
 namespace {
 
-BodyGeometry readBody(const std::string& path, const geometry::MeshLoadOptions& options, int k) {
+BodyGeometry readBody(const std::string& path, const geometry::MeshLoadOptions& options, int k,
+                      const std::string& visual_path = "") {
   BodyGeometry g;
   g.source = path;
-  if (path.empty()) return g;
+  g.visual_source = visual_path;
+  if (path.empty()) {
+    // Drawn only: takes no part in contacts.
+    if (!visual_path.empty()) g.visual = geometry::loadMesh(visual_path, options);
+    return g;
+  }
   g.visual = geometry::loadMesh(path, options);
   g.collision = makeCollisionBody(g.visual.merged(), k);
+  // A drawn-only mesh replaces what is shown; contacts keep the (simpler) collision mesh.
+  if (!visual_path.empty()) g.visual = geometry::loadMesh(visual_path, options);
   return g;
 }
 
@@ -86,7 +94,7 @@ std::shared_ptr<const HandGeometry> loadHandGeometry(const hand::HandModel& hand
         (s.collision.shapes.empty() ? s.visual : s.collision).merged(), kdop_k);
     return b;
   };
-  g->palm = hand.palm_shapes.empty() ? readBody(hand.palm_mesh, {}, kdop_k)
+  g->palm = hand.palm_shapes.empty() ? readBody(hand.palm_mesh, {}, kdop_k, hand.palm_visual_mesh)
                                      : fromShapes(hand.palm_shapes);
   g->links.resize(hand.fingers.size());
   for (std::size_t f = 0; f < hand.fingers.size(); ++f)
@@ -99,7 +107,11 @@ std::shared_ptr<const HandGeometry> loadHandGeometry(const hand::HandModel& hand
       const std::string path = f < hand.link_meshes.size() && r < hand.link_meshes[f].size()
                                    ? hand.link_meshes[f][r]
                                    : std::string();
-      g->links[f].push_back(readBody(path, {}, kdop_k));
+      const std::string visual =
+          f < hand.link_visual_meshes.size() && r < hand.link_visual_meshes[f].size()
+              ? hand.link_visual_meshes[f][r]
+              : std::string();
+      g->links[f].push_back(readBody(path, {}, kdop_k, visual));
     }
   return g;
 }

@@ -9,6 +9,7 @@
 #include "handsim/geometry/mesh_loader.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/io/atomic_file.hpp"
+#include "handsim/sim/placement.hpp"
 #include "handsim/sim/rigid_body.hpp"
 #include "handsim/sim/stability.hpp"
 
@@ -379,6 +380,11 @@ Scenario readScenario(const JsonDocument& doc) {
       } catch (const io::InputError& e) {
         doc.fail(mp, e.what());
       }
+      // A mesh in millimetres read as metres (a 190 mm bottle becomes 190 m): said, not guessed.
+      double extent = 0.0;
+      if (!doc.optional(o, "scale") &&
+          looksLikeMillimetres(obj.geometry->collision.mesh, &extent))
+        obj.warnings.push_back(millimetreWarning(path.string(), extent) + " (" + op + ")");
       if (const json* pose = doc.optional(o, "pose"))
         obj.initial_pose_world = doc.pose(*pose, JsonDocument::child(op, "pose"));
       obj.friction = sc.options.contact.mu;
