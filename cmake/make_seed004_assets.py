@@ -358,7 +358,9 @@ def gripper2p():
         "poses": [
             {"name": "open", "joints_deg": {"L": [0], "R": [0]}},
             {"name": "closed", "joints_deg": {"L": [0.045], "R": [0.045]}}],
-        "grasp": {"closing_actuators": ["jaws"], "closing_tendons": []}}
+        # Approach along palm z; imports start between the pads, at their mid-height.
+        "grasp": {"closing_actuators": ["jaws"], "closing_tendons": [],
+                  "approach_palm": [0, 0, 1], "approach_origin_palm_m": [0, 0, 0.05]}}
     meshes = {
         "palm": (palm, "gripper2p palm, 180 x 50 x 40 mm", PALM,
                  "Palm frame: origin at the centre of the top face, z out of the palm."),
@@ -440,7 +442,8 @@ def gripper2r():
         "poses": [
             {"name": "open", "joints_deg": {"L": [-15, 0], "R": [-15, 0]}},
             {"name": "closed", "joints_deg": {"L": [0, 45], "R": [0, 45]}}],
-        "grasp": {"closing_actuators": ["close", "curl"], "closing_tendons": []}}
+        "grasp": {"closing_actuators": ["close", "curl"], "closing_tendons": [],
+                  "approach_palm": [0, 0, 1], "approach_origin_palm_m": [0, 0, 0.09]}}
     meshes = {
         "palm": (palm, "gripper2r palm, 130 x 50 x 40 mm", PALM,
                  "Palm frame: origin at the centre of the top face, z out of the palm."),
@@ -489,7 +492,8 @@ def gripper3r():
         "poses": [
             {"name": "open", "joints_deg": {f"F{k}": [-15, 0] for k in (1, 2, 3)}},
             {"name": "closed", "joints_deg": {f"F{k}": [0, 45] for k in (1, 2, 3)}}],
-        "grasp": {"closing_actuators": ["close", "curl"], "closing_tendons": []}}
+        "grasp": {"closing_actuators": ["close", "curl"], "closing_tendons": [],
+                  "approach_palm": [0, 0, 1], "approach_origin_palm_m": [0, 0, 0.08]}}
     meshes = {
         "palm": (palm, "gripper3r palm, radius 65 mm, 40 mm thick", PALM,
                  "Palm frame: origin at the centre of the top face, z out of the palm."),
