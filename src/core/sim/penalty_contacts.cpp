@@ -79,11 +79,12 @@ Side sideA(const Model& model, const SimState& s, const PenaltyGeometry& g, cons
   return side;
 }
 
-// Velocity of the point p of a side at the end of the step as predicted so far [m/s]: free
-// objects with every wrench applied up to now, links and the palm at the start of the step
-// (explicit), the ground and fixed objects at rest.
+// Velocity of the point p of a side [m/s]: `predicted`, that of a free object at the end of the
+// step with every wrench applied up to now, else at the start of the step (the velocity it moved
+// with during the last step); links and the palm at the start of the step (explicit), the ground
+// and fixed objects at rest.
 Eigen::Vector3d pointVelocity(const Model& model, const SimState& s, const Side& side,
-                              const Eigen::Vector3d& p) {
+                              const Eigen::Vector3d& p, bool predicted = true) {
   const StepWorkspace& w = s.work;
   const double dt = model.options.dt;
   const Eigen::Vector3d palm_v =
@@ -93,7 +94,7 @@ Eigen::Vector3d pointVelocity(const Model& model, const SimState& s, const Side&
     const auto b = static_cast<std::size_t>(side.free_body);
     const Eigen::Index slot = idx(model.actuatorCount() + 6 * b);
     const Twist t = s.object_twist_world[static_cast<std::size_t>(side.object)] +
-                    w.acceleration.segment<6>(slot) * dt;
+                    (predicted ? dt : 0.0) * w.acceleration.segment<6>(slot);
     return t.head<3>() + t.tail<3>().cross(p - w.bodies[b].com_world);
   }
   if (side.palm) return palm_v;
@@ -109,16 +110,6 @@ Eigen::Vector3d pointVelocity(const Model& model, const SimState& s, const Side&
     return palm_v + base.linear() * v_base;
   }
   return Eigen::Vector3d::Zero();
-}
-
-// Inverse mass of a side at p along the unit n [1/kg]: 0 unless a moving free object.
-double inverseMassAlong(const Model& model, const SimState& s, const Side& side,
-                        const Eigen::Vector3d& p, const Eigen::Vector3d& n) {
-  if (side.free_body < 0) return 0.0;
-  const FreeBodyScratch& body = s.work.bodies[static_cast<std::size_t>(side.free_body)];
-  const Eigen::Vector3d rn = (p - body.com_world).cross(n);
-  return 1.0 / model.objects[static_cast<std::size_t>(side.object)].mass.mass_kg +
-         rn.dot(body.inverse_inertia_world * rn);
 }
 
 // Adds the force f at p to a moving free object's accelerations (eq. 1 and eq. 7 with eq. 2).
@@ -279,7 +270,7 @@ void computePenaltyContacts(const Model& model, SimState& s) {
     collision::OverlapOptions oo;
     oo.a_closed = a.closed;
     oo.b_closed = b.closed;
-    oo.keep_pieces = false;
+    oo.keep_pieces = true;  // the pieces give the exact depth rate
     collision::computeOverlap(a.body->tree, a.pose, b.body->tree, b.pose, pw.overlap, pw.result,
                               oo);
     const collision::OverlapResult& ov = pw.result;
@@ -307,7 +298,45 @@ void computePenaltyContacts(const Model& model, SimState& s) {
       st.first.approach_mps = std::max(0.0, -u_star);
       st.anchor = {};
     }
-    // Eq. 5-6, linearly implicit in u (file comment).
+    // The rate of the equivalent depth, exactly from the geometry: the overlap's volume changes
+    // by the flux of each body's velocity through its own part of the overlap's boundary,
+    // dv/dt = sum_A a_i n_i . v_A(x_i) + sum_B a_i n_i . v_B(x_i) (rigid velocity fields are
+    // affine, so a flat piece's flux is its area times the value at its centroid), and
+    // d' = 2 v' / (area_A + area_B) at fixed areas. It is affine in the twists: N . v + M . w.
+    const double scale = 2.0 / (ov.area_a + ov.area_b);
+    double rate_star = 0.0, w_rate = 0.0;
+    auto flux = [&](const Side& side, const std::vector<collision::OverlapPiece>& pieces,
+                    double sign_of_force) {
+      Eigen::Vector3d N = Eigen::Vector3d::Zero(), M = Eigen::Vector3d::Zero();
+      const Eigen::Vector3d origin = side.free_body >= 0
+                                         ? s.work.bodies[static_cast<std::size_t>(side.free_body)]
+                                               .com_world
+                                         : c;
+      for (const collision::OverlapPiece& piece : pieces) {
+        N += piece.area * piece.normal_world;
+        M += piece.area * (piece.centre_world - origin).cross(piece.normal_world);
+      }
+      if (side.free_body >= 0) {
+        const auto fb = static_cast<std::size_t>(side.free_body);
+        const Eigen::Index slot = idx(model.actuatorCount() + 6 * fb);
+        const Twist tw = s.object_twist_world[static_cast<std::size_t>(side.object)] +
+                         s.work.acceleration.segment<6>(slot) * dt;
+        rate_star += scale * (N.dot(tw.head<3>()) + M.dot(tw.tail<3>()));
+        // Its answer to a unit force along sign * s_n at c.
+        const FreeBodyScratch& body = s.work.bodies[fb];
+        const double m = model.objects[static_cast<std::size_t>(side.object)].mass.mass_kg;
+        w_rate += sign_of_force * scale *
+                  (N.dot(n) / m +
+                   M.dot(body.inverse_inertia_world * (c - body.com_world).cross(n)));
+      } else {
+        // A link, the palm or the ground: its velocity at c (the link's own turning left out).
+        rate_star += scale * N.dot(pointVelocity(model, s, side, c));
+      }
+    };
+    flux(a, ov.pieces_a, -1.0);
+    flux(b, ov.pieces_b, 1.0);
+    w_rate = std::min(w_rate, 0.0);  // a push never deepens the overlap it pushes apart
+    // Eq. 5-6, linearly implicit in the depth rate (file comment).
     const double kappa = contact::firstContactGain(pp, st.first, t + dt);
     st.filter.input = d0;  // the measured depth replaces last step's prediction
     contact::LowPassState f0 = st.filter, f1 = st.filter;
@@ -317,12 +346,10 @@ void computePenaltyContacts(const Model& model, SimState& s) {
                             pp.filter_natural_frequency_radps);
     const double alpha = f0.rate, gamma = f1.rate - f0.rate;
     const double g1 = pp.stiffness_n_per_m, g2 = pp.damping_ns_per_m;
-    const double w_eff =
-        inverseMassAlong(model, s, a, c, n) + inverseMassAlong(model, s, b, c, n);
     const double f_0 = kappa * ((g1 + g2 * gamma) * d0 + g2 * alpha);
-    const double k_u = kappa * (g1 + g2 * gamma) * dt;
-    const double u = (u_star + dt * w_eff * f_0) / (1.0 + dt * w_eff * k_u);
-    const double d1 = d0 - u * dt;
+    const double k_d = kappa * (g1 + g2 * gamma) * dt;
+    const double implicit_force = (f_0 + k_d * rate_star) / (1.0 - dt * k_d * w_rate);
+    const double d1 = d0 + dt * (rate_star + dt * w_rate * std::max(0.0, implicit_force));
     contact::advanceLowPass(st.filter, d1, dt, pp.filter_damping_ratio,
                             pp.filter_natural_frequency_radps);
     const double magnitude = contact::penaltyForceMagnitude(pp, kappa, d1, st.filter.rate);
@@ -336,8 +363,12 @@ void computePenaltyContacts(const Model& model, SimState& s) {
     }
     addWrench(model, s, b.free_body, b.object, c, normal_force);
     addWrench(model, s, a.free_body, a.object, c, -normal_force);
-    // Friction on B's velocity relative to A at c, after the normal force.
-    const Eigen::Vector3d slip = pointVelocity(model, s, b, c) - pointVelocity(model, s, a, c);
+    // Friction, explicit: on B's velocity relative to A at c at the start of the step. That is
+    // the velocity the bodies moved with during the last step, so the anchor's extension is
+    // their true relative displacement (a predicted velocity that the friction itself then
+    // changes would make the anchor drift).
+    const Eigen::Vector3d slip =
+        pointVelocity(model, s, b, c, false) - pointVelocity(model, s, a, c, false);
     const double mu = pairMu(model, pair);
     Eigen::Vector3d friction;
     if (co.friction == PenaltyFriction::Tanh) {
