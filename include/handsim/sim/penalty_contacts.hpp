@@ -9,11 +9,11 @@
 // torque), on finger links as an external load in the finger dynamics (so the BarrettHand
 // clutch feels it through seed 000 eq. 9).
 //
-// Integrator: the normal force is linearly implicit in the pair's relative normal velocity at
-// c (its derivative with respect to that velocity, through the spring on the end-of-step depth
-// and through eq. 4's exact update, is folded into the velocity update with the pair's
-// effective mass), one Gauss-Seidel pass over the pairs in a fixed order: stable for any step
-// in the normal direction. Friction is explicit; `penaltyStableStep` gives its bound.
+// Integrator: the normal force is linearly implicit in the rate of the equivalent depth (exact
+// from the flux of the bodies' velocities through the overlap's boundary; its answer to the
+// force, through the spring on the end-of-step depth and eq. 4's exact update, is folded into
+// the velocity update), one Gauss-Seidel pass over the pairs in a fixed order: stable for any
+// step in the normal direction. Friction is explicit; `penaltyStableStep` gives its bound.
 #pragma once
 
 #include <memory>

@@ -2,14 +2,14 @@
 // Seed 004's penalty contact stage (include/handsim/sim/penalty_contacts.hpp; the laws are the
 // pure functions of contact/penalty_contact.hpp, the geometry collision::computeOverlap).
 //
-// The normal force of a pair, eq. 6 on the end-of-step depth d1 = d0 - u dt (u: B's velocity
-// relative to A at c along s_n at the end of the step) and on eq. 4's rate after its exact update
-// with the input going from d0 to d1 (affine in d1: rate1 = alpha + gamma d1), is affine in u:
-// F = F0 - K u, F0 = kappa ((g1 + g2 gamma) d0 + g2 alpha), K = kappa (g1 + g2 gamma) dt. The
-// velocity answers the force through the pair's effective inverse mass W along s_n at c,
-// u = u* + dt W F, so u = (u* + dt W F0) / (1 + dt W K): a linearly implicit (backward Euler)
-// step of the stiff spring and damper, stable at any dt (docs/free-objects.md, "Integrator for
-// the stiff contact").
+// The normal force of a pair, eq. 6 on the end-of-step depth d1 = d0 + dt r (r: the depth's
+// rate at the end of the step, exact from the flux of the bodies' velocities through the
+// overlap's boundary, linear in their twists) and on eq. 4's rate after its exact update with
+// the input going from d0 to d1 (affine in d1: rate1 = alpha + gamma d1), is affine in r:
+// F = F0 + K r, F0 = kappa ((g1 + g2 gamma) d0 + g2 alpha), K = kappa (g1 + g2 gamma) dt. The
+// rate answers the force through the bodies' inertia, r = r* + dt W F (W < 0), so
+// F = (F0 + K r*) / (1 - dt K W): a linearly implicit (backward Euler) step of the stiff spring
+// and damper, stable at any dt (docs/free-objects.md, "Integrator for the stiff contact").
 #include "handsim/sim/penalty_contacts.hpp"
 
 #include <algorithm>
