@@ -320,7 +320,7 @@ TEST(FreeBody, ScenarioKeysAreReadCheckedAndWrittenBack) {
   fails(head + R"("objects": [{"mesh": "objects/cube.wrl", "free": true,
                    "angular_velocity_radps": [1e6, 0, 0]}]})",
         "/objects/0/angular_velocity_radps");
-  fails(head + R"("contact": {"model": "seed004"}})", "/contact/model");
+  fails(head + R"("contact": {"model": "seed005"}})", "/contact/model");
   fails(head + R"("ground": {"height_m": 1000}})", "/ground/height_m");
   fails(head + R"("objects": [{"mesh": "objects/cube.wrl", "free": "yes"}]})", "/objects/0/free");
 }

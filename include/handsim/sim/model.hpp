@@ -100,6 +100,8 @@ ObjectModel loadObject(const std::string& path, const geometry::MeshLoadOptions&
 /// gets zero mass and a warning in object.warnings naming the object and what is wrong.
 void computeMassProperties(ObjectModel& object, double density);
 
+struct PenaltyGeometry;  // sim/penalty_contacts.hpp
+
 /// The compiled model: hand, geometry, objects and options. Immutable once built; share it as
 /// std::shared_ptr<const Model>. The hand and its geometry are shared pointers too, so a model
 /// recompiled with another object list (compileModel) reuses the loaded link meshes.
@@ -108,6 +110,9 @@ struct Model {
   std::shared_ptr<const HandGeometry> hand_geometry;
   std::vector<ObjectModel> objects;
   Options options;
+  /// Seed 004's penalty model (options.contact.model == Seed004, else null): the body pairs
+  /// that can touch, the ground's box, each mesh's closure (sim/penalty_contacts.hpp).
+  std::shared_ptr<const PenaltyGeometry> penalty;
 
   const hand::HandModel& hand() const { return *hand_ptr; }
   /// Actuators, tendons and clutches of the hand (sizes of the state's vectors).

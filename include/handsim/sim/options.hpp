@@ -3,7 +3,25 @@
 
 #include <Eigen/Core>
 
+#include "handsim/contact/penalty_contact.hpp"
+
 namespace handsim::sim {
+
+/// Which contact model the step runs (scenario "contact": "model").
+enum class ContactModel {
+  /// Velocity constraints and velocity-level Coulomb friction solved by projected Gauss-Seidel
+  /// (docs/simulation.md, docs/free-objects.md).
+  Default,
+  /// Seed 004's penalty contact: exact overlap volume, eq. 3-7, with eq. 8 or anchor friction
+  /// (docs/free-objects.md, "Seed 004's model in the engine"; sim/penalty_contacts.hpp).
+  Seed004,
+};
+
+/// Friction law of the seed004 model.
+enum class PenaltyFriction {
+  Anchor,  ///< stick-slip anchor spring: holds without creeping (the default)
+  Tanh,    ///< seed 004 eq. 8: Coulomb with tanh plus viscous (creeps under any steady load)
+};
 
 /// Parameters of the contact stage (docs/simulation.md, "Contacts").
 struct ContactOptions {
@@ -24,6 +42,16 @@ struct ContactOptions {
   /// Fraction of a free object's penetration beyond `slop` pushed back per step, for its
   /// contacts with the ground [-] (hand contacts keep `stiffness`).
   double object_push = 0.2;
+  /// The contact model (scenario "contact": "model"); Default keeps every field above in force,
+  /// Seed004 uses the three below instead (docs/free-objects.md).
+  ContactModel model = ContactModel::Default;
+  /// Friction law of the seed004 model; its Coulomb coefficient is each pair's (the object's
+  /// `friction`, which defaults to `mu`), not the `mu` fields of the two structs below.
+  PenaltyFriction friction = PenaltyFriction::Anchor;
+  /// Seed 004's gains in SI (g1, g2, gi, gt, d_t, the eq. 4 filter, eq. 8's beta and gamma).
+  contact::PenaltyContactParams penalty;
+  /// The anchor spring's k_t and c_t.
+  contact::AnchorFrictionParams anchor;
 };
 
 /// A fixed half-space z <= height in the world that free objects rest on (docs/free-objects.md).

@@ -19,6 +19,7 @@
 #include "handsim/hand/transmission.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
 #include "handsim/kinematics/types.hpp"
+#include "handsim/sim/penalty_state.hpp"
 
 namespace handsim::sim {
 
@@ -86,6 +87,7 @@ struct StepWorkspace {
   Eigen::VectorXd lambda;               ///< impulses (capacity)
   Eigen::VectorXd lambda_impact;         ///< impulses of the impact (capacity)
   collision::ContactScratch collision;  ///< narrow-phase buffers (pairs, patches)
+  PenaltyWorkspace penalty;             ///< seed004 stage (sim/penalty_contacts.hpp)
 };
 
 /// Everything that changes during a run. Joint quantities describe the state at `time`;
@@ -146,6 +148,9 @@ struct SimState {
   std::vector<Contact> contacts;      ///< link-object contacts of the last step, world frame
   /// Contacts of free objects with the ground of the last step (finger -1), world frame.
   std::vector<Contact> object_contacts;
+  /// Seed004 model only: the memory of each body pair that can touch (eq. 4's filter, eq. 5's
+  /// first contact, the anchor spring), one per Model::penalty->pairs entry; else empty.
+  std::vector<PenaltyPairState> penalty_pairs;
   std::vector<std::string> warnings;  ///< numerical trouble, clutch events (first few kept)
   std::int64_t warning_count = 0;     ///< all warnings, including those not kept
 

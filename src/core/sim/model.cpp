@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "handsim/sim/penalty_contacts.hpp"
+
 namespace handsim::sim {
 
 void validateOptions(const Options& o) {
@@ -33,6 +35,32 @@ void validateOptions(const Options& o) {
   if (!std::isfinite(o.ground.height)) bad("ground.height", "must be finite");
   if (std::isnan(o.ground.friction) || std::isinf(o.ground.friction))
     bad("ground.friction", "must be finite (negative: each object's own)");
+  {
+    const contact::PenaltyContactParams& p = o.contact.penalty;
+    auto positiveField = [&](const char* field, double v) {
+      if (!(v > 0.0) || !std::isfinite(v)) bad(std::string("contact.penalty.") + field,
+                                               "must be positive and finite");
+    };
+    auto nonNegativeField = [&](const char* field, double v) {
+      if (!(v >= 0.0) || !std::isfinite(v)) bad(std::string("contact.penalty.") + field,
+                                                "must be finite and not negative");
+    };
+    positiveField("stiffness_n_per_m", p.stiffness_n_per_m);
+    nonNegativeField("damping_ns_per_m", p.damping_ns_per_m);
+    nonNegativeField("first_contact_gain", p.first_contact_gain);
+    nonNegativeField("first_contact_delay", p.first_contact_delay);
+    positiveField("target_depth_m", p.target_depth_m);
+    positiveField("filter_damping_ratio", p.filter_damping_ratio);
+    positiveField("filter_natural_frequency_radps", p.filter_natural_frequency_radps);
+    nonNegativeField("viscous_ns_per_m", p.viscous_ns_per_m);
+    nonNegativeField("tanh_slope_s_per_m", p.tanh_slope_s_per_m);
+    if (!(o.contact.anchor.stiffness_n_per_m > 0.0) ||
+        !std::isfinite(o.contact.anchor.stiffness_n_per_m))
+      bad("contact.anchor.stiffness_n_per_m", "must be positive and finite");
+    if (!(o.contact.anchor.damping_ns_per_m >= 0.0) ||
+        !std::isfinite(o.contact.anchor.damping_ns_per_m))
+      bad("contact.anchor.damping_ns_per_m", "must be finite and not negative");
+  }
   if (!(o.solver.row_floor > 0.0) || !std::isfinite(o.solver.row_floor))
     bad("solver.row_floor", "must be positive and finite");
   if (!(o.solver.standstill_speed >= 0.0) || !std::isfinite(o.solver.standstill_speed))
@@ -200,6 +228,8 @@ std::shared_ptr<const Model> compileModel(std::shared_ptr<const hand::HandModel>
   m->hand_ptr = std::move(hand);
   m->objects = std::move(objects);
   m->options = options;
+  // Seed 004's penalty model: its body pairs, the ground's box and the meshes' closure, once.
+  if (options.contact.model == ContactModel::Seed004) m->penalty = buildPenaltyGeometry(*m);
   return m;
 }
 

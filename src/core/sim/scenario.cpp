@@ -9,6 +9,7 @@
 #include "handsim/geometry/mesh_loader.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/io/atomic_file.hpp"
+#include "handsim/sim/penalty_contacts.hpp"
 #include "handsim/sim/placement.hpp"
 #include "handsim/sim/rigid_body.hpp"
 #include "handsim/sim/stability.hpp"
@@ -139,7 +140,10 @@ Scenario readScenario(const JsonDocument& doc) {
   if (const json* c = doc.optional(root, "contact")) {
     doc.object(*c, "/contact");
     doc.allowOnly(*c, "/contact",
-                  {"stiffness", "slop_m", "sink_rate", "kdop_k", "model", "mu", "object_push"});
+                  {"stiffness", "slop_m", "sink_rate", "kdop_k", "model", "mu", "object_push",
+                   "friction", "g1_n_per_m", "g2_ns_per_m", "gi", "gt", "target_depth_m",
+                   "filter_damping_ratio", "filter_natural_frequency_radps", "viscous_ns_per_m",
+                   "tanh_slope_s_per_m", "anchor_stiffness_n_per_m", "anchor_damping_ns_per_m"});
     auto read = [&](const char* key, double& value, double lo, double hi) {
       if (const json* v = doc.optional(*c, key)) {
         const std::string p = JsonDocument::child("/contact", key);
@@ -155,10 +159,43 @@ Scenario readScenario(const JsonDocument& doc) {
     read("mu", sc.options.contact.mu, 0.0, 100.0);
     read("object_push", sc.options.contact.object_push, 0.0, 1.0);
     if (const json* m = doc.optional(*c, "model")) {
-      // The velocity-level Coulomb model of docs/free-objects.md; seed 004's penalty model is
-      // not part of this build.
-      if (doc.string(*m, "/contact/model") != "default")
-        doc.fail("/contact/model", "expected \"default\"");
+      // "default": the velocity-level Coulomb model; "seed004": seed 004's penalty contact
+      // (docs/free-objects.md, "Seed 004's model in the engine").
+      const std::string model = doc.string(*m, "/contact/model");
+      if (model == "seed004")
+        sc.options.contact.model = ContactModel::Seed004;
+      else if (model != "default")
+        doc.fail("/contact/model", "expected \"default\" or \"seed004\"");
+    }
+    // The seed004 model's keys, in SI (defaults: contact::PenaltyContactParams and
+    // contact::AnchorFrictionParams).
+    const bool seed004 = sc.options.contact.model == ContactModel::Seed004;
+    auto readPenalty = [&](const char* key, double& value, double lo, double hi) {
+      if (doc.optional(*c, key) && !seed004)
+        doc.fail(JsonDocument::child("/contact", key), "only with \"model\": \"seed004\"");
+      read(key, value, lo, hi);
+    };
+    contact::PenaltyContactParams& pp = sc.options.contact.penalty;
+    readPenalty("g1_n_per_m", pp.stiffness_n_per_m, 1e-6, 1e12);
+    readPenalty("g2_ns_per_m", pp.damping_ns_per_m, 0.0, 1e12);
+    readPenalty("gi", pp.first_contact_gain, 0.0, 1e6);
+    readPenalty("gt", pp.first_contact_delay, 0.0, 1e3);
+    readPenalty("target_depth_m", pp.target_depth_m, 1e-9, 1.0);
+    readPenalty("filter_damping_ratio", pp.filter_damping_ratio, 1e-3, 1e3);
+    readPenalty("filter_natural_frequency_radps", pp.filter_natural_frequency_radps, 1e-3, 1e9);
+    readPenalty("viscous_ns_per_m", pp.viscous_ns_per_m, 0.0, 1e9);
+    readPenalty("tanh_slope_s_per_m", pp.tanh_slope_s_per_m, 0.0, 1e9);
+    readPenalty("anchor_stiffness_n_per_m", sc.options.contact.anchor.stiffness_n_per_m, 1e-6,
+                1e12);
+    readPenalty("anchor_damping_ns_per_m", sc.options.contact.anchor.damping_ns_per_m, 0.0,
+                1e12);
+    if (const json* f = doc.optional(*c, "friction")) {
+      if (!seed004) doc.fail("/contact/friction", "only with \"model\": \"seed004\"");
+      const std::string law = doc.string(*f, "/contact/friction");
+      if (law == "tanh")
+        sc.options.contact.friction = PenaltyFriction::Tanh;
+      else if (law != "anchor")
+        doc.fail("/contact/friction", "expected \"anchor\" or \"tanh\"");
     }
     if (const json* k = doc.optional(*c, "kdop_k")) {
       sc.options.contact.kdop_k = doc.integer(*k, "/contact/kdop_k");
@@ -425,6 +462,16 @@ Scenario readScenario(const JsonDocument& doc) {
       sc.objects.push_back(std::move(obj));
     }
   }
+  // The seed004 model's explicit friction bounds the step too (sim/penalty_contacts.hpp).
+  if (sc.options.contact.model == ContactModel::Seed004) {
+    const StepLimit limit = penaltyStableStep(sc.options, sc.objects);
+    if (sc.options.dt > limit.dt_max)
+      doc.fail(doc.optional(root, "dt_s") ? "/dt_s" : "",
+               "a step of " + shortNumber(sc.options.dt) + " s is above the stable limit " +
+                   shortNumber(limit.dt_max) + " s of the seed004 contact, set by " + limit.what +
+                   " (docs/free-objects.md, \"Integrator for the stiff contact\"); use a "
+                   "smaller dt_s");
+  }
   sc.hand = std::make_shared<const hand::HandModel>(std::move(hand_model));
   return sc;
 }
@@ -499,6 +546,23 @@ std::string scenarioToJson(const Scenario& sc, const std::string& target_file) {
                     {"model", "default"},
                     {"mu", sc.options.contact.mu},
                     {"object_push", sc.options.contact.object_push}};
+  if (sc.options.contact.model == ContactModel::Seed004) {
+    const contact::PenaltyContactParams& pp = sc.options.contact.penalty;
+    ordered& c = doc["contact"];
+    c["model"] = "seed004";
+    c["friction"] = sc.options.contact.friction == PenaltyFriction::Tanh ? "tanh" : "anchor";
+    c["g1_n_per_m"] = pp.stiffness_n_per_m;
+    c["g2_ns_per_m"] = pp.damping_ns_per_m;
+    c["gi"] = pp.first_contact_gain;
+    c["gt"] = pp.first_contact_delay;
+    c["target_depth_m"] = pp.target_depth_m;
+    c["filter_damping_ratio"] = pp.filter_damping_ratio;
+    c["filter_natural_frequency_radps"] = pp.filter_natural_frequency_radps;
+    c["viscous_ns_per_m"] = pp.viscous_ns_per_m;
+    c["tanh_slope_s_per_m"] = pp.tanh_slope_s_per_m;
+    c["anchor_stiffness_n_per_m"] = sc.options.contact.anchor.stiffness_n_per_m;
+    c["anchor_damping_ns_per_m"] = sc.options.contact.anchor.damping_ns_per_m;
+  }
   if (sc.options.ground.enabled) {
     doc["ground"] = {{"height_m", sc.options.ground.height}};
     if (sc.options.ground.friction >= 0.0) doc["ground"]["friction"] = sc.options.ground.friction;

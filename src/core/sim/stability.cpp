@@ -10,6 +10,7 @@
 
 #include "handsim/dynamics/lagrange_euler.hpp"
 #include "handsim/hand/transmission.hpp"
+#include "handsim/sim/penalty_contacts.hpp"
 
 namespace handsim::sim {
 
@@ -33,7 +34,13 @@ std::string shortNumber(double value) {
 }
 
 StepLimit stableStep(const Model& model, const SimState& s) {
-  return stableStep(model.hand(), s.q, s.clutches);
+  StepLimit limit = stableStep(model.hand(), s.q, s.clutches);
+  // seed004: the explicit friction of the penalty contact (sim/penalty_contacts.hpp).
+  if (model.options.contact.model == ContactModel::Seed004) {
+    const StepLimit penalty = penaltyStableStep(model.options, model.objects);
+    if (penalty.dt_max < limit.dt_max) limit = penalty;
+  }
+  return limit;
 }
 
 StepLimit stableStep(const hand::HandModel& hand, const std::vector<kinematics::JointVector>& q,

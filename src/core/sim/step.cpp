@@ -17,6 +17,7 @@
 #include "handsim/contact/contact_jacobian.hpp"
 #include "handsim/contact/projected_gauss_seidel.hpp"
 #include "handsim/hand/transmission.hpp"
+#include "handsim/sim/penalty_contacts.hpp"
 #include "handsim/sim/rigid_body.hpp"
 #include "handsim/sim/stability.hpp"
 
@@ -169,6 +170,7 @@ void matchObjects(const Model& model, SimState& s) {
     s.object_pose_world[o] = model.objects[o].initial_pose_world;
     if (!model.objects[o].fixed) s.object_twist_world[o] = model.objects[o].initial_twist_world;
   }
+  sizePenaltyState(model, s);  // seed004 hook: one memory per body pair
 }
 
 void forwardPosition(const Model& model, SimState& s) {
@@ -876,16 +878,23 @@ void step(const Model& model, SimState& s) {
       s.work.body_of_object.size() != model.objects.size())
     sizeWorkspace(model, s);
   if (s.object_stopped.size() != model.objects.size()) matchObjects(model, s);
-  detectContacts(model, s);
+  // seed004 hooks (sim/penalty_contacts.hpp): the penalty stage replaces the contact rows; the
+  // solver then sees only the actuator limits.
+  const bool seed004 = model.options.contact.model == ContactModel::Seed004;
+  if (!seed004) detectContacts(model, s);
   computeActuation(model, s);
   computeDynamics(model, s);
+  if (seed004) computePenaltyContacts(model, s);
   solveContacts(model, s);
+  if (seed004) publishPenaltyContacts(s);
   if (updateClutches(model, s)) {
     // The transmission changed (eq. 10): the joints follow the actuators anew, and the
     // dynamics and the contact forces are solved again for it.
     forwardPosition(model, s);
     computeDynamics(model, s);
+    if (seed004) applyPenaltyContacts(model, s);
     solveContacts(model, s);
+    if (seed004) publishPenaltyContacts(s);
   }
   computeJointTorques(model, s);
   integrate(model, s);

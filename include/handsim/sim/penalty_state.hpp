@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// What seed 004's penalty contact keeps per body pair across steps (SimState::penalty_pairs)
+// and the scratch of its stage (StepWorkspace::penalty). docs/free-objects.md, "Seed 004's model
+// in the engine"; the stage is sim/penalty_contacts.hpp.
+#pragma once
+
+#include <Eigen/Core>
+#include <vector>
+
+#include "handsim/collision/overlap_volume.hpp"
+#include "handsim/contact/contact.hpp"
+#include "handsim/contact/penalty_contact.hpp"
+
+namespace handsim::sim {
+
+/// Memory of one body pair of the seed004 model (one per PenaltyGeometry::pairs entry). Copied
+/// with the state, so a copied state continues exactly.
+struct PenaltyPairState {
+  bool touching = false;           ///< the pair overlapped during the last step
+  contact::LowPassState filter;    ///< eq. 4 on the equivalent depth [m, m/s]
+  contact::FirstContact first;     ///< eq. 5: when this contact began and how fast
+  contact::AnchorState anchor;     ///< the anchor friction's spring (world frame)
+  bool open_warned = false;        ///< an open mesh of this pair was reported
+};
+
+/// One pair's wrench of the step: the force on body B at the overlap's centroid (A gets its
+/// opposite there). Kept so the stage can apply it again when the clutch re-solves the step.
+struct PenaltyLoad {
+  int pair = -1;                                          ///< into PenaltyGeometry::pairs
+  Eigen::Vector3d point_world = Eigen::Vector3d::Zero();  ///< c [m]
+  Eigen::Vector3d force_on_b_world = Eigen::Vector3d::Zero();  ///< normal + friction [N]
+};
+
+/// Scratch of the seed004 stage; capacities only grow, so a warm run does not allocate.
+struct PenaltyWorkspace {
+  collision::OverlapScratch overlap;
+  collision::OverlapResult result;
+  std::vector<PenaltyLoad> loads;                  ///< the step's wrenches
+  std::vector<contact::Contact> link_contacts;     ///< published into SimState::contacts
+  std::vector<contact::Contact> object_contacts;   ///< published into SimState::object_contacts
+};
+
+}  // namespace handsim::sim

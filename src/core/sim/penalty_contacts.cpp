@@ -1,0 +1,472 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Seed 004's penalty contact stage (include/handsim/sim/penalty_contacts.hpp; the laws are the
+// pure functions of contact/penalty_contact.hpp, the geometry collision::computeOverlap).
+//
+// The normal force of a pair, eq. 6 on the end-of-step depth d1 = d0 + dt r (r: the depth's
+// rate at the end of the step, exact from the flux of the bodies' velocities through the
+// overlap's boundary, linear in their twists) and on eq. 4's rate after its exact update with
+// the input going from d0 to d1 (affine in d1: rate1 = alpha + gamma d1), is affine in r:
+// F = F0 + K r, F0 = kappa ((g1 + g2 gamma) d0 + g2 alpha), K = kappa (g1 + g2 gamma) dt. The
+// rate answers the force through the bodies' inertia, r = r* + dt W F (W < 0), so
+// F = (F0 + K r*) / (1 - dt K W): a linearly implicit (backward Euler) step of the stiff spring
+// and damper, stable at any dt (docs/free-objects.md, "Integrator for the stiff contact").
+#include "handsim/sim/penalty_contacts.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "handsim/contact/contact_jacobian.hpp"
+#include "handsim/geometry/primitives.hpp"
+#include "handsim/sim/step.hpp"
+
+namespace handsim::sim {
+
+namespace {
+
+Eigen::Index idx(std::size_t i) {
+  return static_cast<Eigen::Index>(i);
+}
+
+// One side of a pair during the step.
+struct Side {
+  const CollisionBody* body = nullptr;
+  Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
+  bool closed = true;
+  int free_body = -1;  // solver body of a moving object, else -1
+  int object = -1;     // object index, else -1
+  int finger = -1, row = -1;
+  bool palm = false;
+};
+
+Side sideOfObject(const Model& model, const SimState& s, const PenaltyGeometry& g, int o) {
+  Side side;
+  const auto oi = static_cast<std::size_t>(o);
+  side.body = &model.objects[oi].geometry->collision;
+  side.pose = s.object_pose_world[oi];
+  side.closed = g.object_closed[oi] != 0;
+  side.free_body = s.work.body_of_object[oi];
+  side.object = o;
+  return side;
+}
+
+Side sideA(const Model& model, const SimState& s, const PenaltyGeometry& g, const PenaltyPair& p) {
+  Side side;
+  switch (p.kind) {
+    case PenaltyPair::Kind::Link:
+      side.body = &model.hand_geometry->links[static_cast<std::size_t>(p.finger)]
+                                             [static_cast<std::size_t>(p.row)]
+                                                 .collision;
+      side.pose = linkPoseWorld(model, s, p.finger, p.row);
+      side.closed = g.link_closed[static_cast<std::size_t>(p.finger)]
+                                 [static_cast<std::size_t>(p.row)] != 0;
+      side.finger = p.finger;
+      side.row = p.row;
+      break;
+    case PenaltyPair::Kind::Palm:
+      side.body = &model.hand_geometry->palm.collision;
+      side.pose = s.palm_pose_world;
+      side.closed = g.palm_closed;
+      side.palm = true;
+      break;
+    case PenaltyPair::Kind::Object:
+      return sideOfObject(model, s, g, p.a_object);
+    case PenaltyPair::Kind::Ground:
+      side.body = &g.ground;
+      break;
+  }
+  return side;
+}
+
+// Velocity of the point p of a side [m/s]: `predicted`, that of a free object at the end of the
+// step with every wrench applied up to now, else at the start of the step (the velocity it moved
+// with during the last step); links and the palm at the start of the step (explicit), the ground
+// and fixed objects at rest.
+Eigen::Vector3d pointVelocity(const Model& model, const SimState& s, const Side& side,
+                              const Eigen::Vector3d& p, bool predicted = true) {
+  const StepWorkspace& w = s.work;
+  const double dt = model.options.dt;
+  const Eigen::Vector3d palm_v =
+      s.palm_twist_world.head<3>() +
+      s.palm_twist_world.tail<3>().cross(p - s.palm_pose_world.translation());
+  if (side.free_body >= 0) {
+    const auto b = static_cast<std::size_t>(side.free_body);
+    const Eigen::Index slot = idx(model.actuatorCount() + 6 * b);
+    const Twist t = s.object_twist_world[static_cast<std::size_t>(side.object)] +
+                    (predicted ? dt : 0.0) * w.acceleration.segment<6>(slot);
+    return t.head<3>() + t.tail<3>().cross(p - w.bodies[b].com_world);
+  }
+  if (side.palm) return palm_v;
+  if (side.finger >= 0) {
+    const auto f = static_cast<std::size_t>(side.finger);
+    const Eigen::Isometry3d base = fingerBaseWorld(model, s, side.finger);
+    const Eigen::Vector3d p_base = base.inverse() * p;
+    Eigen::Vector3d v_base;
+    for (int i = 0; i < 3; ++i)
+      v_base[i] = contact::linkPointJacobianTranspose(model.hand().fingers[f], s.link_frames[f],
+                                                      side.row, p_base, Eigen::Vector3d::Unit(i))
+                      .dot(s.qd[f]);
+    return palm_v + base.linear() * v_base;
+  }
+  return Eigen::Vector3d::Zero();
+}
+
+// Adds the force f at p to a moving free object's accelerations (eq. 1 and eq. 7 with eq. 2).
+void addWrench(const Model& model, SimState& s, int free_body, int object,
+               const Eigen::Vector3d& p, const Eigen::Vector3d& f) {
+  if (free_body < 0) return;
+  StepWorkspace& w = s.work;
+  const auto b = static_cast<std::size_t>(free_body);
+  const Eigen::Index slot = idx(model.actuatorCount() + 6 * b);
+  const FreeBodyScratch& body = w.bodies[b];
+  w.acceleration.segment<3>(slot) +=
+      f / model.objects[static_cast<std::size_t>(object)].mass.mass_kg;
+  w.acceleration.segment<3>(slot + 3) +=
+      body.inverse_inertia_world * (p - body.com_world).cross(f);
+}
+
+// The loads of link pairs as external forces in the finger dynamics, reflected to actuator
+// space (R^T J^T f), and the actuator accelerations solved again.
+void applyLinkLoads(const Model& model, SimState& s) {
+  const PenaltyGeometry& g = *model.penalty;
+  StepWorkspace& w = s.work;
+  bool any = false;
+  for (const PenaltyLoad& l : w.penalty.loads) {
+    const PenaltyPair& p = g.pairs[static_cast<std::size_t>(l.pair)];
+    if (p.kind != PenaltyPair::Kind::Link) continue;
+    const auto f = static_cast<std::size_t>(p.finger);
+    const Eigen::Isometry3d to_base = fingerBaseWorld(model, s, p.finger).inverse();
+    const kinematics::JointVector ext = contact::linkPointJacobianTranspose(
+        model.hand().fingers[f], s.link_frames[f], p.row, to_base * l.point_world,
+        -(to_base.linear() * l.force_on_b_world));
+    for (std::size_t j = 0; j < w.drives[f].size(); ++j) {
+      const auto& e = w.drives[f][j];
+      if (e.ratio == 0.0) continue;
+      w.force[idx(static_cast<std::size_t>(e.actuator))] += e.ratio * ext[idx(j)];
+    }
+    any = true;
+  }
+  if (!any) return;
+  const auto na = idx(model.actuatorCount());
+  w.acceleration.head(na) = w.mass_ldlt.solve(w.force);
+  if (!w.acceleration.head(na).allFinite()) {
+    addWarning(s, "seed004 contact: the finger accelerations are not finite; set to 0");
+    w.acceleration.head(na).setZero();
+  }
+}
+
+void releasePair(PenaltyPairState& st) {
+  st.touching = false;
+  st.anchor = {};
+}
+
+// Coulomb coefficient of a pair: the object's; the ground's own when it gives one; the smaller
+// of two objects'.
+double pairMu(const Model& model, const PenaltyPair& p) {
+  const double mu_b = model.objects[static_cast<std::size_t>(p.object)].friction;
+  switch (p.kind) {
+    case PenaltyPair::Kind::Ground:
+      return model.options.ground.friction >= 0.0 ? model.options.ground.friction : mu_b;
+    case PenaltyPair::Kind::Object:
+      return std::min(mu_b, model.objects[static_cast<std::size_t>(p.a_object)].friction);
+    default:
+      return mu_b;
+  }
+}
+
+}  // namespace
+
+std::shared_ptr<const PenaltyGeometry> buildPenaltyGeometry(const Model& model) {
+  auto g = std::make_shared<PenaltyGeometry>();
+  const HandGeometry& hg = *model.hand_geometry;
+  auto closed = [](const CollisionBody& b) {
+    return b.empty() || collision::checkMeshClosure(b.mesh).closed;
+  };
+  g->palm_closed = closed(hg.palm.collision);
+  g->link_closed.resize(hg.links.size());
+  for (std::size_t f = 0; f < hg.links.size(); ++f)
+    for (const BodyGeometry& link : hg.links[f])
+      g->link_closed[f].push_back(closed(link.collision) ? 1 : 0);
+  for (const ObjectModel& o : model.objects)
+    g->object_closed.push_back(closed(o.geometry->collision) ? 1 : 0);
+  if (model.options.ground.enabled) {
+    geometry::TriangleMesh box = geometry::makeBox(
+        Eigen::Vector3d(2.0 * kGroundBoxHalfWidth, 2.0 * kGroundBoxHalfWidth, kGroundBoxDepth));
+    for (Eigen::Vector3d& v : box.vertices)
+      v.z() += model.options.ground.height - 0.5 * kGroundBoxDepth;
+    box.updateNormals();
+    g->ground = makeCollisionBody(std::move(box), model.options.contact.kdop_k);
+  }
+  // Fixed order: per object B, the ground, the palm, the links, then the objects before it.
+  for (std::size_t o = 0; o < model.objects.size(); ++o) {
+    const ObjectModel& obj = model.objects[o];
+    if (obj.geometry->collision.empty()) continue;
+    const int oi = static_cast<int>(o);
+    if (!obj.fixed && model.options.ground.enabled)
+      g->pairs.push_back({PenaltyPair::Kind::Ground, -1, -1, -1, oi});
+    if (!obj.fixed && !hg.palm.collision.empty())
+      g->pairs.push_back({PenaltyPair::Kind::Palm, -1, -1, -1, oi});
+    for (std::size_t f = 0; f < hg.links.size(); ++f)
+      for (std::size_t r = 0; r < hg.links[f].size(); ++r)
+        if (!hg.links[f][r].collision.empty())
+          g->pairs.push_back(
+              {PenaltyPair::Kind::Link, static_cast<int>(f), static_cast<int>(r), -1, oi});
+    for (std::size_t a = 0; a < o; ++a)
+      if ((!obj.fixed || !model.objects[a].fixed) && !model.objects[a].geometry->collision.empty())
+        g->pairs.push_back({PenaltyPair::Kind::Object, -1, -1, static_cast<int>(a), oi});
+  }
+  return g;
+}
+
+void sizePenaltyState(const Model& model, SimState& s) {
+  const std::size_t n = model.penalty ? model.penalty->pairs.size() : 0;
+  if (s.penalty_pairs.size() != n) s.penalty_pairs.assign(n, {});
+}
+
+void computePenaltyContacts(const Model& model, SimState& s) {
+  s.contacts.clear();
+  s.object_contacts.clear();
+  PenaltyWorkspace& pw = s.work.penalty;
+  pw.loads.clear();
+  pw.link_contacts.clear();
+  pw.object_contacts.clear();
+  if (!model.penalty) return;
+  const PenaltyGeometry& g = *model.penalty;
+  sizePenaltyState(model, s);
+  const ContactOptions& co = model.options.contact;
+  const contact::PenaltyContactParams& pp = co.penalty;
+  const double dt = model.options.dt;
+  const double t = s.time;
+  for (std::size_t k = 0; k < g.pairs.size(); ++k) {
+    const PenaltyPair& pair = g.pairs[k];
+    PenaltyPairState& st = s.penalty_pairs[k];
+    const Side b = sideOfObject(model, s, g, pair.object);
+    const Side a = sideA(model, s, g, pair);
+    // Something must feel the force: a moving object or a finger link.
+    if (b.free_body < 0 && a.free_body < 0 && a.finger < 0) {
+      releasePair(st);
+      continue;
+    }
+    if (a.body->empty() || b.body->empty()) continue;
+    // Broad phase: bounding spheres (the ground: the object's lowest possible point).
+    const Eigen::Vector3d cb = b.pose * b.body->centre;
+    if (pair.kind == PenaltyPair::Kind::Ground) {
+      if (cb.z() - b.body->radius > model.options.ground.height) {
+        releasePair(st);
+        continue;
+      }
+    } else if ((a.pose * a.body->centre - cb).norm() > a.body->radius + b.body->radius) {
+      releasePair(st);
+      continue;
+    }
+    if ((!a.closed || !b.closed) && !st.open_warned) {
+      st.open_warned = true;
+      addWarning(s, "seed004 contact of object '" + model.objects[static_cast<std::size_t>(
+                                                          pair.object)].name +
+                        "' with an open mesh: the overlap uses the winding-number inside test "
+                        "(approximate; docs/collision.md section 8)");
+    }
+    collision::OverlapOptions oo;
+    oo.a_closed = a.closed;
+    oo.b_closed = b.closed;
+    oo.keep_pieces = true;  // the pieces give the exact depth rate
+    collision::computeOverlap(a.body->tree, a.pose, b.body->tree, b.pose, pw.overlap, pw.result,
+                              oo);
+    const collision::OverlapResult& ov = pw.result;
+    if (!(ov.volume > 0.0) || ov.direction_world.squaredNorm() == 0.0) {
+      releasePair(st);
+      continue;
+    }
+    if (!std::isfinite(ov.volume) || !ov.centroid_world.allFinite() ||
+        !ov.direction_world.allFinite()) {
+      addWarning(s, "seed004 contact of object '" +
+                        model.objects[static_cast<std::size_t>(pair.object)].name +
+                        "': the overlap is not finite; no force this step");
+      releasePair(st);
+      continue;
+    }
+    const Eigen::Vector3d n = ov.direction_world.normalized();  // s_n, from A into B
+    const Eigen::Vector3d& c = ov.centroid_world;
+    const double d0 = contact::equivalentDepth(ov.volume, ov.area_a, ov.area_b);
+    const double u_star = (pointVelocity(model, s, b, c) - pointVelocity(model, s, a, c)).dot(n);
+    if (!st.touching) {
+      // A new contact: eq. 4 starts at rest on the depth, eq. 5's impact at this approach speed.
+      st.touching = true;
+      st.filter = contact::startLowPass(d0);
+      st.first.time_s = t;
+      st.first.approach_mps = std::max(0.0, -u_star);
+      st.anchor = {};
+    }
+    // The rate of the equivalent depth, exactly from the geometry: the overlap's volume changes
+    // by the flux of each body's velocity through its own part of the overlap's boundary,
+    // dv/dt = sum_A a_i n_i . v_A(x_i) + sum_B a_i n_i . v_B(x_i) (rigid velocity fields are
+    // affine, so a flat piece's flux is its area times the value at its centroid), and
+    // d' = 2 v' / (area_A + area_B) at fixed areas. It is affine in the twists: N . v + M . w.
+    const double scale = 2.0 / (ov.area_a + ov.area_b);
+    double rate_star = 0.0, w_rate = 0.0;
+    auto flux = [&](const Side& side, const std::vector<collision::OverlapPiece>& pieces,
+                    double sign_of_force) {
+      Eigen::Vector3d N = Eigen::Vector3d::Zero(), M = Eigen::Vector3d::Zero();
+      const Eigen::Vector3d origin = side.free_body >= 0
+                                         ? s.work.bodies[static_cast<std::size_t>(side.free_body)]
+                                               .com_world
+                                         : c;
+      for (const collision::OverlapPiece& piece : pieces) {
+        N += piece.area * piece.normal_world;
+        M += piece.area * (piece.centre_world - origin).cross(piece.normal_world);
+      }
+      if (side.free_body >= 0) {
+        const auto fb = static_cast<std::size_t>(side.free_body);
+        const Eigen::Index slot = idx(model.actuatorCount() + 6 * fb);
+        const Twist tw = s.object_twist_world[static_cast<std::size_t>(side.object)] +
+                         s.work.acceleration.segment<6>(slot) * dt;
+        rate_star += scale * (N.dot(tw.head<3>()) + M.dot(tw.tail<3>()));
+        // Its answer to a unit force along sign * s_n at c.
+        const FreeBodyScratch& body = s.work.bodies[fb];
+        const double m = model.objects[static_cast<std::size_t>(side.object)].mass.mass_kg;
+        w_rate += sign_of_force * scale *
+                  (N.dot(n) / m +
+                   M.dot(body.inverse_inertia_world * (c - body.com_world).cross(n)));
+      } else {
+        // A link, the palm or the ground: its velocity at c (the link's own turning left out).
+        rate_star += scale * N.dot(pointVelocity(model, s, side, c));
+      }
+    };
+    flux(a, ov.pieces_a, -1.0);
+    flux(b, ov.pieces_b, 1.0);
+    w_rate = std::min(w_rate, 0.0);  // a push never deepens the overlap it pushes apart
+    // Eq. 5-6, linearly implicit in the depth rate (file comment).
+    const double kappa = contact::firstContactGain(pp, st.first, t + dt);
+    st.filter.input = d0;  // the measured depth replaces last step's prediction
+    contact::LowPassState f0 = st.filter, f1 = st.filter;
+    contact::advanceLowPass(f0, 0.0, dt, pp.filter_damping_ratio,
+                            pp.filter_natural_frequency_radps);
+    contact::advanceLowPass(f1, 1.0, dt, pp.filter_damping_ratio,
+                            pp.filter_natural_frequency_radps);
+    const double alpha = f0.rate, gamma = f1.rate - f0.rate;
+    const double g1 = pp.stiffness_n_per_m, g2 = pp.damping_ns_per_m;
+    const double f_0 = kappa * ((g1 + g2 * gamma) * d0 + g2 * alpha);
+    const double k_d = kappa * (g1 + g2 * gamma) * dt;
+    const double implicit_force = (f_0 + k_d * rate_star) / (1.0 - dt * k_d * w_rate);
+    const double d1 = d0 + dt * (rate_star + dt * w_rate * std::max(0.0, implicit_force));
+    contact::advanceLowPass(st.filter, d1, dt, pp.filter_damping_ratio,
+                            pp.filter_natural_frequency_radps);
+    const double magnitude = contact::penaltyForceMagnitude(pp, kappa, d1, st.filter.rate);
+    const Eigen::Vector3d normal_force = contact::penaltyForceOnB(magnitude, n);
+    if (!normal_force.allFinite()) {
+      addWarning(s, "seed004 contact of object '" +
+                        model.objects[static_cast<std::size_t>(pair.object)].name +
+                        "': the force is not finite; no force this step");
+      releasePair(st);
+      continue;
+    }
+    addWrench(model, s, b.free_body, b.object, c, normal_force);
+    addWrench(model, s, a.free_body, a.object, c, -normal_force);
+    // Friction, explicit: on B's velocity relative to A at c at the start of the step. That is
+    // the velocity the bodies moved with during the last step, so the anchor's extension is
+    // their true relative displacement (a predicted velocity that the friction itself then
+    // changes would make the anchor drift).
+    const Eigen::Vector3d slip =
+        pointVelocity(model, s, b, c, false) - pointVelocity(model, s, a, c, false);
+    const double mu = pairMu(model, pair);
+    Eigen::Vector3d friction;
+    if (co.friction == PenaltyFriction::Tanh) {
+      contact::PenaltyContactParams p = pp;
+      p.mu = mu;
+      friction = contact::tanhFriction(p, magnitude, slip - slip.dot(n) * n);
+    } else {
+      contact::AnchorFrictionParams p = co.anchor;
+      p.mu = mu;
+      friction = contact::anchorFriction(p, st.anchor, n, slip, magnitude, dt).force;
+    }
+    if (!friction.allFinite()) friction.setZero();
+    addWrench(model, s, b.free_body, b.object, c, friction);
+    addWrench(model, s, a.free_body, a.object, c, -friction);
+    if (magnitude == 0.0 && friction.squaredNorm() == 0.0) continue;
+    pw.loads.push_back({static_cast<int>(k), c, normal_force + friction});
+    Contact ct;
+    ct.object = pair.object;
+    ct.point_world = c;
+    ct.normal_world = n;
+    ct.depth = d0;
+    ct.force = magnitude;
+    ct.friction_world = friction;
+    switch (pair.kind) {
+      case PenaltyPair::Kind::Link:
+        ct.finger = pair.finger;
+        ct.row = pair.row;
+        pw.link_contacts.push_back(ct);
+        break;
+      case PenaltyPair::Kind::Palm:
+        ct.other = kPalmContact;
+        pw.object_contacts.push_back(ct);
+        break;
+      case PenaltyPair::Kind::Object:
+        ct.other = pair.a_object;
+        pw.object_contacts.push_back(ct);
+        break;
+      case PenaltyPair::Kind::Ground:
+        ct.other = -1;
+        pw.object_contacts.push_back(ct);
+        break;
+    }
+  }
+  applyLinkLoads(model, s);
+}
+
+void applyPenaltyContacts(const Model& model, SimState& s) {
+  s.contacts.clear();
+  s.object_contacts.clear();
+  if (!model.penalty) return;
+  const PenaltyGeometry& g = *model.penalty;
+  for (const PenaltyLoad& l : s.work.penalty.loads) {
+    const PenaltyPair& pair = g.pairs[static_cast<std::size_t>(l.pair)];
+    const Side b = sideOfObject(model, s, g, pair.object);
+    const Side a = sideA(model, s, g, pair);
+    addWrench(model, s, b.free_body, b.object, l.point_world, l.force_on_b_world);
+    addWrench(model, s, a.free_body, a.object, l.point_world, -l.force_on_b_world);
+  }
+  applyLinkLoads(model, s);
+}
+
+void publishPenaltyContacts(SimState& s) {
+  s.contacts.assign(s.work.penalty.link_contacts.begin(), s.work.penalty.link_contacts.end());
+  s.object_contacts.assign(s.work.penalty.object_contacts.begin(),
+                           s.work.penalty.object_contacts.end());
+}
+
+StepLimit penaltyStableStep(const Options& options, const std::vector<ObjectModel>& objects) {
+  StepLimit out;
+  out.dt_max = std::numeric_limits<double>::infinity();
+  const ContactOptions& co = options.contact;
+  for (const ObjectModel& o : objects) {
+    if (o.fixed || !(o.mass.mass_kg > 0.0)) continue;
+    const double m = o.mass.mass_kg;
+    double bound = 0.0;
+    std::string what;
+    if (co.friction == PenaltyFriction::Anchor) {
+      // dt^2 k/m + 2 dt c/m = 4 (stability.hpp's Jury bound for one mode).
+      const double lk = co.anchor.stiffness_n_per_m / m, lc = co.anchor.damping_ns_per_m / m;
+      bound = (-lc + std::sqrt(lc * lc + 4.0 * lk)) / lk;
+      what = "the anchor friction spring (k_t " + shortNumber(co.anchor.stiffness_n_per_m) +
+             " N/m, c_t " + shortNumber(co.anchor.damping_ns_per_m) + " N s/m) on object '" +
+             o.name + "' (" + shortNumber(m) + " kg)";
+    } else {
+      const double mu = o.friction;
+      const double slope = co.penalty.viscous_ns_per_m +
+                           mu * co.penalty.tanh_slope_s_per_m * m * options.gravity_world.norm();
+      if (!(slope > 0.0)) continue;
+      bound = 2.0 * m / slope;
+      what = "eq. 8's friction slope (" + shortNumber(slope) + " N s/m under its weight) on "
+             "object '" + o.name + "' (" + shortNumber(m) + " kg)";
+    }
+    if (bound < out.dt_max) {
+      out.dt_max = bound;
+      out.what = what;
+    }
+  }
+  return out;
+}
+
+}  // namespace handsim::sim
