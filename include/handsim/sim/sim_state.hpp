@@ -90,6 +90,8 @@ struct StepWorkspace {
   collision::ContactScratch collision;  ///< narrow-phase buffers (pairs, patches)
   /// Number of leading SimState::object_contacts that are constraints (the rest are reported).
   std::size_t object_rows = 0;
+  /// World pose of every link of the step, finger by finger (sum of the fingers' rows).
+  std::vector<Eigen::Isometry3d> link_poses;
   /// Intersection points of one contact patch, for its corners (object-object contacts) [m].
   std::vector<Eigen::Vector3d> patch_points;
 };

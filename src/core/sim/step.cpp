@@ -157,6 +157,9 @@ void sizeWorkspace(const Model& model, SimState& s) {
   for (std::size_t o = 0, b = 0; o < model.objects.size(); ++o)
     if (!model.objects[o].fixed) w.bodies[b++].object = static_cast<int>(o);
   w.limit_rows.reserve(2 * na);
+  std::size_t links = 0;
+  for (const auto& chain : hand.fingers) links += chain.rows.size();
+  w.link_poses.reserve(links);
   s.object_contacts.reserve(64);
   reserveRows(w, idx(2 * na + 16), n);
 }
@@ -230,6 +233,10 @@ void detectGroundContacts(const Model& model, SimState& s) {
 
 namespace {
 
+// Margin of the bounding-box rejection [m]: far above the triangle test's tolerance, so a pair
+// the boxes reject cannot touch.
+constexpr double kBoxMargin = 1e-6;
+
 // The distinct extreme points of a patch's intersection points `pts` (X's frame) in eight
 // directions of the tangent plane of `normal`: the corners of its polygon, so that a box resting
 // on a face is carried at its corners and does not rock. Written to the front of `pts`; returns
@@ -290,6 +297,7 @@ void addBodyPairContacts(const CollisionBody& x, const Eigen::Isometry3d& x_pose
                          int other, SimState& s) {
   if (x.empty() || y.empty()) return;
   if ((x_pose * x.centre - y_pose * y.centre).norm() > x.radius + y.radius) return;
+  if (!boundingBoxesOverlap(x, x_pose, y, y_pose, kBoxMargin)) return;
   const Eigen::Isometry3d y_in_x = x_pose.inverse() * y_pose;
   collision::ContactScratch& scratch = s.work.collision;
   collision::allContacts(x.tree, y.tree, y_in_x, scratch, scratch.pairs);
@@ -314,9 +322,10 @@ void addBodyPairContacts(const CollisionBody& x, const Eigen::Isometry3d& x_pose
 }
 
 // Contacts between links of different fingers, and between a link and the palm: the lower
-// finger's link pushes. The first link (with a mesh) of each finger sits on the palm and is
-// adjacent to it: it collides neither with the palm nor with the other fingers' first links
-// (the BarrettHand's knuckles and finger 3's base overlap the palm and each other by design).
+// finger's link pushes. Adjacent bodies do not collide: the first link (with a mesh) of each
+// finger and the palm it sits on, and the pairs that touch in the rest pose
+// (HandGeometry::excluded: the BarrettHand's knuckles and finger 3's base overlap the palm and
+// each other by design).
 void detectLinkContacts(const Model& model, SimState& s) {
   const HandGeometry& geometry = *model.hand_geometry;
   collision::ContactScratch& scratch = s.work.collision;
@@ -325,6 +334,7 @@ void detectLinkContacts(const Model& model, SimState& s) {
                      const CollisionBody& b, const Eigen::Isometry3d& b_pose, int f, int r,
                      int of, int orow) {
     if ((a_pose * a.centre - b_pose * b.centre).norm() > a.radius + b.radius) return;
+    if (!boundingBoxesOverlap(a, a_pose, b, b_pose, kBoxMargin)) return;
     const Eigen::Isometry3d b_in_a = a_pose.inverse() * b_pose;
     collision::allContacts(a.tree, b.tree, b_in_a, scratch, scratch.pairs);
     if (scratch.pairs.empty()) return;
@@ -353,24 +363,31 @@ void detectLinkContacts(const Model& model, SimState& s) {
       if (!geometry.links[f][r].collision.empty()) return r;
     return geometry.links[f].size();
   };
-  for (std::size_t f = 0; f < nf; ++f) {
+  // Every link's pose once (flattened finger by finger), then the pairs.
+  std::vector<Eigen::Isometry3d>& poses = s.work.link_poses;
+  poses.clear();
+  for (std::size_t f = 0; f < nf; ++f)
+    for (std::size_t r = 0; r < geometry.links[f].size(); ++r)
+      poses.push_back(linkPoseWorld(model, s, static_cast<int>(f), static_cast<int>(r)));
+  for (std::size_t f = 0, base_f = 0; f < nf; base_f += geometry.links[f].size(), ++f) {
     const std::size_t first = firstLink(f);
     for (std::size_t r = first; r < geometry.links[f].size(); ++r) {
       const CollisionBody& link = geometry.links[f][r].collision;
       if (link.empty()) continue;
-      const Eigen::Isometry3d pose =
-          linkPoseWorld(model, s, static_cast<int>(f), static_cast<int>(r));
-      if (r != first && !palm.empty())
+      const Eigen::Isometry3d& pose = poses[base_f + r];
+      if (r != first && !palm.empty() &&
+          !geometry.excluded(static_cast<int>(f), static_cast<int>(r), -1, -1))
         collide(link, pose, palm, s.palm_pose_world, static_cast<int>(f), static_cast<int>(r),
                 -1, -1);
-      for (std::size_t g = f + 1; g < nf; ++g)
+      for (std::size_t g = f + 1, base_g = base_f + geometry.links[f].size(); g < nf;
+           base_g += geometry.links[g].size(), ++g)
         for (std::size_t q = 0; q < geometry.links[g].size(); ++q) {
           const CollisionBody& other = geometry.links[g][q].collision;
-          if (other.empty() || (r == first && q == firstLink(g))) continue;
-          collide(link, pose, other,
-                  linkPoseWorld(model, s, static_cast<int>(g), static_cast<int>(q)),
-                  static_cast<int>(f), static_cast<int>(r), static_cast<int>(g),
-                  static_cast<int>(q));
+          if (other.empty() || geometry.excluded(static_cast<int>(f), static_cast<int>(r),
+                                                 static_cast<int>(g), static_cast<int>(q)))
+            continue;
+          collide(link, pose, other, poses[base_g + q], static_cast<int>(f), static_cast<int>(r),
+                  static_cast<int>(g), static_cast<int>(q));
         }
     }
   }
