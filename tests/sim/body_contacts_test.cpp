@@ -147,7 +147,8 @@ TEST(BodyContacts, ABoxRestsOnATableBoxWithoutDriftCarryingItsWeight) {
   double max_move = 0.0, max_turn = 0.0;
   for (int i = 0; i < 5000; ++i) {
     step(*model, s);
-    max_move = std::max(max_move, (s.object_pose_world[1].translation() - start.translation()).norm());
+    max_move =
+        std::max(max_move, (s.object_pose_world[1].translation() - start.translation()).norm());
     max_turn = std::max(max_turn, (s.object_pose_world[1].linear() - start.linear()).norm());
     ASSERT_GE(s.object_contacts.size(), 4u);
     ASSERT_NEAR(objectNormalSum(s, 0), weight, 1e-9 * weight);
@@ -194,18 +195,17 @@ TEST(BodyContacts, ACubeDroppedOnThePalmStaysOnIt) {
     hi = hi.cwiseMax(v);
   }
   Eigen::Isometry3d palm_pose = Eigen::Isometry3d::Identity();
-  palm_pose.linear() = Eigen::AngleAxisd(3.14159265358979323846, Eigen::Vector3d::UnitX())
-                           .toRotationMatrix();
-  const Eigen::Vector3d centre = palm_pose * Eigen::Vector3d(0.5 * (lo.x() + hi.x()),
-                                                             0.5 * (lo.y() + hi.y()), lo.z());
+  palm_pose.linear() =
+      Eigen::AngleAxisd(3.14159265358979323846, Eigen::Vector3d::UnitX()).toRotationMatrix();
+  const Eigen::Vector3d centre =
+      palm_pose * Eigen::Vector3d(0.5 * (lo.x() + hi.x()), 0.5 * (lo.y() + hi.y()), lo.z());
   // The palm's back is at world z = centre.z(); drop from 2 cm above it.
   ObjectModel cube = box("cube", {0.04, 0.04, 0.04}, true, centre + Eigen::Vector3d(0, 0, 0.04));
   auto model = compileModel(barrett(), {cube}, opt);
   SimState s = makeState(*model, {}, palm_pose);
   const double weight = cube.mass.mass_kg * 9.81;
   while (s.time < 1.0) step(*model, s);
-  EXPECT_NEAR(s.object_pose_world[0].translation().z(), centre.z() + 0.02 - opt.contact.slop,
-              1e-6);
+  EXPECT_NEAR(s.object_pose_world[0].translation().z(), centre.z() + 0.02 - opt.contact.slop, 1e-6);
   EXPECT_NEAR(objectNormalSum(s, kPalm), weight, 1e-6 * weight);
   const Eigen::Vector3d rest = s.object_pose_world[0].translation();
   while (s.time < 2.0) step(*model, s);
@@ -215,9 +215,9 @@ TEST(BodyContacts, ACubeDroppedOnThePalmStaysOnIt) {
 
 // The BarrettHand closing all three fingers (barrett_grasp_close.json): the fingers end pressed
 // on each other, and at no step do two links of different fingers (or a link and the palm)
-// overlap deeper than the slop plus one step of approach (1 mm). The depth is measured independently
-// of the contact stage: the deepest vertex of either link inside the other (both are convex
-// boxes: inside every face plane, at the distance of the nearest).
+// overlap deeper than the slop plus one step of approach (1 mm). The depth is measured
+// independently of the contact stage: the deepest vertex of either link inside the other (both are
+// convex boxes: inside every face plane, at the distance of the nearest).
 namespace {
 
 // Deepest overlap of two links of different fingers, or of a link and the palm, over a run.
@@ -231,8 +231,8 @@ double deepestLinkOverlap(const std::string& scenario, std::size_t* touching) {
   std::size_t touching_steps = 0;
   // Deepest vertex of one convex closed mesh inside the other: inside every face plane of the
   // other, at the distance of the nearest one (the Barrett links are boxes).
-  auto vertexDepth = [](const CollisionBody& a, const Eigen::Isometry3d& pa,
-                        const CollisionBody& b, const Eigen::Isometry3d& pb) {
+  auto vertexDepth = [](const CollisionBody& a, const Eigen::Isometry3d& pa, const CollisionBody& b,
+                        const Eigen::Isometry3d& pb) {
     double deepest = 0.0;
     const Eigen::Isometry3d a_in_b = pb.inverse() * pa;
     for (const Eigen::Vector3d& va : a.mesh.vertices) {
@@ -260,15 +260,16 @@ double deepestLinkOverlap(const std::string& scenario, std::size_t* touching) {
     touching_steps += s.link_contacts.empty() ? 0 : 1;
     for (std::size_t f = 0; f < g.links.size(); ++f)
       for (std::size_t r = 1; r < g.links[f].size(); ++r) {  // row 0 sits on the palm
-        const Eigen::Isometry3d pf = linkPoseWorld(model, s, static_cast<int>(f), static_cast<int>(r));
-        worst = std::max(worst, depth(g.links[f][r].collision, pf, g.palm.collision,
-                                      s.palm_pose_world));
+        const Eigen::Isometry3d pf =
+            linkPoseWorld(model, s, static_cast<int>(f), static_cast<int>(r));
+        worst = std::max(worst,
+                         depth(g.links[f][r].collision, pf, g.palm.collision, s.palm_pose_world));
         for (std::size_t h = 0; h < g.links.size(); ++h)
           for (std::size_t q = 0; q < g.links[h].size(); ++q) {
             if (h == f) continue;
-            worst = std::max(worst, depth(g.links[f][r].collision, pf, g.links[h][q].collision,
-                                          linkPoseWorld(model, s, static_cast<int>(h),
-                                                        static_cast<int>(q))));
+            worst = std::max(
+                worst, depth(g.links[f][r].collision, pf, g.links[h][q].collision,
+                             linkPoseWorld(model, s, static_cast<int>(h), static_cast<int>(q))));
           }
       }
   }
