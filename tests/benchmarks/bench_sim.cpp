@@ -13,6 +13,7 @@
 #include <random>
 #include <vector>
 
+#include "handsim/geometry/primitives.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/kinematics/closed_form_ik.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
@@ -200,6 +201,44 @@ void BM_SimStepBarrettCubeContact(benchmark::State& state) {
       static_cast<double>(contacts) / static_cast<double>(state.iterations());
 }
 
+// A free 5 cm cube resting on a fixed table box beside the open BarrettHand (docs/free-objects.md,
+// contacts between bodies): four corner contacts with friction against the table every step.
+void BM_SimStepCubeOnTable(benchmark::State& state) {
+  auto boxObject = [](const char* name, const Eigen::Vector3d& size, bool free,
+                      const Eigen::Vector3d& at) {
+    auto g = std::make_shared<sim::BodyGeometry>();
+    g->collision = sim::makeCollisionBody(geometry::makeBox(size), 18);
+    sim::ObjectModel o;
+    o.name = name;
+    o.geometry = g;
+    o.fixed = !free;
+    sim::computeMassProperties(o, 1000.0);
+    o.initial_pose_world.translation() = at;
+    return o;
+  };
+  auto model = sim::compileModel(
+      std::make_shared<const hand::HandModel>(barrett()),
+      {boxObject("table", {0.6, 0.6, 0.05}, false, {0.3, 0.0, -0.2}),
+       boxObject("cube", {0.05, 0.05, 0.05}, true, {0.3, 0.0, -0.175 - 1e-4 + 0.05})});
+  sim::RunPlan plan;
+  plan.record_every = std::numeric_limits<int>::max();
+  sim::Run run(model, plan);
+  while (run.state().time < 0.2) run.step();  // it falls 5 cm and comes to rest
+  const sim::SimState start = run.state();
+  std::int64_t contacts = 0, n = 0;
+  for (auto _ : state) {
+    run.step();
+    contacts += static_cast<std::int64_t>(run.state().object_contacts.size());
+    if (++n % 500 == 0) {
+      state.PauseTiming();
+      run.state() = start;
+      state.ResumeTiming();
+    }
+  }
+  state.counters["contacts_per_step"] =
+      static_cast<double>(contacts) / static_cast<double>(state.iterations());
+}
+
 bool checkSolvers() {
   const auto& c = barrett().fingers[0];
   const Targets t = makeTargets(c, 64);
@@ -237,6 +276,7 @@ BENCHMARK(BM_SimStepBarrett);
 BENCHMARK(BM_SimStepAnthro20);
 BENCHMARK(BM_SimStepBarrettCube);
 BENCHMARK(BM_SimStepBarrettCubeContact);
+BENCHMARK(BM_SimStepCubeOnTable);
 
 int main(int argc, char** argv) {
   if (!checkSolvers()) return 1;

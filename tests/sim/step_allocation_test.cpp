@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <limits>
 
+#include "handsim/geometry/primitives.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/sim/run.hpp"
 #include "handsim/sim/scenario.hpp"
@@ -95,6 +96,45 @@ TEST(StepAllocation, AFreeObjectOnTheGroundDoesNotAllocate) {
   }
   EXPECT_EQ(g_allocations.load() - before, 0);
   EXPECT_GE(seen, 4u * 500u);
+}
+
+TEST(StepAllocation, ABoxOnATableBoxAndFingersTouchingDoNotAllocate) {
+#ifndef HANDSIM_COUNT_MALLOC
+  GTEST_SKIP() << "malloc cannot be counted here (not glibc, or a sanitizer owns malloc)";
+#endif
+  // All three BarrettHand fingers closed onto each other (from 2.3 s), and beside the hand a
+  // free 10 cm box resting on a fixed table box (four corner contacts with friction).
+  Scenario sc = shipped("barrett_grasp_close.json");
+  auto boxObject = [](const char* name, const Eigen::Vector3d& size, bool free,
+                      const Eigen::Vector3d& at) {
+    auto g = std::make_shared<BodyGeometry>();
+    g->collision = makeCollisionBody(geometry::makeBox(size), 18);
+    ObjectModel o;
+    o.name = name;
+    o.geometry = g;
+    o.fixed = !free;
+    computeMassProperties(o, 1000.0);
+    o.initial_pose_world.translation() = at;
+    return o;
+  };
+  sc.objects = {boxObject("table", {1.0, 1.0, 0.1}, false, {5.0, 0.0, -0.05}),
+                boxObject("box", {0.1, 0.1, 0.1}, true, {5.0, 0.0, 0.05 - 1e-4})};
+  sc.options.gravity_world = Eigen::Vector3d(0.0, 0.0, -9.81);
+  RunPlan plan = sc.plan;
+  plan.duration = 0.0;
+  plan.record_every = std::numeric_limits<int>::max();
+  sim::Run run(compileScenario(sc), plan);
+  while (run.state().time < 2.5) run.step();
+  const long before = g_allocations.load();
+  std::size_t links = 0, objects = 0;
+  for (int i = 0; i < 300; ++i) {
+    run.step();
+    links += run.state().link_contacts.size();
+    objects += run.state().object_contacts.size();
+  }
+  EXPECT_EQ(g_allocations.load() - before, 0);
+  EXPECT_GE(links, 300u);
+  EXPECT_GE(objects, 4u * 300u);
 }
 
 // The counter sees allocations (so a zero above means something).

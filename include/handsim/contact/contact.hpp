@@ -5,19 +5,35 @@
 
 namespace handsim::contact {
 
-/// One point contact between a hand link and an object (seed 000 sec. IV), or between a free
-/// object and the ground plane (finger -1, `other` -1: the ground plays the link), in the world
-/// frame.
+/// `Contact::other` of an object contact with the ground plane.
+inline constexpr int kGround = -1;
+/// `Contact::other` of an object contact with the palm.
+inline constexpr int kPalm = -2;
+
+/// One point contact, world frame, between two bodies: the one that pushes (the "link" side)
+/// and the one pushed (the "object" side):
+///  - a hand link and an object (seed 000 sec. IV; SimState::contacts): `finger`, `row` push
+///    `object`;
+///  - an object and something that is not a link (SimState::object_contacts, finger -1):
+///    `other` pushes `object`; `other` is kGround (the ground plane), kPalm (the palm) or the
+///    index of another object;
+///  - two links (SimState::link_contacts, object -1): `finger`, `row` push `other_finger`,
+///    `other_row`; `other_finger` -1 is the palm.
 ///
 /// Normal convention, the same everywhere in handsim (grasp::GraspContact too): `normal_world`
-/// points INTO the object, along the force the link applies to it. The object pushes the link
-/// with -force * normal_world.
+/// points INTO the pushed body (the object), along the force the pushing side (the link) applies
+/// to it. The object pushes the link with -force * normal_world.
 struct Contact {
   int finger = -1;  ///< index into HandModel::fingers
   int row = -1;     ///< the link rigid with frame {row + 1} of that finger
   int object = -1;  ///< index into Model::objects
-  /// For an object contact (finger -1): the other body, -1 the ground plane.
-  int other = -1;
+  /// For an object contact (finger -1): the body pushing `object`: kGround, kPalm, or another
+  /// object's index.
+  int other = kGround;
+  /// For a link-link contact (object -1): the finger of the pushed link, -1 the palm.
+  int other_finger = -1;
+  /// For a link-link contact: the row of the pushed link (frame {other_row + 1}); -1 the palm.
+  int other_row = -1;
   Eigen::Vector3d point_world = Eigen::Vector3d::Zero();     ///< patch centre [m]
   Eigen::Vector3d normal_world = -Eigen::Vector3d::UnitZ();  ///< unit, into the object
   double depth = 0.0;                                        ///< penetration estimate [m] (>= 0)

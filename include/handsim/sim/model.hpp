@@ -25,11 +25,20 @@ struct CollisionBody {
   collision::KdopTree tree;     ///< over `mesh`; empty when the body has no triangles
   Eigen::Vector3d centre = Eigen::Vector3d::Zero();  ///< bounding-sphere centre, body frame [m]
   double radius = 0.0;                               ///< bounding-sphere radius [m]
+  /// Half extents of the mesh's bounding box in the body frame, about `centre` [m]: an
+  /// oriented box in the world, the second rejection of the hand's link-link pairs.
+  Eigen::Vector3d half_extent = Eigen::Vector3d::Zero();
   bool empty() const { return tree.empty(); }
 };
 
-/// Builds the tree (k = 14, 18 or 26 directions) and the bounding sphere of `mesh`.
+/// Builds the tree (k = 14, 18 or 26 directions), the bounding sphere and box of `mesh`.
 CollisionBody makeCollisionBody(geometry::TriangleMesh mesh, int k);
+
+/// False only when the bounding boxes of two bodies (at their poses, body -> world) are
+/// separated by more than `margin` [m] along one of the 15 axes of the separating-axis test
+/// (Gottschalk, Lin and Manocha, "OBBTree", SIGGRAPH 1996): then their meshes cannot touch.
+bool boundingBoxesOverlap(const CollisionBody& a, const Eigen::Isometry3d& a_pose,
+                          const CollisionBody& b, const Eigen::Isometry3d& b_pose, double margin);
 
 /// The geometry of one rigid body, loaded once and shared by the contact stage and the viewport:
 /// what is drawn (shapes with their colours) and what collides (all shapes merged).
@@ -51,6 +60,16 @@ std::shared_ptr<const BodyGeometry> loadBodyGeometry(const std::string& path,
 struct HandGeometry {
   BodyGeometry palm;                             ///< palm frame
   std::vector<std::vector<BodyGeometry>> links;  ///< [finger][row], in the frame {row + 1}
+  /// Hand body pairs that never collide with each other (docs/free-objects.md, "Contacts
+  /// between bodies"), as the sorted pairs of their indices: link (f, r) is body
+  /// `link_offset[f] + r`, the palm is body `link_offset.back()`. Filled by loadHandGeometry:
+  /// pairs of links of different fingers, or a link and the palm, that touch in the rest pose
+  /// (every joint at 0, clamped into its limits), adjacent by construction like the
+  /// BarrettHand's knuckles on its palm. Empty `link_offset`: no pair is excluded.
+  std::vector<std::pair<std::size_t, std::size_t>> excluded_pairs;
+  std::vector<std::size_t> link_offset;  ///< (nf + 1)
+  /// True when the two hand bodies (finger -1: the palm) never collide.
+  bool excluded(int finger_a, int row_a, int finger_b, int row_b) const;
 };
 
 /// Loads every link and palm mesh of the hand once. Links without a mesh get an empty body.

@@ -28,7 +28,7 @@ namespace handsim::sim {
 
 /// `Contact::other` of a contact between the palm and an object (finger -1) in the seed004
 /// model (the ground is -1, another object its index).
-inline constexpr int kPalmContact = -2;
+inline constexpr int kPalmContact = contact::kPalm;
 
 /// One pair of bodies the seed004 stage checks every step. Body A pushes B; the reported
 /// contact's normal points from A into B (into the object B), its `object` is B.

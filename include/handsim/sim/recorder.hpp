@@ -135,7 +135,16 @@ class Recorder {
 /// [""], `.vx|vy|vz` (velocity of the centre of mass) [m/s], `.wx|wy|wz` [rad/s] and
 /// `.kinetic_energy` [J]. `model` points at the run's model pointer, read at each record (a
 /// scenario without free objects gets no new column, so its CSV is unchanged).
+/// With a free object, also the contact pair columns (addContactPairChannels).
 void addBodyChannels(Recorder& recorder, const std::shared_ptr<const Model>* model,
                      bool palm_moves = false);
+
+/// Contact forces per body pair when `model` has a free object (docs/simulation.md):
+/// `contact.<A>.<B>.force` [N], the magnitude of the sum of the sustained contact forces
+/// (normal and friction) that body A applies to body B during the step. Bodies: fingers (all
+/// links of one finger together), `palm`, `ground`, objects by name. Pairs: every finger with
+/// every object; per free object, the palm, the ground (when enabled) and every other object
+/// (a pair of free objects once); every two fingers; every finger with the palm.
+void addContactPairChannels(Recorder& recorder, const Model& model);
 
 }  // namespace handsim::sim

@@ -24,6 +24,8 @@
 namespace handsim::sim {
 
 using contact::Contact;
+using contact::kGround;
+using contact::kPalm;
 
 /// An external force on one link, applied during the following steps (e.g. a probe).
 struct LinkLoad {
@@ -88,6 +90,12 @@ struct StepWorkspace {
   Eigen::VectorXd lambda_impact;         ///< impulses of the impact (capacity)
   collision::ContactScratch collision;  ///< narrow-phase buffers (pairs, patches)
   PenaltyWorkspace penalty;             ///< seed004 stage (sim/penalty_contacts.hpp)
+  /// Number of leading SimState::object_contacts that are constraints (the rest are reported).
+  std::size_t object_rows = 0;
+  /// World pose of every link of the step, finger by finger (sum of the fingers' rows).
+  std::vector<Eigen::Isometry3d> link_poses;
+  /// Intersection points of one contact patch, for its corners (object-object contacts) [m].
+  std::vector<Eigen::Vector3d> patch_points;
 };
 
 /// Everything that changes during a run. Joint quantities describe the state at `time`;
@@ -146,11 +154,17 @@ struct SimState {
   std::vector<kinematics::ChainFrames> link_frames;
   std::vector<LinkLoad> loads;        ///< external forces on links (the user's, kept)
   std::vector<Contact> contacts;      ///< link-object contacts of the last step, world frame
-  /// Contacts of free objects with the ground of the last step (finger -1), world frame.
+  /// Contacts of objects with the ground, the palm and each other of the last step (finger -1,
+  /// Contact::other says which), world frame. The first StepWorkspace::object_rows of them are
+  /// constraints; the rest (a fixed object touching the palm) are only reported (force 0).
   std::vector<Contact> object_contacts;
   /// Seed004 model only: the memory of each body pair that can touch (eq. 4's filter, eq. 5's
   /// first contact, the anchor spring), one per Model::penalty->pairs entry; else empty.
   std::vector<PenaltyPairState> penalty_pairs;
+  /// Contacts between links of different fingers, and between a link and the palm, of the last
+  /// step (object -1; Contact::other_finger, other_row name the pushed link), world frame.
+  /// Frictionless.
+  std::vector<Contact> link_contacts;
   std::vector<std::string> warnings;  ///< numerical trouble, clutch events (first few kept)
   std::int64_t warning_count = 0;     ///< all warnings, including those not kept
 

@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "handsim/collision/tree_collision.hpp"
+#include "handsim/kinematics/forward_kinematics.hpp"
 #include "handsim/sim/penalty_contacts.hpp"
 
 namespace handsim::sim {
@@ -74,6 +76,7 @@ CollisionBody makeCollisionBody(geometry::TriangleMesh mesh, int k) {
   if (b.mesh.triangles.empty()) return b;
   const geometry::Aabb box = geometry::boundingBox(b.mesh);
   b.centre = 0.5 * (box.min + box.max);
+  b.half_extent = 0.5 * (box.max - box.min);
   for (const auto& t : b.mesh.triangles)
     for (int i : t)
       b.radius =
@@ -82,6 +85,33 @@ CollisionBody makeCollisionBody(geometry::TriangleMesh mesh, int k) {
   opt.k = k;
   b.tree = collision::KdopTree(b.mesh, opt);
   return b;
+}
+
+bool boundingBoxesOverlap(const CollisionBody& a, const Eigen::Isometry3d& a_pose,
+                          const CollisionBody& b, const Eigen::Isometry3d& b_pose, double margin) {
+  const Eigen::Matrix3d A = a_pose.linear(), B = b_pose.linear();
+  const Eigen::Vector3d d = b_pose * b.centre - a_pose * a.centre;
+  const Eigen::Matrix3d R = A.transpose() * B;  // B's axes in A's frame
+  const Eigen::Matrix3d abs_r = R.cwiseAbs().array() + 1e-12;
+  const Eigen::Vector3d t = A.transpose() * d;  // centre offset in A's frame
+  const Eigen::Vector3d& ea = a.half_extent;
+  const Eigen::Vector3d& eb = b.half_extent;
+  // A's face axes, then B's.
+  for (int i = 0; i < 3; ++i)
+    if (std::abs(t[i]) > ea[i] + abs_r.row(i).dot(eb) + margin) return false;
+  for (int j = 0; j < 3; ++j)
+    if (std::abs(t.dot(R.col(j))) > abs_r.col(j).dot(ea) + eb[j] + margin) return false;
+  // The nine edge-edge axes A_i x B_j.
+  for (int i = 0; i < 3; ++i) {
+    const int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+    for (int j = 0; j < 3; ++j) {
+      const int j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+      const double ra = ea[i1] * abs_r(i2, j) + ea[i2] * abs_r(i1, j);
+      const double rb = eb[j1] * abs_r(i, j2) + eb[j2] * abs_r(i, j1);
+      if (std::abs(t[i2] * R(i1, j) - t[i1] * R(i2, j)) > ra + rb + margin) return false;
+    }
+  }
+  return true;
 }
 
 namespace {
@@ -141,7 +171,52 @@ std::shared_ptr<const HandGeometry> loadHandGeometry(const hand::HandModel& hand
               : std::string();
       g->links[f].push_back(readBody(path, {}, kdop_k, visual));
     }
+  // Hand bodies touching in the rest pose are adjacent: excluded from link-link contacts.
+  g->link_offset.push_back(0);
+  for (const auto& links : g->links) g->link_offset.push_back(g->link_offset.back() + links.size());
+  std::vector<const CollisionBody*> bodies;
+  std::vector<Eigen::Isometry3d> poses;
+  std::vector<int> finger_of;
+  for (std::size_t f = 0; f < hand.fingers.size(); ++f) {
+    const kinematics::Chain& chain = hand.fingers[f];
+    kinematics::JointVector q = kinematics::JointVector::Zero(chain.dof());
+    int j = 0;
+    for (const kinematics::DhRow& row : chain.rows)
+      if (row.type != kinematics::JointType::Fixed) {
+        q[j] = std::clamp(0.0, row.lower, row.upper);
+        ++j;
+      }
+    const kinematics::ChainFrames frames = kinematics::forwardKinematics(chain, q);
+    for (std::size_t r = 0; r < g->links[f].size(); ++r) {
+      bodies.push_back(&g->links[f][r].collision);
+      poses.push_back(chain.base * frames.at(static_cast<int>(r) + 1));
+      finger_of.push_back(static_cast<int>(f));
+    }
+  }
+  bodies.push_back(&g->palm.collision);
+  poses.push_back(Eigen::Isometry3d::Identity());
+  finger_of.push_back(-1);
+  for (std::size_t a = 0; a < bodies.size(); ++a)
+    for (std::size_t b = a + 1; b < bodies.size(); ++b) {
+      if (finger_of[a] == finger_of[b] || bodies[a]->empty() || bodies[b]->empty()) continue;
+      if ((poses[a] * bodies[a]->centre - poses[b] * bodies[b]->centre).norm() >
+          bodies[a]->radius + bodies[b]->radius)
+        continue;
+      if (collision::anyContact(bodies[a]->tree, bodies[b]->tree, poses[a].inverse() * poses[b]))
+        g->excluded_pairs.emplace_back(a, b);
+    }
   return g;
+}
+
+bool HandGeometry::excluded(int finger_a, int row_a, int finger_b, int row_b) const {
+  if (link_offset.empty()) return false;
+  auto index = [this](int f, int r) {
+    return f < 0 ? link_offset.back()
+                 : link_offset[static_cast<std::size_t>(f)] + static_cast<std::size_t>(r);
+  };
+  const std::size_t a = index(finger_a, row_a), b = index(finger_b, row_b);
+  const std::pair<std::size_t, std::size_t> key(std::min(a, b), std::max(a, b));
+  return std::binary_search(excluded_pairs.begin(), excluded_pairs.end(), key);
 }
 
 void computeMassProperties(ObjectModel& o, double density) {

@@ -81,6 +81,17 @@ void Recorder::record(const SimState& s) {
           sum -= c.forceOnObjectWorld();
           impact -= c.impact_force * c.normal_world;
         }
+      // Another finger or the palm: the link either pushes (as above) or is pushed.
+      for (const auto& c : s.link_contacts) {
+        if (c.finger == static_cast<int>(f) && c.row == row) {
+          sum -= c.forceOnObjectWorld();
+          impact -= c.impact_force * c.normal_world;
+        }
+        if (c.other_finger == static_cast<int>(f) && c.other_row == row) {
+          sum += c.forceOnObjectWorld();
+          impact += c.impact_force * c.normal_world;
+        }
+      }
       row_.insert(row_.end(),
                    {s.q[f][j], s.qd[f][j], s.qdd[f][j], s.tau[f][j], sum.norm(), impact.norm()});
     }
@@ -90,6 +101,8 @@ void Recorder::record(const SimState& s) {
     double sum = 0.0;
     for (const auto& c : s.contacts)
       if (c.finger == static_cast<int>(f)) sum += c.force;
+    for (const auto& c : s.link_contacts)
+      if (c.finger == static_cast<int>(f) || c.other_finger == static_cast<int>(f)) sum += c.force;
     row_.push_back(sum);
   }
   for (std::size_t a = 0; a < hand_.actuators.size(); ++a)
@@ -293,6 +306,75 @@ void addBodyChannels(Recorder& recorder, const std::shared_ptr<const Model>* mod
       return kineticEnergy(mp.mass_kg, R * mp.inertia_com * R.transpose(),
                            s.object_twist_world[o].head<3>(), s.object_twist_world[o].tail<3>());
     });
+  }
+  addContactPairChannels(recorder, m);
+}
+
+namespace {
+
+// A body of a contact pair column: an object (index >= 0), the ground, the palm or a finger.
+struct PairBody {
+  enum Kind { Object, Ground, Palm, Finger } kind;
+  int index = -1;
+};
+
+// True when `c` (of any contact list) is between bodies a and b, and the sign of its force on b.
+int pairSign(const Contact& c, bool link_contact, const PairBody& a, const PairBody& b) {
+  // The pushing side and the pushed side of the contact as PairBodies.
+  PairBody pusher{PairBody::Finger, c.finger}, pushed{PairBody::Object, c.object};
+  if (link_contact) {
+    pushed = c.other_finger >= 0 ? PairBody{PairBody::Finger, c.other_finger}
+                                 : PairBody{PairBody::Palm, -1};
+  } else if (c.finger < 0) {
+    pusher = c.other == kGround ? PairBody{PairBody::Ground, -1}
+             : c.other == kPalm ? PairBody{PairBody::Palm, -1}
+                                : PairBody{PairBody::Object, c.other};
+  }
+  auto same = [](const PairBody& x, const PairBody& y) {
+    return x.kind == y.kind && x.index == y.index;
+  };
+  if (same(pusher, a) && same(pushed, b)) return 1;
+  if (same(pusher, b) && same(pushed, a)) return -1;
+  return 0;
+}
+
+}  // namespace
+
+void addContactPairChannels(Recorder& recorder, const Model& m) {
+  bool any = false;
+  for (const ObjectModel& o : m.objects) any = any || !o.fixed;
+  if (!any) return;
+  const hand::HandModel& hand = m.hand();
+  auto add = [&recorder](const std::string& a, const std::string& b, PairBody pa, PairBody pb) {
+    recorder.addChannel("contact." + a + "." + b + ".force", "N", [pa, pb](const SimState& s) {
+      Eigen::Vector3d sum = Eigen::Vector3d::Zero();  // on the second body
+      for (const Contact& c : s.contacts) sum += pairSign(c, false, pa, pb) * c.forceOnObjectWorld();
+      for (const Contact& c : s.object_contacts)
+        sum += pairSign(c, false, pa, pb) * c.forceOnObjectWorld();
+      for (const Contact& c : s.link_contacts)
+        sum += pairSign(c, true, pa, pb) * c.forceOnObjectWorld();
+      return sum.norm();
+    });
+  };
+  const auto nf = hand.fingers.size();
+  for (std::size_t o = 0; o < m.objects.size(); ++o) {
+    const PairBody obj{PairBody::Object, static_cast<int>(o)};
+    const std::string& name = m.objects[o].name;
+    for (std::size_t f = 0; f < nf; ++f)
+      add(hand.fingers[f].name, name, {PairBody::Finger, static_cast<int>(f)}, obj);
+    if (m.objects[o].fixed) continue;
+    add("palm", name, {PairBody::Palm, -1}, obj);
+    if (m.options.ground.enabled) add("ground", name, {PairBody::Ground, -1}, obj);
+    for (std::size_t p = 0; p < m.objects.size(); ++p)
+      if (p != o && (m.objects[p].fixed || p > o))
+        add(m.objects[p].name, name, {PairBody::Object, static_cast<int>(p)}, obj);
+  }
+  for (std::size_t f = 0; f < nf; ++f) {
+    const PairBody finger{PairBody::Finger, static_cast<int>(f)};
+    for (std::size_t g = f + 1; g < nf; ++g)
+      add(hand.fingers[f].name, hand.fingers[g].name, finger,
+          {PairBody::Finger, static_cast<int>(g)});
+    add(hand.fingers[f].name, "palm", finger, {PairBody::Palm, -1});
   }
 }
 

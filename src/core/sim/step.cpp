@@ -126,6 +126,7 @@ SimState makeState(const Model& model, const std::vector<double>& actuator_posit
   s.link_frames.resize(hand.fingers.size());
   matchObjects(model, s);
   s.contacts.reserve(64);
+  s.link_contacts.reserve(64);
   s.warnings.reserve(kKeptWarnings);
   sizeWorkspace(model, s);
   forwardPosition(model, s);
@@ -157,6 +158,9 @@ void sizeWorkspace(const Model& model, SimState& s) {
   for (std::size_t o = 0, b = 0; o < model.objects.size(); ++o)
     if (!model.objects[o].fixed) w.bodies[b++].object = static_cast<int>(o);
   w.limit_rows.reserve(2 * na);
+  std::size_t links = 0;
+  for (const auto& chain : hand.fingers) links += chain.rows.size();
+  w.link_poses.reserve(links);
   s.object_contacts.reserve(64);
   reserveRows(w, idx(2 * na + 16), n);
 }
@@ -218,7 +222,7 @@ void detectGroundContacts(const Model& model, SimState& s) {
       if (depth < -margin) continue;
       Contact c;
       c.object = static_cast<int>(o);
-      c.other = -1;
+      c.other = kGround;
       c.point_world = p;
       c.normal_world = Eigen::Vector3d::UnitZ();
       c.depth = depth;
@@ -229,12 +233,192 @@ void detectGroundContacts(const Model& model, SimState& s) {
 
 }  // namespace
 
+namespace {
+
+// Margin of the bounding-box rejection [m]: far above the triangle test's tolerance, so a pair
+// the boxes reject cannot touch.
+constexpr double kBoxMargin = 1e-6;
+
+// The distinct extreme points of a patch's intersection points `pts` (X's frame) in eight
+// directions of the tangent plane of `normal`: the corners of its polygon, so that a box resting
+// on a face is carried at its corners and does not rock. Written to the front of `pts`; returns
+// their number (1 to 8).
+std::size_t patchCorners(std::vector<Eigen::Vector3d>& pts, const Eigen::Vector3d& normal) {
+  Eigen::Vector3d t1, t2;
+  tangentBasis(normal, t1, t2);
+  constexpr double kHalf = 0.70710678118654752440;
+  const Eigen::Vector3d dirs[8] = {t1,  kHalf * (t1 + t2),  t2,  kHalf * (t2 - t1),
+                                   -t1, -kHalf * (t1 + t2), -t2, kHalf * (t1 - t2)};
+  std::size_t picked[8];
+  std::size_t count = 0;
+  double extent = 0.0;
+  for (const Eigen::Vector3d& p : pts) extent = std::max(extent, (p - pts.front()).norm());
+  const double same = 1e-6 * extent + 1e-12;
+  for (const Eigen::Vector3d& d : dirs) {
+    std::size_t best = 0;
+    for (std::size_t i = 1; i < pts.size(); ++i)
+      if (d.dot(pts[i]) > d.dot(pts[best])) best = i;
+    bool seen = false;
+    for (std::size_t k = 0; k < count; ++k)
+      seen = seen || (pts[picked[k]] - pts[best]).norm() <= same;
+    if (!seen) picked[count++] = best;
+  }
+  // The picks in ascending index order, so moving them to the front overwrites none unread.
+  for (std::size_t k = 1; k < count; ++k)
+    for (std::size_t m = k; m > 0 && picked[m - 1] > picked[m]; --m)
+      std::swap(picked[m - 1], picked[m]);
+  for (std::size_t k = 0; k < count; ++k) pts[k] = pts[picked[k]];
+  return count;
+}
+
+// The corners (patchCorners) of a patch's intersection points, written to the front of `pts`.
+std::size_t patchPoints(const collision::ContactScratch& scratch,
+                        const collision::ContactPatch& patch, std::vector<Eigen::Vector3d>& pts) {
+  pts.clear();
+  for (int i : patch.contacts) {
+    const collision::TriangleIntersection& in =
+        scratch.pairs[static_cast<std::size_t>(i)].intersection;
+    if (in.kind == collision::TriangleContactKind::Coplanar) {
+      for (int v = 0; v < in.polygon_size; ++v)
+        pts.push_back(in.polygon[static_cast<std::size_t>(v)]);
+    } else {
+      pts.push_back(in.p0);
+      pts.push_back(in.p1);
+    }
+  }
+  if (pts.empty()) pts.push_back(patch.point);
+  return patchCorners(pts, patch.normal);
+}
+
+// Contacts of body X (object `object`) pushed by body Y (`other`: kPalm or an object): the
+// patches of the k-DOP pipeline between the two meshes, each reduced to the corners of its
+// intersection polygon, all with the patch's normal (out of Y into X) and depth (of X's
+// vertices below Y's surface, contact_patch.hpp).
+void addBodyPairContacts(const CollisionBody& x, const Eigen::Isometry3d& x_pose,
+                         const CollisionBody& y, const Eigen::Isometry3d& y_pose, int object,
+                         int other, SimState& s) {
+  if (x.empty() || y.empty()) return;
+  if ((x_pose * x.centre - y_pose * y.centre).norm() > x.radius + y.radius) return;
+  if (!boundingBoxesOverlap(x, x_pose, y, y_pose, kBoxMargin)) return;
+  const Eigen::Isometry3d y_in_x = x_pose.inverse() * y_pose;
+  collision::ContactScratch& scratch = s.work.collision;
+  collision::allContacts(x.tree, y.tree, y_in_x, scratch, scratch.pairs);
+  if (scratch.pairs.empty()) return;
+  const std::size_t patches =
+      collision::buildContactPatches(x.mesh, y.mesh, y_in_x, scratch.pairs, scratch);
+  std::vector<Eigen::Vector3d>& pts = s.work.patch_points;
+  for (std::size_t k = 0; k < patches; ++k) {
+    const collision::ContactPatch& patch = scratch.patches[k];
+    if (patch.normal.squaredNorm() == 0.0) continue;
+    const std::size_t corners = patchPoints(scratch, patch, pts);
+    for (std::size_t i = 0; i < corners; ++i) {
+      Contact c;
+      c.object = object;
+      c.other = other;
+      c.point_world = x_pose * pts[i];
+      c.normal_world = x_pose.linear() * patch.normal;
+      c.depth = patch.depth_m;
+      s.object_contacts.push_back(c);
+    }
+  }
+}
+
+// Contacts between links of different fingers, and between a link and the palm: the lower
+// finger's link pushes. Adjacent bodies do not collide: the first link (with a mesh) of each
+// finger and the palm it sits on, and the pairs that touch in the rest pose
+// (HandGeometry::excluded: the BarrettHand's knuckles and finger 3's base overlap the palm and
+// each other by design).
+void detectLinkContacts(const Model& model, SimState& s) {
+  const HandGeometry& geometry = *model.hand_geometry;
+  collision::ContactScratch& scratch = s.work.collision;
+  const auto nf = geometry.links.size();
+  auto collide = [&](const CollisionBody& a, const Eigen::Isometry3d& a_pose,
+                     const CollisionBody& b, const Eigen::Isometry3d& b_pose, int f, int r,
+                     int of, int orow) {
+    if ((a_pose * a.centre - b_pose * b.centre).norm() > a.radius + b.radius) return;
+    if (!boundingBoxesOverlap(a, a_pose, b, b_pose, kBoxMargin)) return;
+    const Eigen::Isometry3d b_in_a = a_pose.inverse() * b_pose;
+    collision::allContacts(a.tree, b.tree, b_in_a, scratch, scratch.pairs);
+    if (scratch.pairs.empty()) return;
+    const std::size_t patches =
+        collision::buildContactPatches(a.mesh, b.mesh, b_in_a, scratch.pairs, scratch);
+    for (std::size_t k = 0; k < patches; ++k) {
+      const collision::ContactPatch& patch = scratch.patches[k];
+      if (patch.normal.squaredNorm() == 0.0) continue;
+      const std::size_t corners = patchPoints(scratch, patch, s.work.patch_points);
+      for (std::size_t i = 0; i < corners; ++i) {
+        Contact c;
+        c.finger = f;
+        c.row = r;
+        c.other_finger = of;
+        c.other_row = orow;
+        c.point_world = a_pose * s.work.patch_points[i];
+        c.normal_world = -(a_pose.linear() * patch.normal);  // into b, as for link-object
+        c.depth = patch.depth_m;
+        s.link_contacts.push_back(c);
+      }
+    }
+  };
+  const CollisionBody& palm = geometry.palm.collision;
+  auto firstLink = [&](std::size_t f) {
+    for (std::size_t r = 0; r < geometry.links[f].size(); ++r)
+      if (!geometry.links[f][r].collision.empty()) return r;
+    return geometry.links[f].size();
+  };
+  // Every link's pose once (flattened finger by finger), then the pairs.
+  std::vector<Eigen::Isometry3d>& poses = s.work.link_poses;
+  poses.clear();
+  for (std::size_t f = 0; f < nf; ++f)
+    for (std::size_t r = 0; r < geometry.links[f].size(); ++r)
+      poses.push_back(linkPoseWorld(model, s, static_cast<int>(f), static_cast<int>(r)));
+  for (std::size_t f = 0, base_f = 0; f < nf; base_f += geometry.links[f].size(), ++f) {
+    const std::size_t first = firstLink(f);
+    for (std::size_t r = first; r < geometry.links[f].size(); ++r) {
+      const CollisionBody& link = geometry.links[f][r].collision;
+      if (link.empty()) continue;
+      const Eigen::Isometry3d& pose = poses[base_f + r];
+      if (r != first && !palm.empty() &&
+          !geometry.excluded(static_cast<int>(f), static_cast<int>(r), -1, -1))
+        collide(link, pose, palm, s.palm_pose_world, static_cast<int>(f), static_cast<int>(r),
+                -1, -1);
+      for (std::size_t g = f + 1, base_g = base_f + geometry.links[f].size(); g < nf;
+           base_g += geometry.links[g].size(), ++g)
+        for (std::size_t q = 0; q < geometry.links[g].size(); ++q) {
+          const CollisionBody& other = geometry.links[g][q].collision;
+          if (other.empty() || geometry.excluded(static_cast<int>(f), static_cast<int>(r),
+                                                 static_cast<int>(g), static_cast<int>(q)))
+            continue;
+          collide(link, pose, other, poses[base_g + q], static_cast<int>(f), static_cast<int>(r),
+                  static_cast<int>(g), static_cast<int>(q));
+        }
+    }
+  }
+}
+
+}  // namespace
+
 void detectContacts(const Model& model, SimState& s) {
   s.contacts.clear();
   s.object_contacts.clear();
+  s.link_contacts.clear();
+  s.work.object_rows = 0;
+  detectLinkContacts(model, s);
   if (model.objects.empty()) return;
   if (model.options.ground.enabled) detectGroundContacts(model, s);
   const HandGeometry& geometry = *model.hand_geometry;
+  // Moving objects against the palm and against the other objects (each pair of moving ones
+  // once; a fixed or stopped one only pushes).
+  for (std::size_t o = 0; o < model.objects.size(); ++o) {
+    if (!isMoving(model, s, o)) continue;
+    const CollisionBody& body = model.objects[o].geometry->collision;
+    addBodyPairContacts(body, s.object_pose_world[o], geometry.palm.collision,
+                        s.palm_pose_world, static_cast<int>(o), kPalm, s);
+    for (std::size_t p = 0; p < model.objects.size(); ++p) {
+      if (p == o || (isMoving(model, s, p) && p < o)) continue;
+      addBodyPairContacts(body, s.object_pose_world[o], model.objects[p].geometry->collision,
+                          s.object_pose_world[p], static_cast<int>(o), static_cast<int>(p), s);
+    }
+  }
   for (std::size_t f = 0; f < geometry.links.size(); ++f) {
     for (std::size_t r = 0; r < geometry.links[f].size(); ++r) {
       const CollisionBody& link = geometry.links[f][r].collision;
@@ -271,6 +455,13 @@ void detectContacts(const Model& model, SimState& s) {
       }
     }
   }
+  s.work.object_rows = s.object_contacts.size();
+  // Fixed (or stopped) objects touching the palm: reported, never solved (neither moves).
+  for (std::size_t o = 0; o < model.objects.size(); ++o)
+    if (!isMoving(model, s, o))
+      addBodyPairContacts(model.objects[o].geometry->collision, s.object_pose_world[o],
+                          geometry.palm.collision, s.palm_pose_world, static_cast<int>(o), kPalm,
+                          s);
 }
 
 bool handTouchesObjects(const Model& model, const SimState& s) {
@@ -484,9 +675,25 @@ void addBodyPart(Eigen::Ref<Eigen::MatrixXd> rows, Eigen::Index i, const StepWor
   rows.block<1, 3>(i, slot + 3) = -r.cross(d).transpose();
 }
 
+// Adds to row i a link's part: its point velocity at `point_world` along `d`, through the
+// drives of its finger (the palm's own motion is not in it).
+void addLinkPart(const Model& model, const SimState& s, Eigen::Ref<Eigen::MatrixXd> rows,
+                 Eigen::Index i, int finger, int row, const Eigen::Vector3d& point_world,
+                 const Eigen::Vector3d& d) {
+  const auto f = static_cast<std::size_t>(finger);
+  const Eigen::Isometry3d to_base = fingerBaseWorld(model, s, finger).inverse();
+  const kinematics::JointVector g = contact::linkPointJacobianTranspose(
+      model.hand().fingers[f], s.link_frames[f], row, to_base * point_world,
+      to_base.linear() * d);
+  const auto& drives = s.work.drives[f];
+  for (std::size_t j = 0; j < drives.size(); ++j)
+    rows(i, static_cast<Eigen::Index>(drives[j].actuator)) += g[idx(j)] * drives[j].ratio;
+}
+
 // One solve of the contact and limit rows of the workspace (impact, then the step). Returns
-// true when an impulse acted. Rows: the hand contacts (nc), the object contacts (ng), the
-// limits (nl), then two friction rows per contact on a free object.
+// true when an impulse acted. Rows: the hand contacts (nc), the object contacts that are
+// constraints (ng), the link-link contacts (nk), the limits (nl), then two friction rows per
+// contact on a free object.
 bool solveRows(const Model& model, SimState& s) {
   const hand::HandModel& hand = model.hand();
   const std::size_t na = hand.actuators.size();
@@ -496,22 +703,19 @@ bool solveRows(const Model& model, SimState& s) {
   const auto& drives = w.drives;
   const Eigen::Index n = w.velocity.size();
   const auto nc = static_cast<Eigen::Index>(s.contacts.size());
-  const auto ng = static_cast<Eigen::Index>(s.object_contacts.size());
+  const auto ng = static_cast<Eigen::Index>(w.object_rows);
+  const auto nk = static_cast<Eigen::Index>(s.link_contacts.size());
   const auto nl = static_cast<Eigen::Index>(w.limit_rows.size());
   Eigen::Index nfr = 2 * ng;
   for (const Contact& c : s.contacts)
     if (w.body_of_object[static_cast<std::size_t>(c.object)] >= 0) nfr += 2;
-  const Eigen::Index nr = nc + ng + nl + nfr;
-  for (Contact& c : s.contacts) {
-    c.force = c.impact_force = 0.0;
-    c.friction_world.setZero();
-    c.impact_friction_world.setZero();
-  }
-  for (Contact& c : s.object_contacts) {
-    c.force = c.impact_force = 0.0;
-    c.friction_world.setZero();
-    c.impact_friction_world.setZero();
-  }
+  const Eigen::Index nr = nc + ng + nk + nl + nfr;
+  for (std::vector<Contact>* list : {&s.contacts, &s.object_contacts, &s.link_contacts})
+    for (Contact& c : *list) {
+      c.force = c.impact_force = 0.0;
+      c.friction_world.setZero();
+      c.impact_friction_world.setZero();
+    }
   std::fill(s.actuator_limit_reaction.begin(), s.actuator_limit_reaction.end(), 0.0);
   w.velocity = w.velocity_old + w.acceleration * dt;
   w.velocity_impact = w.velocity_old;
@@ -530,7 +734,7 @@ bool solveRows(const Model& model, SimState& s) {
     return s.palm_twist_world.head<3>() +
            s.palm_twist_world.tail<3>().cross(p - s.palm_pose_world.translation());
   };
-  Eigen::Index fr = nc + ng + nl;  // next friction row
+  Eigen::Index fr = nc + ng + nk + nl;  // next friction row
   for (Eigen::Index i = 0; i < nc; ++i) {
     const Contact& c = s.contacts[static_cast<std::size_t>(i)];
     const auto f = static_cast<std::size_t>(c.finger);
@@ -571,31 +775,55 @@ bool solveRows(const Model& model, SimState& s) {
       mu[fr] = model.objects[static_cast<std::size_t>(c.object)].friction;
     }
   }
-  // Object contacts with the ground: the ground plays the link (it does not move).
+  // Object contacts: the pushing side (the ground, the palm, another object) plays the link.
+  // The ground and a fixed object do not move; the palm moves as prescribed (its velocity goes
+  // to the right-hand side); a moving object is a body of the solver too.
   for (Eigen::Index k = 0; k < ng; ++k) {
     const Contact& c = s.object_contacts[static_cast<std::size_t>(k)];
     const Eigen::Index i = nc + k;
     const int body = w.body_of_object[static_cast<std::size_t>(c.object)];
+    const int other_body =
+        c.other >= 0 ? w.body_of_object[static_cast<std::size_t>(c.other)] : -1;
     addBodyPart(rows, i, w, body, idx(na), c.point_world, -c.normal_world);
+    addBodyPart(rows, i, w, other_body, idx(na), c.point_world, c.normal_world);
     // Beyond the slop it is pushed out by a fraction per step; above it (a gap or a shallow
     // touch) it may approach until the slop and no further (a speculative contact).
     const double beyond = c.depth - co.slop;
     bias[i] = (beyond > 0.0 ? co.object_push * beyond : beyond) / dt;
+    const bool palm = c.other == kPalm && palm_moves;
+    if (palm) bias[i] += c.normal_world.dot(palmVelocity(c.point_world));
     const double object_mu = model.objects[static_cast<std::size_t>(c.object)].friction;
-    const double ground_mu = model.options.ground.friction;
+    double pair_mu = object_mu;  // the palm: the object's coefficient, as for the links
+    if (c.other == kGround && model.options.ground.friction >= 0.0)
+      pair_mu = model.options.ground.friction;
+    else if (c.other >= 0)  // two objects: the smaller coefficient (docs/free-objects.md)
+      pair_mu = std::min(object_mu, model.objects[static_cast<std::size_t>(c.other)].friction);
     Eigen::Vector3d t[2];
     tangentBasis(c.normal_world, t[0], t[1]);
     for (int j = 0; j < 2; ++j, ++fr) {
       w.tangents[static_cast<std::size_t>(fr)] = t[j];
       addBodyPart(rows, fr, w, body, idx(na), c.point_world, t[j]);
-      bias[fr] = 0.0;
+      addBodyPart(rows, fr, w, other_body, idx(na), c.point_world, -t[j]);
+      bias[fr] = palm ? -t[j].dot(palmVelocity(c.point_world)) : 0.0;
       normal_of[fr] = i;
-      mu[fr] = ground_mu >= 0.0 ? ground_mu : object_mu;
+      mu[fr] = pair_mu;
     }
+  }
+  // Link-link contacts: the relative velocity of the two links (the palm's motion carries both
+  // and cancels), frictionless like the contacts on fixed objects.
+  for (Eigen::Index k = 0; k < nk; ++k) {
+    const Contact& c = s.link_contacts[static_cast<std::size_t>(k)];
+    const Eigen::Index i = nc + ng + k;
+    addLinkPart(model, s, rows, i, c.finger, c.row, c.point_world, -c.normal_world);
+    if (c.other_finger >= 0)
+      addLinkPart(model, s, rows, i, c.other_finger, c.other_row, c.point_world, c.normal_world);
+    bias[i] = (co.stiffness * std::max(0.0, c.depth - co.slop) -
+               co.sink_rate * std::max(0.0, co.slop - c.depth)) /
+              dt;
   }
   for (Eigen::Index k = 0; k < nl; ++k) {
     const auto [a, sign] = w.limit_rows[static_cast<std::size_t>(k)];
-    const Eigen::Index i = nc + ng + k;
+    const Eigen::Index i = nc + ng + nk + k;
     rows(i, a) = sign;
     // sign * v >= sign * (limit - position) / dt keeps the step inside the range.
     bias[i] = sign * ((sign > 0.0 ? w.lower[a] : w.upper[a]) -
@@ -655,8 +883,14 @@ bool solveRows(const Model& model, SimState& s) {
     c.force = lambda[nc + k] / dt;
     c.impact_force = impact[nc + k] / dt;
   }
-  // A tangent row's impulse acts along +t on the link (the ground) and along -t on the object.
-  for (Eigen::Index i = nc + ng + nl; i < nr; ++i) {
+  for (Eigen::Index k = 0; k < nk; ++k) {
+    Contact& c = s.link_contacts[static_cast<std::size_t>(k)];
+    c.force = lambda[nc + ng + k] / dt;
+    c.impact_force = impact[nc + ng + k] / dt;
+  }
+  // A tangent row's impulse acts along +t on the link (the pushing side) and along -t on the
+  // object.
+  for (Eigen::Index i = nc + ng + nk + nl; i < nr; ++i) {
     const Eigen::Index normal = normal_of[i];
     Contact& c = normal < nc ? s.contacts[static_cast<std::size_t>(normal)]
                              : s.object_contacts[static_cast<std::size_t>(normal - nc)];
@@ -667,7 +901,7 @@ bool solveRows(const Model& model, SimState& s) {
   // A stop's impulses act on its actuator; reported at the primary joint.
   for (Eigen::Index k = 0; k < nl; ++k) {
     const auto [a, sign] = w.limit_rows[static_cast<std::size_t>(k)];
-    const Eigen::Index i = nc + ng + k;
+    const Eigen::Index i = nc + ng + nk + k;
     const double rho = hand.actuators[static_cast<std::size_t>(a)].drives.front().ratio;
     s.actuator_limit_reaction[static_cast<std::size_t>(a)] +=
         sign * (impact[i] + lambda[i]) / dt / rho;
@@ -691,7 +925,7 @@ void solveContacts(const Model& model, SimState& s) {
   // one resting on a limit (a joint at rest on its stop stays there unless it moves away).
   w.velocity = w.velocity_old + w.acceleration * dt;
   w.limit_rows.clear();
-  bool beyond = !s.contacts.empty() || !s.object_contacts.empty();
+  bool beyond = !s.contacts.empty() || w.object_rows > 0 || !s.link_contacts.empty();
   for (std::size_t a = 0; a < na; ++a) {
     const double p = s.actuator_position[a], predicted = p + w.velocity[idx(a)] * dt;
     beyond = beyond || predicted > w.upper[idx(a)] || predicted < w.lower[idx(a)];
@@ -745,6 +979,16 @@ bool updateClutches(const Model& model, SimState& s) {
       if (ct.finger == cm.inner.finger && ct.row == inner_row && ct.force > 0.0)
         load += hand::innerLoadTorque(hand, cm, frames, to_base * ct.point_world,
                                       to_base.linear() * ct.forceOnLinkWorld());
+    // Another finger (or the palm) pressing on the inner link loads the clutch the same way.
+    for (const Contact& ct : s.link_contacts) {
+      if (!(ct.force > 0.0)) continue;
+      if (ct.finger == cm.inner.finger && ct.row == inner_row)
+        load += hand::innerLoadTorque(hand, cm, frames, to_base * ct.point_world,
+                                      to_base.linear() * ct.forceOnLinkWorld());
+      if (ct.other_finger == cm.inner.finger && ct.other_row == inner_row)
+        load += hand::innerLoadTorque(hand, cm, frames, to_base * ct.point_world,
+                                      to_base.linear() * ct.forceOnObjectWorld());
+    }
     s.inner_load_torque[c] = load;
     const auto a = static_cast<std::size_t>(cm.actuator);
     // A finger stopped by an object does not move, but its motor still drives it closed: judge
@@ -782,6 +1026,19 @@ void computeJointTorques(const Model& model, SimState& s) {
     w.external[f] += contact::linkPointJacobianTranspose(hand.fingers[f], s.link_frames[f], c.row,
                                                          to_base * c.point_world,
                                                          to_base.linear() * c.forceOnLinkWorld());
+  }
+  // Link-link contacts load both links (the palm takes its share through the prescribed motion).
+  for (const Contact& c : s.link_contacts) {
+    if (c.force <= 0.0) continue;
+    auto load = [&](int finger, int row, const Eigen::Vector3d& force_world) {
+      const auto f = static_cast<std::size_t>(finger);
+      const Eigen::Isometry3d to_base = fingerBaseWorld(model, s, finger).inverse();
+      w.external[f] += contact::linkPointJacobianTranspose(
+          hand.fingers[f], s.link_frames[f], row, to_base * c.point_world,
+          to_base.linear() * force_world);
+    };
+    load(c.finger, c.row, c.forceOnLinkWorld());
+    if (c.other_finger >= 0) load(c.other_finger, c.other_row, c.forceOnObjectWorld());
   }
   for (std::size_t f = 0; f < hand.fingers.size(); ++f) {
     kinematics::JointVector qdd_drive(static_cast<Eigen::Index>(w.drives[f].size()));
@@ -910,12 +1167,13 @@ void checkRunaway(const Model& model, SimState& s) {
         addWarning(s, "runaway: " + hand.jointName({static_cast<int>(f), static_cast<int>(j)}) +
                           " moves at " + std::to_string(s.qd[f][j]) + " (bound " +
                           std::to_string(kRunawayJointSpeed) + ")");
-  for (const Contact& c : s.contacts)
-    if (!(c.force <= kRunawayContactForce))
-      addWarning(s, "runaway: a contact on " +
-                        hand.fingers[static_cast<std::size_t>(c.finger)].name + " pushes with " +
-                        std::to_string(c.force) + " N (bound " +
-                        std::to_string(kRunawayContactForce) + " N)");
+  for (const std::vector<Contact>* list : {&s.contacts, &s.link_contacts})
+    for (const Contact& c : *list)
+      if (!(c.force <= kRunawayContactForce))
+        addWarning(s, "runaway: a contact on " +
+                          hand.fingers[static_cast<std::size_t>(c.finger)].name + " pushes with " +
+                          std::to_string(c.force) + " N (bound " +
+                          std::to_string(kRunawayContactForce) + " N)");
 }
 
 }  // namespace handsim::sim
