@@ -30,7 +30,8 @@ const char* kHelp =
     "  --quiet      no progress on stderr\n";
 
 int run(const std::vector<std::string>& argv) {
-  const Args args(argv, {"--out", "--threads", "--shard"}, {"--quiet", "--hold-test", "--no-hold-test"});
+  const Args args(argv, {"--out", "--threads", "--shard"},
+                  {"--quiet", "--hold-test", "--no-hold-test"});
   if (args.help()) {
     std::cout << kHelp;
     return kOk;

@@ -114,10 +114,10 @@ struct SweepSummary {
   double epsilon_mean = 0.0;  ///< over force-closure grasps
   double epsilon_std = 0.0;   ///< sample standard deviation over force-closure grasps
   // Hold test (results that have one).
-  int hold_tested = 0;           ///< poses with a hold result
-  int held = 0;                  ///< of those, held
-  int force_closure_tested = 0;  ///< force-closure grasps with a hold result
-  int held_force_closure = 0;    ///< of those, held
+  int hold_tested = 0;                ///< poses with a hold result
+  int held = 0;                       ///< of those, held
+  int force_closure_tested = 0;       ///< force-closure grasps with a hold result
+  int held_force_closure = 0;         ///< of those, held
   double epsilon_held_mean = 0.0;     ///< over force-closure grasps that held
   double epsilon_held_std = 0.0;      ///< (sample)
   double epsilon_dropped_mean = 0.0;  ///< over force-closure grasps that did not hold

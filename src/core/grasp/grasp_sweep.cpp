@@ -84,10 +84,11 @@ Eigen::Vector3d shakeDirection(const HoldTestSpec& h, const Eigen::Vector3d& g_p
 HoldTestSpec readHoldTest(const JsonDocument& doc, const json& block) {
   const std::string p = "/hold_test";
   doc.object(block, p);
-  doc.allowOnly(block, p,
-                {"release_s", "lift_m", "lift_speed_mps", "lift_acceleration_mps2", "shake_amplitude_m",
-                 "shake_frequency_hz", "shake_cycles", "settle_s", "tolerance_m",
-                 "gravity_object_mps2", "shake_direction_palm", "mass_kg", "density_kg_m3"});
+  doc.allowOnly(
+      block, p,
+      {"release_s", "lift_m", "lift_speed_mps", "lift_acceleration_mps2", "shake_amplitude_m",
+       "shake_frequency_hz", "shake_cycles", "settle_s", "tolerance_m", "gravity_object_mps2",
+       "shake_direction_palm", "mass_kg", "density_kg_m3"});
   HoldTestSpec h;
   // A number checked by `ok`; `what` says what it must be.
   auto number = [&](const char* key, double& out, bool (*ok)(double), const char* what) {
@@ -124,7 +125,8 @@ HoldTestSpec readHoldTest(const JsonDocument& doc, const json& block) {
   }
   const json* mass = doc.optional(block, "mass_kg");
   const json* density = doc.optional(block, "density_kg_m3");
-  if (mass && density) doc.fail(p + "/density_kg_m3", "give 'mass_kg' or 'density_kg_m3', not both");
+  if (mass && density)
+    doc.fail(p + "/density_kg_m3", "give 'mass_kg' or 'density_kg_m3', not both");
   number("mass_kg", h.mass_kg, positive, "must be > 0");
   number("density_kg_m3", h.density, positive, "must be > 0");
   if (holdDuration(h) > 1e4) doc.fail(p, "the test lasts more than 10000 s");
@@ -136,10 +138,10 @@ HoldTestSpec readHoldTest(const JsonDocument& doc, const json& block) {
 SweepSpec loadSweepSpec(const std::string& path) {
   const JsonDocument doc = JsonDocument::load(path);
   const json& root = doc.object(doc.root(), "");
-  doc.allowOnly(root, "",
-                {"format", "version", "description", "closing", "object", "palm_orientation",
-                 "grid", "palm_positions_m", "friction", "cone_edges", "torque_radius_m",
-                 "hold_test"});
+  doc.allowOnly(
+      root, "",
+      {"format", "version", "description", "closing", "object", "palm_orientation", "grid",
+       "palm_positions_m", "friction", "cone_edges", "torque_radius_m", "hold_test"});
   if (doc.string(doc.require(root, "", "format"), "/format") != "handsim-sweep")
     doc.fail("/format", "expected \"handsim-sweep\"");
   if (doc.integer(doc.require(root, "", "version"), "/version") != 1)
@@ -303,8 +305,7 @@ SweepModels compileSweepModels(const SweepSpec& spec) {
   sim::computeMassProperties(free, density);
   sim::Options options = spec.options;
   // Gravity in the world the sweep runs in: the palm frame, placed by the closing plan.
-  options.gravity_world =
-      spec.closing.palm_pose_world.linear() * r.transpose() * h.gravity_object;
+  options.gravity_world = spec.closing.palm_pose_world.linear() * r.transpose() * h.gravity_object;
   // The ground of a closing scenario is a plane of its world, not of the object's.
   options.ground.enabled = false;
   m.hold = sim::compileModel(spec.hand, {free}, options, m.closing->hand_geometry);
@@ -357,8 +358,8 @@ SweepResult evaluateSweepPose(const SweepSpec& spec, int index, const SweepModel
   sim::Run run(models.closing, std::move(plan));
   r.start_collision = sim::handTouchesObjects(*models.closing, run.state());
   if (r.start_collision) return r;
-  const std::int64_t closing_steps = static_cast<std::int64_t>(
-      std::llround(spec.closing.duration / models.closing->options.dt));
+  const std::int64_t closing_steps =
+      static_cast<std::int64_t>(std::llround(spec.closing.duration / models.closing->options.dt));
   while (run.state().step < closing_steps) run.step();
 
   const sim::SimState& s = run.state();
@@ -375,8 +376,8 @@ SweepResult evaluateSweepPose(const SweepSpec& spec, int index, const SweepModel
   };
   const Eigen::Vector3d grasped = com_palm(s);
   run.setModel(models.hold);
-  const std::int64_t released_steps = static_cast<std::int64_t>(std::llround(
-      (spec.closing.duration + spec.hold_test->release) / models.hold->options.dt));
+  const std::int64_t released_steps = static_cast<std::int64_t>(
+      std::llround((spec.closing.duration + spec.hold_test->release) / models.hold->options.dt));
   while (run.state().step < released_steps) run.step();
   const Eigen::Vector3d seated = com_palm(run.state());
   run.runToEnd();
@@ -508,8 +509,9 @@ std::vector<SweepResult> parseSweepCsv(const std::string& text, const std::strin
       // Files written before the hold test have 9 columns; later ones 12.
       if (line == "index,x,y,z,start_collision,contacts,force_closure,epsilon,volume")
         columns = 9;
-      else if (line == "index,x,y,z,start_collision,contacts,force_closure,epsilon,volume,held,"
-                       "slip_m,seat_m")
+      else if (line ==
+               "index,x,y,z,start_collision,contacts,force_closure,epsilon,volume,held,"
+               "slip_m,seat_m")
         columns = 12;
       else
         throw io::InputError({file, 1, 1, ""}, "unexpected columns in the sweep result header");
