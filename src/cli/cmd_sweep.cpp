@@ -14,7 +14,8 @@ namespace handsim::cli {
 namespace {
 
 const char* kHelp =
-    "usage: handsim-cli sweep SPEC.json --out RESULTS.csv [--threads N] [--shard i/N] [--quiet]\n\n"
+    "usage: handsim-cli sweep SPEC.json --out RESULTS.csv [--threads N] [--shard i/N]\n"
+    "                         [--hold-test | --no-hold-test] [--quiet]\n\n"
     "Evaluates many initial hand poses around an object (docs/grasp-sweep.md): for each,\n"
     "whether the hand starts in collision, and the force closure, epsilon and volume of the\n"
     "grasp it closes to. Prints a summary like seed 002's Table I.\n"
@@ -23,10 +24,14 @@ const char* kHelp =
     "  --threads N  worker threads (default: all cores)\n"
     "  --shard i/N  evaluate only poses with index % N == i (0 <= i < N), for cluster job\n"
     "               arrays; the shards' CSV files concatenate (keep one header)\n"
+    "  --hold-test  after closing, free the object, lift, shake and check that it stays\n"
+    "               (columns held, slip_m); the spec's \"hold_test\" block, or its defaults\n"
+    "  --no-hold-test  skip the hold test even if the spec has one\n"
     "  --quiet      no progress on stderr\n";
 
 int run(const std::vector<std::string>& argv) {
-  const Args args(argv, {"--out", "--threads", "--shard"}, {"--quiet"});
+  const Args args(argv, {"--out", "--threads", "--shard"},
+                  {"--quiet", "--hold-test", "--no-hold-test"});
   if (args.help()) {
     std::cout << kHelp;
     return kOk;
@@ -55,7 +60,11 @@ int run(const std::vector<std::string>& argv) {
     shard = static_cast<int>(i);
     shards = static_cast<int>(n);
   }
-  const grasp::SweepSpec spec = grasp::loadSweepSpec(args.positional()[0]);
+  if (args.has("--hold-test") && args.has("--no-hold-test"))
+    throw UsageError("give --hold-test or --no-hold-test, not both");
+  grasp::SweepSpec spec = grasp::loadSweepSpec(args.positional()[0]);
+  if (args.has("--hold-test") && !spec.hold_test) spec.hold_test = grasp::HoldTestSpec{};
+  if (args.has("--no-hold-test")) spec.hold_test.reset();
   requireDistinct(outputs, {spec.hand->source_file, spec.object.source});
 
   std::vector<grasp::SweepResult> results;
@@ -96,6 +105,14 @@ int run(const std::vector<std::string>& argv) {
              {"force_closure", s.force_closure},
              {"epsilon_mean", s.epsilon_mean},
              {"epsilon_std", s.epsilon_std},
+             {"hold_tested", s.hold_tested},
+             {"held", s.held},
+             {"force_closure_tested", s.force_closure_tested},
+             {"held_force_closure", s.held_force_closure},
+             {"epsilon_held_mean", s.epsilon_held_mean},
+             {"epsilon_held_std", s.epsilon_held_std},
+             {"epsilon_dropped_mean", s.epsilon_dropped_mean},
+             {"epsilon_dropped_std", s.epsilon_dropped_std},
              {"shard", std::to_string(shard) + "/" + std::to_string(shards)}});
   return kOk;
 }

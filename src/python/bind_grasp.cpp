@@ -139,6 +139,31 @@ void bindGrasp(py::module_& m) {
       "that makes torques about the centre weigh like forces (Ferrari & Canny 1992). 0 for an "
       "empty mesh.");
 
+  py::class_<grasp::HoldTestSpec>(
+      m, "HoldTest",
+      "The dynamic test after closing (docs/grasp-sweep.md, 'Hold test'): the object is set "
+      "free, seats for release_s, is lifted lift_m against gravity, shaken sideways and left to "
+      "settle; held when its centre of mass moved at most tolerance_m in the palm frame. "
+      "HoldTest() has the documented defaults.")
+      .def(py::init<>())
+      .def_readwrite("release_s", &grasp::HoldTestSpec::release, "[s] (>= 0)")
+      .def_readwrite("lift_m", &grasp::HoldTestSpec::lift, "[m] (>= 0)")
+      .def_readwrite("lift_speed_mps", &grasp::HoldTestSpec::lift_speed, "[m/s] (> 0)")
+      .def_readwrite("lift_acceleration_mps2", &grasp::HoldTestSpec::lift_acceleration,
+                     "[m/s^2] (> 0)")
+      .def_readwrite("shake_amplitude_m", &grasp::HoldTestSpec::shake_amplitude,
+                     "A of A (sin wt - sin 2wt / 2) [m] (>= 0)")
+      .def_readwrite("shake_frequency_hz", &grasp::HoldTestSpec::shake_frequency_hz, "[Hz] (> 0)")
+      .def_readwrite("shake_cycles", &grasp::HoldTestSpec::shake_cycles, "whole periods (>= 0)")
+      .def_readwrite("settle_s", &grasp::HoldTestSpec::settle, "[s] (>= 0)")
+      .def_readwrite("tolerance_m", &grasp::HoldTestSpec::tolerance, "[m] (> 0)")
+      .def_readwrite("gravity_object_mps2", &grasp::HoldTestSpec::gravity_object,
+                     "(3,) gravity in the object frame [m/s^2]")
+      .def_readwrite("shake_direction_palm", &grasp::HoldTestSpec::shake_direction_palm,
+                     "(3,) palm frame; zeros: sideways (gravity x palm z)")
+      .def_readwrite("mass_kg", &grasp::HoldTestSpec::mass_kg, "[kg]; 0: from density_kg_m3")
+      .def_readwrite("density_kg_m3", &grasp::HoldTestSpec::density, "[kg/m^3] (> 0)");
+
   py::class_<SweepSpec>(
       m, "SweepSpec",
       "A grasp sweep read from a sweep file (docs/grasp-sweep.md): a hand, an object, a "
@@ -191,6 +216,14 @@ void bindGrasp(py::module_& m) {
           },
           "Torques are divided by it [m] (default: the farthest object vertex from "
           "object_centre).")
+      .def_property(
+          "hold_test", [](const SweepSpec& s) { return s.hold_test; },
+          [](SweepSpec& s, const std::optional<grasp::HoldTestSpec>& h) {
+            if (h) grasp::validateHoldTest(*h);
+            s.hold_test = h;
+          },
+          "The hold test run after each closing (a copy: assign a changed HoldTest back), or "
+          "None. Raises ValueError for a bad one.")
       .def("__repr__", [](const SweepSpec& s) {
         return "SweepSpec('" + s.source_file + "', " + std::to_string(s.palm_poses.size()) +
                " poses)";
@@ -215,10 +248,34 @@ void bindGrasp(py::module_& m) {
       .def_readonly("contacts", &SweepResult::contacts, "Contacts when closed.")
       .def_readonly("quality", &SweepResult::quality,
                     "Quality of the closed grasp (a default one after a start collision).")
+      .def_property_readonly(
+          "held",
+          [](const SweepResult& r) -> std::optional<bool> {
+            return r.hold ? std::optional<bool>(r.hold->held) : std::nullopt;
+          },
+          "Hold test: True when the object stayed within the tolerance; None when not run.")
+      .def_property_readonly(
+          "slip_m",
+          [](const SweepResult& r) -> std::optional<double> {
+            return r.hold ? std::optional<double>(r.hold->slip) : std::nullopt;
+          },
+          "Hold test: displacement of the object's centre of mass in the palm frame from the "
+          "end of the release to the end [m]; None when not run.")
+      .def_property_readonly(
+          "seat_m",
+          [](const SweepResult& r) -> std::optional<double> {
+            return r.hold ? std::optional<double>(r.hold->seat) : std::nullopt;
+          },
+          "Hold test: how far the freed object moved during the release [m]; None when not run.")
       .def("__repr__", [](const SweepResult& r) {
+        std::string hold;
+        if (r.hold)
+          hold = std::string(", held=") + (r.hold->held ? "True" : "False") +
+                 ", slip_m=" + std::to_string(r.hold->slip);
         return "SweepResult(index=" + std::to_string(r.index) +
                ", start_collision=" + (r.start_collision ? "True" : "False") +
-               ", contacts=" + std::to_string(r.contacts) + ", " + qualityRepr(r.quality) + ")";
+               ", contacts=" + std::to_string(r.contacts) + ", " + qualityRepr(r.quality) + hold +
+               ")";
       });
 
   m.def(
@@ -256,15 +313,27 @@ void bindGrasp(py::module_& m) {
         d["force_closure"] = s.force_closure;
         d["epsilon_mean"] = s.epsilon_mean;
         d["epsilon_std"] = s.epsilon_std;
+        d["hold_tested"] = s.hold_tested;
+        d["held"] = s.held;
+        d["force_closure_tested"] = s.force_closure_tested;
+        d["held_force_closure"] = s.held_force_closure;
+        d["epsilon_held_mean"] = s.epsilon_held_mean;
+        d["epsilon_held_std"] = s.epsilon_held_std;
+        d["epsilon_dropped_mean"] = s.epsilon_dropped_mean;
+        d["epsilon_dropped_std"] = s.epsilon_dropped_std;
         return d;
       },
       py::arg("results"),
       "Seed 002's Table I over sweep results, as a dict: configurations, collision_free, "
       "force_closure (counts), epsilon_mean and epsilon_std (sample standard deviation) over "
-      "the force-closure grasps (0 when there are none, std 0 with fewer than two).");
+      "the force-closure grasps (0 when there are none, std 0 with fewer than two); and of the "
+      "hold test: hold_tested, held, force_closure_tested, held_force_closure (counts), "
+      "epsilon_held_mean/std and epsilon_dropped_mean/std over the force-closure grasps that "
+      "held or did not.");
   m.def("sweep_csv", &grasp::sweepCsv, py::arg("results"),
         "The results as the CLI's CSV (header index,x,y,z,start_collision,contacts,"
-        "force_closure,epsilon,volume; 17 significant digits), rows in the given order.");
+        "force_closure,epsilon,volume,held,slip_m,seat_m; the last three empty without a hold "
+        "result; 17 significant digits), rows in the given order.");
 }
 
 }  // namespace handsim::python

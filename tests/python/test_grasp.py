@@ -182,8 +182,10 @@ def test_sweep_equals_the_cli(sweep_file, tmp_path):
     assert [r.index for r in results] == [0, 1, 2, 3]
     assert handsim.sweep_csv(results) == out.read_text()
 
-    # The rows, read back from the CLI's file.
-    rows = np.loadtxt(out, delimiter=",", skiprows=1, ndmin=2)
+    # The rows, read back from the CLI's file (the hold test's columns are empty: NaN).
+    rows = np.genfromtxt(out, delimiter=",", skip_header=1, ndmin=2)
+    assert rows.shape[1] == 12 and np.isnan(rows[:, 9:]).all()
+    assert all(r.held is None and r.slip_m is None and r.seat_m is None for r in results)
     for r, row in zip(results, rows):
         assert r.index == row[0]
         np.testing.assert_array_equal(r.palm_position, row[1:4])
@@ -241,3 +243,45 @@ def test_sweep_errors(sweep_file, tmp_path):
                 if '"cone_edges"' in text)
     assert e.value.line == line
     assert e.value.field == "/cone_edges"
+
+
+def test_hold_test_from_python_equals_the_cli(sweep_file, tmp_path):
+    spec = handsim.load_sweep(str(sweep_file))
+    assert spec.hold_test is None
+    h = handsim.HoldTest()
+    # The documented defaults.
+    assert (h.release_s, h.lift_m, h.lift_speed_mps, h.lift_acceleration_mps2) == (0.5, 0.1, 0.1, 0.5)
+    assert (h.shake_amplitude_m, h.shake_frequency_hz, h.shake_cycles) == (0.01, 2.0, 4)
+    assert (h.settle_s, h.tolerance_m, h.mass_kg, h.density_kg_m3) == (0.5, 0.01, 0.0, 1000.0)
+    np.testing.assert_array_equal(h.gravity_object_mps2, [0, 0, -9.81])
+    spec.hold_test = h
+    out = tmp_path / "hold.csv"
+    run = subprocess.run([cli_path(), "sweep", str(sweep_file), "--out", str(out), "--quiet",
+                          "--hold-test"], check=True, capture_output=True, text=True)
+    results = handsim.run_sweep(spec, threads=2)
+    assert handsim.sweep_csv(results) == out.read_text()
+    summary = handsim.summarize(results)
+    for key in summary:
+        assert summary[key] == json.loads(run.stdout)[key]
+    # Run for every pose but the start collision (the fourth).
+    assert [r.held is None for r in results] == [False, False, False, True]
+    assert summary["hold_tested"] == 3
+    bad = handsim.HoldTest()
+    bad.tolerance_m = 0.0
+    with pytest.raises(ValueError):
+        spec.hold_test = bad
+    spec.hold_test = None
+    assert spec.hold_test is None
+
+
+def test_without_friction_nothing_holds(sweep_file):
+    # Frictionless contacts push square to the bottle's body and cannot carry its weight along
+    # the axis (gravity down the bottle, -y of its frame).
+    spec = handsim.load_sweep(str(sweep_file))
+    h = handsim.HoldTest()
+    h.gravity_object_mps2 = [0.0, -9.81, 0.0]
+    spec.hold_test = h
+    spec.friction = 0.0
+    for r in handsim.run_sweep(spec, indices=[0, 1], threads=2):
+        assert r.quality.force_closure is False  # no friction cones: no force closure either
+        assert r.held is False and r.slip_m > h.tolerance_m

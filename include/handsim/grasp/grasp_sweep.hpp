@@ -14,6 +14,34 @@
 
 namespace handsim::grasp {
 
+/// The dynamic test after closing (docs/grasp-sweep.md, "Hold test"): the object is set free,
+/// the palm stays still for `release` (the object seats itself in the grasp), then lifts it
+/// against gravity, shakes it sideways and lets it settle; the grasp holds when the object's
+/// centre of mass ends within `tolerance` of where it was, in the palm frame, after the
+/// release.
+struct HoldTestSpec {
+  double release = 0.5;             ///< palm at rest after the object is set free [s] (>= 0)
+  double lift = 0.10;               ///< lift against gravity [m] (>= 0)
+  double lift_speed = 0.1;          ///< cruise speed of the lift [m/s] (> 0)
+  double lift_acceleration = 0.5;   ///< acceleration of the lift [m/s^2] (> 0)
+  double shake_amplitude = 0.01;    ///< A of the shake A (sin wt - sin 2wt / 2) [m] (>= 0)
+  double shake_frequency_hz = 2.0;  ///< w / 2 pi [Hz] (> 0)
+  int shake_cycles = 4;             ///< whole periods (>= 0; 0: no shake)
+  double settle = 0.5;              ///< time at rest after the shake [s] (>= 0)
+  double tolerance = 0.01;          ///< largest displacement of a held object [m] (> 0)
+  /// Gravity in the object frame [m/s^2] (non-zero): object z up by default.
+  Eigen::Vector3d gravity_object = Eigen::Vector3d(0.0, 0.0, -9.81);
+  /// Shake direction in the palm frame (made unit and perpendicular to gravity); zero: the
+  /// palm's sideways direction, gravity x palm z (palm x if gravity is along palm z).
+  Eigen::Vector3d shake_direction_palm = Eigen::Vector3d::Zero();
+  /// The free object's mass [kg]; 0: from `density`.
+  double mass_kg = 0.0;
+  double density = sim::ObjectModel::kDefaultDensity;  ///< [kg/m^3] (> 0)
+};
+
+/// Throws std::invalid_argument naming the first bad field of a hold test.
+void validateHoldTest(const HoldTestSpec& hold);
+
 /// A grasp sweep (seed 002 sec. VII-A): many initial hand poses around one object; for each,
 /// whether the hand starts in collision, and the quality of the grasp it closes to.
 /// File format: docs/grasp-sweep.md.
@@ -31,6 +59,8 @@ struct SweepSpec {
   GraspQualityOptions quality;  ///< cone edges, torque radius [m]; the torque
                                 ///< reference is the object's bounding-box centre
   Eigen::Vector3d object_centre = Eigen::Vector3d::Zero();  ///< in the object frame [m]
+  /// The dynamic test after each closing (the file's "hold_test" block); none: not run.
+  std::optional<HoldTestSpec> hold_test;
 };
 
 /// Reads a sweep file; errors throw io::InputError with file, line, column and field.
@@ -43,15 +73,31 @@ struct SweepResult {
   bool start_collision = false;  ///< hand and object intersect before closing
   int contacts = 0;              ///< contacts when closed
   GraspQuality quality;          ///< of the closed grasp (default when start_collision)
+  /// The hold test's outcome (none when the spec has no hold test or the start collides).
+  struct Hold {
+    bool held = false;  ///< slip <= tolerance and the engine's guards did not stop the object
+    double slip = 0.0;  ///< displacement of the centre of mass in the palm frame from the
+                        ///< end of the release to the end of the test [m]
+    double seat = 0.0;  ///< displacement during the release [m] (how far the freed object
+                        ///< moved to settle in the grasp)
+  };
+  std::optional<Hold> hold;
 };
 
-/// The model every pose of a sweep runs on (hand, its meshes, the object, the options):
-/// compiled once, shared by all threads.
-std::shared_ptr<const sim::Model> compileSweepModel(const SweepSpec& spec);
+/// The models every pose of a sweep runs on (hand, its meshes, the object, the options),
+/// compiled once and shared by all threads: `closing` with the object fixed; `hold` (only with
+/// a hold test) the same hand and object, free, with the hold test's mass, the sweep's
+/// friction and gravity turned into the palm frame.
+struct SweepModels {
+  std::shared_ptr<const sim::Model> closing;
+  std::shared_ptr<const sim::Model> hold;
+};
+/// Throws std::invalid_argument for a bad hold test, an open object mesh with a hold test, or
+/// poses whose orientations differ (the hold model's gravity is in the palm frame).
+SweepModels compileSweepModels(const SweepSpec& spec);
 
-/// Evaluates pose `index` as one sim::Run on `model` (from compileSweepModel).
-SweepResult evaluateSweepPose(const SweepSpec& spec, int index,
-                              const std::shared_ptr<const sim::Model>& model);
+/// Evaluates pose `index` as one sim::Run on `models` (from compileSweepModels).
+SweepResult evaluateSweepPose(const SweepSpec& spec, int index, const SweepModels& models);
 
 /// Evaluates `indices` on `threads` threads (0: all cores). `done` (may be empty) is called
 /// after each pose, from one thread at a time, with the result. Results come back in the order
@@ -67,12 +113,24 @@ struct SweepSummary {
   int force_closure = 0;
   double epsilon_mean = 0.0;  ///< over force-closure grasps
   double epsilon_std = 0.0;   ///< sample standard deviation over force-closure grasps
+  // Hold test (results that have one).
+  int hold_tested = 0;                ///< poses with a hold result
+  int held = 0;                       ///< of those, held
+  int force_closure_tested = 0;       ///< force-closure grasps with a hold result
+  int held_force_closure = 0;         ///< of those, held
+  double epsilon_held_mean = 0.0;     ///< over force-closure grasps that held
+  double epsilon_held_std = 0.0;      ///< (sample)
+  double epsilon_dropped_mean = 0.0;  ///< over force-closure grasps that did not hold
+  double epsilon_dropped_std = 0.0;   ///< (sample)
 };
 SweepSummary summarize(const std::vector<SweepResult>& results);
 
-/// CSV of results: header "index,x,y,z,start_collision,contacts,force_closure,epsilon,volume".
+/// CSV of results: header
+/// "index,x,y,z,start_collision,contacts,force_closure,epsilon,volume,held,slip_m,seat_m"
+/// (the last three empty without a hold result).
 std::string sweepCsv(const std::vector<SweepResult>& results);
-/// Parses rows written by sweepCsv (to resume a sweep); throws io::InputError naming the line.
+/// Parses rows written by sweepCsv (to resume a sweep), also those of files written before
+/// the hold test (without held, slip_m and seat_m); throws io::InputError naming the line.
 std::vector<SweepResult> parseSweepCsv(const std::string& text, const std::string& file);
 
 }  // namespace handsim::grasp

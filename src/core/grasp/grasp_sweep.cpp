@@ -6,11 +6,13 @@
 
 #include <atomic>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <iomanip>
 #include <limits>
 #include <mutex>
 #include <sstream>
+#include <stdexcept>
 #include <thread>
 
 #include "../io/json_document.hpp"
@@ -47,14 +49,99 @@ std::vector<double> gridAxis(const JsonDocument& doc, const json& grid, const st
   return out;
 }
 
+// Duration of the lift [s].
+double liftDuration(const HoldTestSpec& h) {
+  if (!(h.lift > 0.0)) return 0.0;
+  return sim::TrapezoidalProfile(0.0, h.lift, h.lift_speed, h.lift_acceleration).duration();
+}
+
+double shakeDuration(const HoldTestSpec& h) {
+  return h.shake_amplitude > 0.0 ? h.shake_cycles / h.shake_frequency_hz : 0.0;
+}
+
+double holdDuration(const HoldTestSpec& h) {
+  return h.release + liftDuration(h) + shakeDuration(h) + h.settle;
+}
+
+// Unit shake direction in the world the sweep runs in, perpendicular to gravity. g_palm:
+// gravity in the palm frame; palm_world: the palm's orientation in that world. Throws
+// std::invalid_argument when the chosen direction is along gravity.
+Eigen::Vector3d shakeDirection(const HoldTestSpec& h, const Eigen::Vector3d& g_palm,
+                               const Eigen::Matrix3d& palm_world) {
+  const Eigen::Vector3d down = g_palm.normalized();
+  Eigen::Vector3d d = h.shake_direction_palm;
+  if (d.isZero(0.0)) {
+    // Sideways as an arm would shake it: across gravity and the palm normal (z).
+    d = down.cross(Eigen::Vector3d::UnitZ());
+    if (d.norm() < 1e-6) d = Eigen::Vector3d::UnitX();
+  }
+  d -= d.dot(down) * down;
+  if (d.norm() < 1e-6 * h.shake_direction_palm.norm() || d.norm() < 1e-12)
+    throw std::invalid_argument("hold test: shake_direction_palm is along gravity");
+  return palm_world * d.normalized();
+}
+
+HoldTestSpec readHoldTest(const JsonDocument& doc, const json& block) {
+  const std::string p = "/hold_test";
+  doc.object(block, p);
+  doc.allowOnly(
+      block, p,
+      {"release_s", "lift_m", "lift_speed_mps", "lift_acceleration_mps2", "shake_amplitude_m",
+       "shake_frequency_hz", "shake_cycles", "settle_s", "tolerance_m", "gravity_object_mps2",
+       "shake_direction_palm", "mass_kg", "density_kg_m3"});
+  HoldTestSpec h;
+  // A number checked by `ok`; `what` says what it must be.
+  auto number = [&](const char* key, double& out, bool (*ok)(double), const char* what) {
+    if (const json* v = doc.optional(block, key)) {
+      const std::string field = JsonDocument::child(p, key);
+      out = doc.rational(*v, field);
+      if (!ok(out)) doc.fail(field, what);
+    }
+  };
+  auto positive = [](double v) { return v > 0.0 && std::isfinite(v); };
+  auto non_negative = [](double v) { return v >= 0.0 && std::isfinite(v); };
+  number("release_s", h.release, non_negative, "must be >= 0");
+  number("lift_m", h.lift, non_negative, "must be >= 0");
+  number("lift_speed_mps", h.lift_speed, positive, "must be > 0");
+  number("lift_acceleration_mps2", h.lift_acceleration, positive, "must be > 0");
+  number("shake_amplitude_m", h.shake_amplitude, non_negative, "must be >= 0");
+  number("shake_frequency_hz", h.shake_frequency_hz, positive, "must be > 0");
+  if (const json* v = doc.optional(block, "shake_cycles")) {
+    h.shake_cycles = doc.integer(*v, p + "/shake_cycles");
+    if (h.shake_cycles < 0 || h.shake_cycles > 10000)
+      doc.fail(p + "/shake_cycles", "expected a whole number from 0 to 10000");
+  }
+  number("settle_s", h.settle, non_negative, "must be >= 0");
+  number("tolerance_m", h.tolerance, positive, "must be > 0");
+  if (const json* v = doc.optional(block, "gravity_object_mps2")) {
+    h.gravity_object = doc.vector3(*v, p + "/gravity_object_mps2");
+    if (!(h.gravity_object.norm() > 0.0))
+      doc.fail(p + "/gravity_object_mps2", "must not be zero (the test lifts against it)");
+  }
+  if (const json* v = doc.optional(block, "shake_direction_palm")) {
+    h.shake_direction_palm = doc.vector3(*v, p + "/shake_direction_palm");
+    if (!(h.shake_direction_palm.norm() > 0.0))
+      doc.fail(p + "/shake_direction_palm", "must not be zero");
+  }
+  const json* mass = doc.optional(block, "mass_kg");
+  const json* density = doc.optional(block, "density_kg_m3");
+  if (mass && density)
+    doc.fail(p + "/density_kg_m3", "give 'mass_kg' or 'density_kg_m3', not both");
+  number("mass_kg", h.mass_kg, positive, "must be > 0");
+  number("density_kg_m3", h.density, positive, "must be > 0");
+  if (holdDuration(h) > 1e4) doc.fail(p, "the test lasts more than 10000 s");
+  return h;
+}
+
 }  // namespace
 
 SweepSpec loadSweepSpec(const std::string& path) {
   const JsonDocument doc = JsonDocument::load(path);
   const json& root = doc.object(doc.root(), "");
-  doc.allowOnly(root, "",
-                {"format", "version", "description", "closing", "object", "palm_orientation",
-                 "grid", "palm_positions_m", "friction", "cone_edges", "torque_radius_m"});
+  doc.allowOnly(
+      root, "",
+      {"format", "version", "description", "closing", "object", "palm_orientation", "grid",
+       "palm_positions_m", "friction", "cone_edges", "torque_radius_m", "hold_test"});
   if (doc.string(doc.require(root, "", "format"), "/format") != "handsim-sweep")
     doc.fail("/format", "expected \"handsim-sweep\"");
   if (doc.integer(doc.require(root, "", "version"), "/version") != 1)
@@ -149,15 +236,83 @@ SweepSpec loadSweepSpec(const std::string& path) {
     spec.quality.torque_radius = doc.rational(*r, "/torque_radius_m");
     if (!(spec.quality.torque_radius > 0.0)) doc.fail("/torque_radius_m", "must be positive");
   }
+  if (const json* h = doc.optional(root, "hold_test")) {
+    spec.hold_test = readHoldTest(doc, *h);
+    try {
+      shakeDirection(*spec.hold_test, palm_rotation.transpose() * spec.hold_test->gravity_object,
+                     Eigen::Matrix3d::Identity());
+    } catch (const std::invalid_argument&) {
+      doc.fail("/hold_test/shake_direction_palm",
+               "must not be along gravity (gravity_object_mps2 turned into the palm frame)");
+    }
+    // The free object needs a mass: a closed mesh.
+    sim::ObjectModel probe = spec.object;
+    sim::computeMassProperties(probe, 1.0);
+    if (!(probe.mass.mass_kg > 0.0))
+      doc.fail("/object/mesh", "the hold test needs a closed mesh (it has no volume)");
+  }
   return spec;
 }
 
-std::shared_ptr<const sim::Model> compileSweepModel(const SweepSpec& spec) {
-  return sim::compileModel(spec.hand, {spec.object}, spec.options);
+void validateHoldTest(const HoldTestSpec& h) {
+  auto bad = [](const char* field, const char* what) {
+    throw std::invalid_argument(std::string("hold test: ") + field + " " + what);
+  };
+  auto finite = [](double v) { return std::isfinite(v); };
+  if (!(h.release >= 0.0) || !finite(h.release)) bad("release_s", "must be finite and >= 0");
+  if (!(h.lift >= 0.0) || !finite(h.lift)) bad("lift_m", "must be finite and >= 0");
+  if (!(h.lift_speed > 0.0) || !finite(h.lift_speed)) bad("lift_speed_mps", "must be > 0");
+  if (!(h.lift_acceleration > 0.0) || !finite(h.lift_acceleration))
+    bad("lift_acceleration_mps2", "must be > 0");
+  if (!(h.shake_amplitude >= 0.0) || !finite(h.shake_amplitude))
+    bad("shake_amplitude_m", "must be finite and >= 0");
+  if (!(h.shake_frequency_hz > 0.0) || !finite(h.shake_frequency_hz))
+    bad("shake_frequency_hz", "must be > 0");
+  if (h.shake_cycles < 0 || h.shake_cycles > 10000) bad("shake_cycles", "must be 0 to 10000");
+  if (!(h.settle >= 0.0) || !finite(h.settle)) bad("settle_s", "must be finite and >= 0");
+  if (!(h.tolerance > 0.0) || !finite(h.tolerance)) bad("tolerance_m", "must be > 0");
+  if (!h.gravity_object.allFinite() || !(h.gravity_object.norm() > 0.0))
+    bad("gravity_object_mps2", "must be finite and not zero");
+  if (!h.shake_direction_palm.allFinite()) bad("shake_direction_palm", "must be finite");
+  if (!(h.mass_kg >= 0.0) || !finite(h.mass_kg)) bad("mass_kg", "must be finite and >= 0");
+  if (!(h.density > 0.0) || !finite(h.density)) bad("density_kg_m3", "must be > 0");
+  if (holdDuration(h) > 1e4) bad("", "lasts more than 10000 s");
 }
 
-SweepResult evaluateSweepPose(const SweepSpec& spec, int index,
-                              const std::shared_ptr<const sim::Model>& model) {
+SweepModels compileSweepModels(const SweepSpec& spec) {
+  SweepModels m;
+  m.closing = sim::compileModel(spec.hand, {spec.object}, spec.options);
+  if (!spec.hold_test) return m;
+  const HoldTestSpec& h = *spec.hold_test;
+  validateHoldTest(h);
+  if (spec.palm_poses.empty()) throw std::invalid_argument("sweep: no poses");
+  const Eigen::Matrix3d r = spec.palm_poses.front().linear();
+  for (const auto& p : spec.palm_poses)
+    if (!p.linear().isApprox(r, 1e-12))
+      throw std::invalid_argument(
+          "hold test: every pose must have the palm orientation of the first (gravity is set in "
+          "the palm frame once per sweep)");
+  shakeDirection(h, r.transpose() * h.gravity_object, Eigen::Matrix3d::Identity());
+  sim::ObjectModel free = spec.object;
+  free.fixed = false;
+  free.friction = spec.friction;
+  sim::computeMassProperties(free, 1.0);
+  if (!(free.mass.volume_m3 > 0.0))
+    throw std::invalid_argument("hold test: the object '" + free.name +
+                                "' has no volume (open mesh): it cannot be set free");
+  free.warnings.clear();
+  const double density = h.mass_kg > 0.0 ? h.mass_kg / free.mass.volume_m3 : h.density;
+  sim::computeMassProperties(free, density);
+  sim::Options options = spec.options;
+  // Gravity in the world the sweep runs in: the palm frame, placed by the closing plan.
+  options.gravity_world = spec.closing.palm_pose_world.linear() * r.transpose() * h.gravity_object;
+  // The ground of a closing scenario is a plane of its world, not of the object's.
+  options.ground.enabled = false;
+  m.hold = sim::compileModel(spec.hand, {free}, options, m.closing->hand_geometry);
+  return m;
+}
+
+SweepResult evaluateSweepPose(const SweepSpec& spec, int index, const SweepModels& models) {
   const Eigen::Isometry3d& palm = spec.palm_poses.at(static_cast<std::size_t>(index));
   SweepResult r;
   r.index = index;
@@ -165,16 +320,73 @@ SweepResult evaluateSweepPose(const SweepSpec& spec, int index,
   // Everything runs in the palm frame: the object is placed by the palm pose's inverse.
   sim::RunPlan plan = spec.closing;
   plan.object_pose_world = {palm.inverse()};
-  sim::Run run(model, std::move(plan));
-  r.start_collision = sim::handTouchesObjects(*model, run.state());
+  const bool hold = spec.hold_test && models.hold;
+  if (hold) {
+    // The lift and shake are in the plan from the start (a new plan would reset the state);
+    // they begin when the closing ends.
+    const HoldTestSpec& h = *spec.hold_test;
+    const Eigen::Vector3d g_world = models.hold->options.gravity_world;
+    const Eigen::Vector3d up = -g_world.normalized();
+    const Eigen::Vector3d side =
+        shakeDirection(h, spec.closing.palm_pose_world.linear().transpose() * g_world,
+                       spec.closing.palm_pose_world.linear());
+    const double t_lift = spec.closing.duration + h.release;
+    const double t_shake = t_lift + liftDuration(h);
+    try {
+      for (int a = 0; a < 3; ++a) {
+        sim::AxisMotion& axis = plan.palm_motion.axis(a);
+        const double u = up[a], d = side[a];
+        // One straight trapezoid along -g: each axis scaled, so all take the same time.
+        if (h.lift > 0.0 && std::abs(u) > 1e-12)
+          axis.segments.append(sim::TrapezoidalProfile(0.0, h.lift * u, h.lift_speed * std::abs(u),
+                                                       h.lift_acceleration * std::abs(u), t_lift));
+        // A (sin wt - sin 2wt / 2): starts and stops with zero velocity and acceleration.
+        if (h.shake_amplitude > 0.0 && h.shake_cycles > 0 && std::abs(d) > 1e-12) {
+          axis.sinusoids.push_back(
+              {h.shake_amplitude * d, h.shake_frequency_hz, t_shake, double(h.shake_cycles)});
+          axis.sinusoids.push_back({-0.5 * h.shake_amplitude * d, 2.0 * h.shake_frequency_hz,
+                                    t_shake, 2.0 * h.shake_cycles});
+        }
+      }
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string("hold test: the closing scenario's palm motion "
+                                              "overlaps the lift: ") +
+                                  e.what());
+    }
+    plan.duration = spec.closing.duration + holdDuration(h);
+  }
+  sim::Run run(models.closing, std::move(plan));
+  r.start_collision = sim::handTouchesObjects(*models.closing, run.state());
   if (r.start_collision) return r;
-  run.runToEnd();
+  const std::int64_t closing_steps =
+      static_cast<std::int64_t>(std::llround(spec.closing.duration / models.closing->options.dt));
+  while (run.state().step < closing_steps) run.step();
 
   const sim::SimState& s = run.state();
   r.contacts = static_cast<int>(s.contacts.size());
   GraspQualityOptions q = spec.quality;
   q.torque_reference = s.object_pose_world[0] * spec.object_centre;
   r.quality = evaluateGrasp(graspContactsOn(s.contacts, 0, spec.friction), q);
+  if (!hold) return r;
+
+  // The hold test: the same state on the model with the object free.
+  const Eigen::Vector3d com = models.hold->objects[0].mass.centre_of_mass;
+  auto com_palm = [&](const sim::SimState& st) -> Eigen::Vector3d {
+    return st.palm_pose_world.inverse() * (st.object_pose_world[0] * com);
+  };
+  const Eigen::Vector3d grasped = com_palm(s);
+  run.setModel(models.hold);
+  const std::int64_t released_steps = static_cast<std::int64_t>(
+      std::llround((spec.closing.duration + spec.hold_test->release) / models.hold->options.dt));
+  while (run.state().step < released_steps) run.step();
+  const Eigen::Vector3d seated = com_palm(run.state());
+  run.runToEnd();
+  SweepResult::Hold out;
+  out.seat = (seated - grasped).norm();
+  out.slip = (com_palm(run.state()) - seated).norm();
+  out.held = out.slip <= spec.hold_test->tolerance && run.state().object_stopped[0] == 0 &&
+             std::isfinite(out.slip);
+  r.hold = out;
   return r;
 }
 
@@ -184,8 +396,8 @@ std::vector<SweepResult> runSweep(const SweepSpec& spec, const std::vector<int>&
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   threads =
       std::min<unsigned>(threads, static_cast<unsigned>(std::max<std::size_t>(1, indices.size())));
-  // One model for every thread: the link and object trees are built once.
-  const std::shared_ptr<const sim::Model> model = compileSweepModel(spec);
+  // One set of models for every thread: the link and object trees are built once.
+  const SweepModels models = compileSweepModels(spec);
   std::vector<SweepResult> results(indices.size());
   std::atomic<std::size_t> next{0};
   std::mutex report;
@@ -193,7 +405,7 @@ std::vector<SweepResult> runSweep(const SweepSpec& spec, const std::vector<int>&
   auto worker = [&]() {
     try {
       for (std::size_t i = next++; i < indices.size(); i = next++) {
-        results[i] = evaluateSweepPose(spec, indices[i], model);
+        results[i] = evaluateSweepPose(spec, indices[i], models);
         if (done) {
           const std::lock_guard<std::mutex> lock(report);
           done(results[i]);
@@ -213,9 +425,24 @@ std::vector<SweepResult> runSweep(const SweepSpec& spec, const std::vector<int>&
   return results;
 }
 
+namespace {
+// Mean and sample standard deviation (0 for fewer than two values).
+void meanAndStd(const std::vector<double>& v, double& mean, double& std) {
+  mean = std = 0.0;
+  if (v.empty()) return;
+  double sum = 0.0;
+  for (double e : v) sum += e;
+  mean = sum / static_cast<double>(v.size());
+  if (v.size() < 2) return;
+  double sq = 0.0;
+  for (double e : v) sq += (e - mean) * (e - mean);
+  std = std::sqrt(sq / static_cast<double>(v.size() - 1));
+}
+}  // namespace
+
 SweepSummary summarize(const std::vector<SweepResult>& results) {
   SweepSummary s;
-  std::vector<double> eps;
+  std::vector<double> eps, eps_held, eps_dropped;
   for (const auto& r : results) {
     ++s.configurations;
     if (!r.start_collision) ++s.collision_free;
@@ -223,56 +450,108 @@ SweepSummary summarize(const std::vector<SweepResult>& results) {
       ++s.force_closure;
       eps.push_back(r.quality.epsilon);
     }
-  }
-  if (!eps.empty()) {
-    double sum = 0.0;
-    for (double e : eps) sum += e;
-    s.epsilon_mean = sum / static_cast<double>(eps.size());
-    if (eps.size() > 1) {
-      double sq = 0.0;
-      for (double e : eps) sq += (e - s.epsilon_mean) * (e - s.epsilon_mean);
-      s.epsilon_std = std::sqrt(sq / static_cast<double>(eps.size() - 1));
+    if (r.hold) {
+      ++s.hold_tested;
+      if (r.hold->held) ++s.held;
+      if (r.quality.force_closure) {
+        ++s.force_closure_tested;
+        if (r.hold->held) ++s.held_force_closure;
+        (r.hold->held ? eps_held : eps_dropped).push_back(r.quality.epsilon);
+      }
     }
   }
+  meanAndStd(eps, s.epsilon_mean, s.epsilon_std);
+  meanAndStd(eps_held, s.epsilon_held_mean, s.epsilon_held_std);
+  meanAndStd(eps_dropped, s.epsilon_dropped_mean, s.epsilon_dropped_std);
   return s;
 }
 
 std::string sweepCsv(const std::vector<SweepResult>& results) {
   std::ostringstream out;
-  out << "index,x,y,z,start_collision,contacts,force_closure,epsilon,volume\n";
+  out << "index,x,y,z,start_collision,contacts,force_closure,epsilon,volume,held,slip_m,seat_m\n";
   out << std::setprecision(17);
-  for (const auto& r : results)
+  for (const auto& r : results) {
     out << r.index << ',' << r.palm_position.x() << ',' << r.palm_position.y() << ','
         << r.palm_position.z() << ',' << (r.start_collision ? 1 : 0) << ',' << r.contacts << ','
         << (r.quality.force_closure ? 1 : 0) << ',' << r.quality.epsilon << ',' << r.quality.volume
-        << '\n';
+        << ',';
+    if (r.hold)
+      out << (r.hold->held ? 1 : 0) << ',' << r.hold->slip << ',' << r.hold->seat;
+    else
+      out << ",,";
+    out << '\n';
+  }
   return out.str();
 }
+
+namespace {
+// A whole CSV field as a number; false when it is empty or has anything else.
+bool parseField(const std::string& f, double& out) {
+  if (f.empty()) return false;
+  char* end = nullptr;
+  out = std::strtod(f.c_str(), &end);
+  return end == f.c_str() + f.size();
+}
+}  // namespace
 
 std::vector<SweepResult> parseSweepCsv(const std::string& text, const std::string& file) {
   std::istringstream in(text);
   std::string line;
   std::vector<SweepResult> out;
   int number = 0;
+  std::size_t columns = 0;
   while (std::getline(in, line)) {
     ++number;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
     if (number == 1) {
       if (line.rfind("index,x,y,z,", 0) != 0)
         throw io::InputError({file, 1, 1, ""}, "not a sweep result file (unexpected header)");
+      // Files written before the hold test have 9 columns; later ones 12.
+      if (line == "index,x,y,z,start_collision,contacts,force_closure,epsilon,volume")
+        columns = 9;
+      else if (line ==
+               "index,x,y,z,start_collision,contacts,force_closure,epsilon,volume,held,"
+               "slip_m,seat_m")
+        columns = 12;
+      else
+        throw io::InputError({file, 1, 1, ""}, "unexpected columns in the sweep result header");
       continue;
     }
     if (line.empty()) continue;
-    std::istringstream row(line);
+    std::vector<std::string> f;
+    std::size_t start = 0;
+    for (;;) {
+      const std::size_t comma = line.find(',', start);
+      f.push_back(line.substr(start, comma - start));
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+    auto fail = [&](const std::string& what) {
+      throw io::InputError({file, number, 1, ""}, "cannot read this result row: " + what);
+    };
+    if (f.size() != columns)
+      fail("expected " + std::to_string(columns) + " fields, found " + std::to_string(f.size()));
+    double v[9];
+    for (int i = 0; i < 9; ++i)
+      if (!parseField(f[static_cast<std::size_t>(i)], v[i]))
+        fail("field " + std::to_string(i + 1) + " is not a number");
     SweepResult r;
-    char c[8];
-    int collision = 0, closure = 0;
-    row >> r.index >> c[0] >> r.palm_position.x() >> c[1] >> r.palm_position.y() >> c[2] >>
-        r.palm_position.z() >> c[3] >> collision >> c[4] >> r.contacts >> c[5] >> closure >> c[6] >>
-        r.quality.epsilon >> c[7] >> r.quality.volume;
-    if (!row || r.index < 0)
-      throw io::InputError({file, number, 1, ""}, "cannot read this result row");
-    r.start_collision = collision != 0;
-    r.quality.force_closure = closure != 0;
+    r.index = static_cast<int>(v[0]);
+    if (v[0] != r.index || r.index < 0) fail("the index must be a whole number >= 0");
+    r.palm_position = Eigen::Vector3d(v[1], v[2], v[3]);
+    r.start_collision = v[4] != 0.0;
+    r.contacts = static_cast<int>(v[5]);
+    r.quality.force_closure = v[6] != 0.0;
+    r.quality.epsilon = v[7];
+    r.quality.volume = v[8];
+    if (columns == 12 && !(f[9].empty() && f[10].empty() && f[11].empty())) {
+      double held = 0.0, slip = 0.0, seat = 0.0;
+      if (!parseField(f[9], held) || !(held == 0.0 || held == 1.0))
+        fail("held must be 0, 1 or empty");
+      if (!parseField(f[10], slip) || !parseField(f[11], seat))
+        fail("slip_m and seat_m must be numbers when held is given");
+      r.hold = SweepResult::Hold{held == 1.0, slip, seat};
+    }
     out.push_back(r);
   }
   return out;

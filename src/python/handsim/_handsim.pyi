@@ -284,6 +284,23 @@ def evaluate_grasp(points: ArrayLike, normals: ArrayLike, friction: Union[float,
 def torque_radius(mesh: Mesh, centre: ArrayLike) -> float:
     """Largest distance of a vertex of mesh from centre (3,) [m]; 0 for an empty mesh."""
 
+class HoldTest:
+    """The hold test after closing (docs/grasp-sweep.md); HoldTest() has the defaults."""
+    release_s: float  # [s]
+    lift_m: float  # [m]
+    lift_speed_mps: float  # [m/s]
+    lift_acceleration_mps2: float  # [m/s^2]
+    shake_amplitude_m: float  # A of A (sin wt - sin 2wt / 2) [m]
+    shake_frequency_hz: float  # [Hz]
+    shake_cycles: int
+    settle_s: float  # [s]
+    tolerance_m: float  # [m]
+    gravity_object_mps2: Array  # (3,) object frame [m/s^2]
+    shake_direction_palm: Array  # (3,) palm frame; zeros: gravity x palm z
+    mass_kg: float  # [kg]; 0: from density_kg_m3
+    density_kg_m3: float  # [kg/m^3]
+    def __init__(self) -> None: ...
+
 class SweepSpec:
     """A grasp sweep file (docs/grasp-sweep.md)."""
     source_file: str
@@ -294,6 +311,7 @@ class SweepSpec:
     friction: float  # settable, >= 0 [-]
     cone_edges: int  # settable, 3 to 64
     torque_radius: float  # settable, > 0 [m]
+    hold_test: Optional[HoldTest]  # settable (a copy); None: no hold test
     def __len__(self) -> int: ...
 
 def load_sweep(path: str) -> SweepSpec:
@@ -305,6 +323,9 @@ class SweepResult:
     start_collision: bool  # then not run, default quality
     contacts: int
     quality: GraspQuality
+    held: Optional[bool]  # hold test; None when not run
+    slip_m: Optional[float]  # [m], from the end of the release to the end
+    seat_m: Optional[float]  # [m], during the release
 
 def run_sweep(spec: SweepSpec, indices: Optional[Sequence[int]] = None, threads: int = 0,
               shard: Optional[tuple[int, int]] = None) -> list[SweepResult]:
@@ -314,7 +335,9 @@ def run_sweep(spec: SweepSpec, indices: Optional[Sequence[int]] = None, threads:
 
 def summarize(results: Sequence[SweepResult]) -> dict[str, Union[int, float]]:
     """Seed 002's Table I: configurations, collision_free, force_closure, epsilon_mean,
-    epsilon_std (sample, over force-closure grasps)."""
+    epsilon_std (sample, over force-closure grasps); the hold test's hold_tested, held,
+    force_closure_tested, held_force_closure, epsilon_held_mean/std, epsilon_dropped_mean/std."""
 
 def sweep_csv(results: Sequence[SweepResult]) -> str:
-    """The CLI's CSV: index,x,y,z,start_collision,contacts,force_closure,epsilon,volume."""
+    """The CLI's CSV: index,x,y,z,start_collision,contacts,force_closure,epsilon,volume,held,
+    slip_m,seat_m (the last three empty without a hold result)."""
