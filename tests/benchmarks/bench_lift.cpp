@@ -36,8 +36,8 @@ namespace {
 
 using namespace handsim;
 
-constexpr double kEdge = 0.05;   // [m]
-constexpr double kMass = 0.2;    // [kg]
+constexpr double kEdge = 0.05;     // [m]
+constexpr double kMass = 0.2;      // [kg]
 constexpr double kHoldFrom = 4.0;  // the palm has stopped (it moves 2 s to about 3.2 s) [s]
 
 double cpuSeconds() {
@@ -131,14 +131,28 @@ Eigen::Vector3d objectInPalm(const sim::Model& m, const sim::SimState& s) {
 // --------------------------------------------------------------------- stage-by-stage run
 
 enum Stage {
-  kReferences, kDetect, kActuation, kDynamics, kSolve, kClutches, kTorques, kIntegrate,
-  kForward, kRunaway, kStageCount
+  kReferences,
+  kDetect,
+  kActuation,
+  kDynamics,
+  kSolve,
+  kClutches,
+  kTorques,
+  kIntegrate,
+  kForward,
+  kRunaway,
+  kStageCount
 };
-const char* kStageNames[kStageCount] = {
-    "references (trajectories, palm)", "detectContacts",  "computeActuation",
-    "computeDynamics",                 "solveContacts",   "updateClutches (+ re-solve)",
-    "computeJointTorques",             "integrate",       "forwardPosition",
-    "checkRunaway"};
+const char* kStageNames[kStageCount] = {"references (trajectories, palm)",
+                                        "detectContacts",
+                                        "computeActuation",
+                                        "computeDynamics",
+                                        "solveContacts",
+                                        "updateClutches (+ re-solve)",
+                                        "computeJointTorques",
+                                        "integrate",
+                                        "forwardPosition",
+                                        "checkRunaway"};
 
 struct Split {
   double seconds[kStageCount] = {};
@@ -205,9 +219,9 @@ struct Result {
   std::string name;
   std::size_t triangles = 0;
   double cpu_s = 0.0, sim_s = 0.0;
-  double rise = 0.0;        // object COM z, end minus start [m]
-  double hold_slip = 0.0;   // object in the palm frame, 14 s minus 4 s [m]
-  double contacts = 0.0;    // hand-object contacts per step, mean
+  double rise = 0.0;       // object COM z, end minus start [m]
+  double hold_slip = 0.0;  // object in the palm frame, 14 s minus 4 s [m]
+  double contacts = 0.0;   // hand-object contacts per step, mean
   std::int64_t warnings = 0;
   std::string first_warning;
   Split split;
@@ -221,7 +235,8 @@ Result report(const ObjectCase& c) {
   r.triangles = scene.triangles;
   // 1. sim::Run, timed as a whole.
   sim::Run run(scene.model, scene.plan);
-  const double z0 = (run.state().object_pose_world[0] * scene.model->objects[0].mass.centre_of_mass).z();
+  const double z0 =
+      (run.state().object_pose_world[0] * scene.model->objects[0].mass.centre_of_mass).z();
   Eigen::Vector3d at_hold = Eigen::Vector3d::Zero();
   std::int64_t contacts = 0;
   double outside = 0.0;
@@ -236,7 +251,8 @@ Result report(const ObjectCase& c) {
   }
   r.cpu_s = cpuSeconds() - c0 - outside;
   r.sim_s = run.state().time;
-  r.rise = (run.state().object_pose_world[0] * scene.model->objects[0].mass.centre_of_mass).z() - z0;
+  r.rise =
+      (run.state().object_pose_world[0] * scene.model->objects[0].mass.centre_of_mass).z() - z0;
   r.hold_slip = (objectInPalm(*scene.model, run.state()) - at_hold).norm();
   r.contacts = static_cast<double>(contacts) / static_cast<double>(run.state().step);
   r.warnings = run.state().warning_count;
@@ -252,14 +268,18 @@ Result report(const ObjectCase& c) {
 }
 
 void printReport(const std::vector<Result>& rs) {
-  std::printf("\n## BarrettHand lifts a free 0.2 kg object (barrett_lift_cube.json, 14 s, dt 1 ms)\n\n");
-  std::printf("| object | triangles | CPU s | real-time factor | us/step | contacts/step | "
-              "rise mm | slip in palm 4-14 s mm | warnings |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  std::printf(
+      "\n## BarrettHand lifts a free 0.2 kg object (barrett_lift_cube.json, 14 s, dt 1 ms)\n\n");
+  std::printf(
+      "| object | triangles | CPU s | real-time factor | us/step | contacts/step | "
+      "rise mm | slip in palm 4-14 s mm | warnings "
+      "|\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (const Result& r : rs)
     std::printf("| %s | %zu | %.3f | %.1f | %.1f | %.1f | %.2f | %.3g | %lld |\n", r.name.c_str(),
                 r.triangles, r.cpu_s, r.sim_s / r.cpu_s, 1e6 * r.cpu_s / (r.sim_s / 1e-3),
                 r.contacts, 1e3 * r.rise, 1e3 * r.hold_slip, static_cast<long long>(r.warnings));
-  std::printf("\nTime split (stage by stage, steady_clock; share of the stages' total):\n\n| stage |");
+  std::printf(
+      "\nTime split (stage by stage, steady_clock; share of the stages' total):\n\n| stage |");
   for (const Result& r : rs) std::printf(" %s |", r.name.c_str());
   std::printf("\n|---|");
   for (std::size_t i = 0; i < rs.size(); ++i) std::printf("---:|");
