@@ -21,6 +21,8 @@ packages=(
   # Test- and benchmark-only peer for the exact overlap volume (tests/collision_cgal)
   libcgal-dev libgmp-dev libmpfr-dev
   libqhull-dev
+  # Benchmark-only peer for free objects (tests/benchmarks/bench_bullet.cpp, its -float64 libraries)
+  libbullet-dev
   # The Python module and its tests (docs/python.md)
   pybind11-dev python3-dev python3-numpy python3-pytest python3-matplotlib
   # The desktop application (src/app, src/plot): Qt6 Widgets/OpenGL/Svg, OpenSceneGraph; the
