@@ -282,5 +282,23 @@ TEST(UrdfReader, WristHandClosesInTheEngineWithoutWarnings) {
         << h->actuators[static_cast<std::size_t>(a)].name;
 }
 
+TEST(UrdfReader, SelfCollisionIsOffUnlessTheSidecarTurnsItOn) {
+  const fs::path dir = fs::temp_directory_path() / ("handsim_self_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  fs::copy_file(urdfDir() + "mimic_gripper.urdf", dir / "g.urdf",
+                fs::copy_options::overwrite_existing);
+  EXPECT_FALSE(hand::loadHand((dir / "g.urdf").string()).self_collision);
+  EXPECT_TRUE(hand::loadHand("barrett").self_collision);  // hand files: always on
+  std::ofstream(dir / "g.handsim.json")
+      << "{\"format\": \"handsim-urdf-sidecar\", \"version\": 1, \"self_collision\": true}\n";
+  EXPECT_TRUE(hand::loadHand((dir / "g.urdf").string()).self_collision);
+  std::ofstream(dir / "g.handsim.json")
+      << "{\"format\": \"handsim-urdf-sidecar\", \"version\": 1,\n \"self_collision\": 1}\n";
+  const std::string e = loadError((dir / "g.urdf").string());
+  EXPECT_NE(e.find("g.handsim.json:2"), std::string::npos) << e;
+  EXPECT_NE(e.find("self_collision"), std::string::npos) << e;
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace handsim

@@ -153,6 +153,11 @@ struct HandModel {
   KinematicTree tree;
   /// What the loader found questionable but accepted (unknown URDF tags, missing inertials).
   std::vector<std::string> warnings;
+  /// Contacts between links of different fingers and between a link and the palm
+  /// (docs/free-objects.md). On for hand files; off for URDF hands unless their sidecar says
+  /// "self_collision": true, because public URDF collision meshes are often coarse hulls that
+  /// overlap in ordinary poses (docs/hand-format.md).
+  bool self_collision = true;
   /// Optional drawn-only meshes ("visual_mesh" beside "mesh"): the viewport draws these while
   /// contacts use `palm_mesh` / `link_meshes`. Empty: the collision mesh is drawn.
   std::string palm_visual_mesh;

@@ -179,6 +179,7 @@ class UrdfReader {
     parse();
     HandModel m;
     m.source_file = file_;
+    m.self_collision = false;  // unless the sidecar turns it on (HandModel::self_collision)
     m.id = fs::path(file_).stem().string();
     m.name = model_->getName().empty() ? m.id : model_->getName();
     m.description = "URDF robot '" + model_->getName() + "' read from " + file_;
@@ -761,7 +762,11 @@ class UrdfReader {
     using json = nlohmann::json;
     const io::JsonDocument doc = io::JsonDocument::load(path.string());
     const json& root = doc.object(doc.root(), "");
-    doc.allowOnly(root, "", {"format", "version", "poses", "grasp"});
+    doc.allowOnly(root, "", {"format", "version", "poses", "grasp", "self_collision"});
+    if (const json* sc = doc.optional(root, "self_collision")) {
+      if (!sc->is_boolean()) doc.fail("/self_collision", "expected true or false");
+      m.self_collision = sc->get<bool>();
+    }
     const std::string format = doc.string(doc.require(root, "", "format"), "/format");
     if (format != "handsim-urdf-sidecar")
       doc.fail("/format", "expected \"handsim-urdf-sidecar\", got \"" + format + "\"");

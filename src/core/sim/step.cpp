@@ -329,6 +329,7 @@ void addBodyPairContacts(const CollisionBody& x, const Eigen::Isometry3d& x_pose
 // (HandGeometry::excluded: the BarrettHand's knuckles and finger 3's base overlap the palm and
 // each other by design).
 void detectLinkContacts(const Model& model, SimState& s) {
+  if (!model.hand().self_collision) return;  // e.g. URDF hands without a sidecar's consent
   const HandGeometry& geometry = *model.hand_geometry;
   collision::ContactScratch& scratch = s.work.collision;
   const auto nf = geometry.links.size();
