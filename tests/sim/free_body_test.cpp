@@ -217,6 +217,58 @@ TEST(FreeBody, ABoxDroppedOnTheGroundComesToRestFlatCarryingItsWeight) {
   EXPECT_EQ(s.warning_count, 0);
 }
 
+// A box whose faces are cut into many triangles (each triangle split into four, four times:
+// 12 x 256 triangles, 289 vertices on the bottom face) rests like the 12-triangle box: the
+// ground keeps at most nine points of its footprint, spanning the same support polygon.
+TEST(FreeBody, AFinelyMeshedBoxRestsOnAFewPointsOfItsFootprint) {
+  geometry::TriangleMesh mesh = geometry::makeBox({0.1, 0.1, 0.1});
+  for (int pass = 0; pass < 4; ++pass) {
+    geometry::TriangleMesh fine;
+    fine.vertices = mesh.vertices;
+    for (const auto& t : mesh.triangles) {
+      const auto mid = [&](int a, int b) {
+        fine.vertices.push_back(0.5 * (mesh.vertices[static_cast<std::size_t>(a)] +
+                                       mesh.vertices[static_cast<std::size_t>(b)]));
+        return static_cast<int>(fine.vertices.size()) - 1;
+      };
+      const int ab = mid(t[0], t[1]), bc = mid(t[1], t[2]), ca = mid(t[2], t[0]);
+      fine.triangles.push_back({t[0], ab, ca});
+      fine.triangles.push_back({ab, t[1], bc});
+      fine.triangles.push_back({ca, bc, t[2]});
+      fine.triangles.push_back({ab, bc, ca});
+    }
+    mesh = std::move(fine);
+  }
+  auto g = std::make_shared<BodyGeometry>();
+  g->collision = makeCollisionBody(mesh, 18);
+  ObjectModel o;
+  o.name = "fine";
+  o.geometry = g;
+  o.fixed = false;
+  computeMassProperties(o, 1000.0);
+  o.initial_pose_world.translation() = Eigen::Vector3d(5.0, 0.0, 0.2);
+  Options opt;
+  opt.ground.enabled = true;
+  auto model = compileModel(barrett(), {o}, opt);
+  SimState s = makeState(*model);
+  while (s.time < 1.0) step(*model, s);
+  EXPECT_NEAR(comOf(s).z(), 0.05 - opt.contact.slop, 1e-9);
+  const Eigen::Isometry3d rest = s.object_pose_world[0];
+  std::size_t most = 0;
+  for (int i = 0; i < 1000; ++i) {
+    step(*model, s);
+    most = std::max(most, s.object_contacts.size());
+    double normal = 0.0;
+    for (const Contact& c : s.object_contacts) normal += c.force;
+    ASSERT_NEAR(normal, 1000.0 * 1e-3 * 9.81, 1e-9 * 9.81);
+  }
+  EXPECT_LE(most, 9u);
+  EXPECT_GE(most, 4u);
+  EXPECT_LT((s.object_pose_world[0].translation() - rest.translation()).norm(), 1e-12);
+  EXPECT_LT((s.object_pose_world[0].linear() - rest.linear()).norm(), 1e-12);
+  EXPECT_EQ(s.warning_count, 0);
+}
+
 TEST(FreeBody, ANonFiniteVelocityStopsTheObjectWithAWarning) {
   Options opt;
   ObjectModel o = box({0.1, 0.1, 0.1}, 1000.0, {5.0, 0.0, 1.0});

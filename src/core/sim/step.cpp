@@ -216,18 +216,48 @@ void detectGroundContacts(const Model& model, SimState& s) {
     if ((pose * obj.geometry->collision.centre).z() - obj.geometry->collision.radius >
         ground.height + margin)
       continue;
+    // The candidates; a finely meshed face brings hundreds of them (a 10k-triangle box has 900
+    // on its bottom face, 2700 constraint rows the solver could not finish): beyond
+    // kGroundPoints only the extreme points of the footprint in eight directions and the
+    // deepest one are kept. They span the same support polygon, so the object rests the same.
+    std::vector<Eigen::Vector3d>& candidates = s.work.patch_points;
+    candidates.clear();
     for (const Eigen::Vector3d& v : obj.support_points) {
       const Eigen::Vector3d p = pose * v;
-      const double depth = ground.height - p.z();
-      if (depth < -margin) continue;
+      if (ground.height - p.z() >= -margin) candidates.push_back(p);
+    }
+    const auto add = [&](const Eigen::Vector3d& p) {
       Contact c;
       c.object = static_cast<int>(o);
       c.other = kGround;
       c.point_world = p;
       c.normal_world = Eigen::Vector3d::UnitZ();
-      c.depth = depth;
+      c.depth = ground.height - p.z();
       s.object_contacts.push_back(c);
+    };
+    constexpr std::size_t kGroundPoints = 8;
+    if (candidates.size() <= kGroundPoints) {
+      for (const Eigen::Vector3d& p : candidates) add(p);
+      continue;
     }
+    const std::size_t first = s.object_contacts.size();
+    const auto kept = [&](const Eigen::Vector3d& p) {
+      for (std::size_t i = first; i < s.object_contacts.size(); ++i)
+        if (s.object_contacts[i].point_world == p) return true;
+      return false;
+    };
+    for (int k = 0; k < 8; ++k) {
+      const double angle = 0.78539816339744830962 * k;
+      const Eigen::Vector2d dir(std::cos(angle), std::sin(angle));
+      const Eigen::Vector3d* best = &candidates.front();
+      for (const Eigen::Vector3d& p : candidates)
+        if (dir.dot(p.head<2>()) > dir.dot(best->head<2>())) best = &p;
+      if (!kept(*best)) add(*best);
+    }
+    const Eigen::Vector3d* deepest = &candidates.front();
+    for (const Eigen::Vector3d& p : candidates)
+      if (p.z() < deepest->z()) deepest = &p;
+    if (!kept(*deepest)) add(*deepest);
   }
 }
 
