@@ -5,6 +5,7 @@
 #include <QCloseEvent>
 #include <QDir>
 #include <QDockWidget>
+#include <QSignalBlocker>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
@@ -278,6 +279,21 @@ void MainWindow::buildActions() {
   auto_grasp->setShortcut(QKeySequence(Qt::Key_G));
   auto_grasp->setToolTip(
       tr("Close every finger to its limit along a trapezoidal trajectory and play"));
+  simulation->addSeparator();
+  QAction* ground = simulation->addAction(tr("G&round Plane"));
+  ground->setCheckable(true);
+  ground->setChecked(controller_->groundEnabled());
+  ground->setToolTip(tr("A ground plane at z = 0 (the grid) that free objects rest on"));
+  connect(ground, &QAction::toggled, controller_, &SimulationController::setGroundEnabled);
+  connect(controller_, &SimulationController::objectsChanged, ground, [this, ground] {
+    const QSignalBlocker block(ground);
+    ground->setChecked(controller_->groundEnabled());
+  });
+  QAction* lift = simulation->addAction(tr("&Lift Palm 10 cm"), controller_,
+                                        [this] { controller_->liftPalm(0.1); });
+  lift->setShortcut(QKeySequence(tr("Ctrl+L")));
+  lift->setToolTip(tr("After a grasp: lift the palm 10 cm against gravity and see whether the "
+                      "object stays in the hand"));
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   QAction* keys = help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);

@@ -34,6 +34,13 @@ ObjectPanel::ObjectPanel(SimulationController* controller, QWidget* parent)
     });
   }
   layout->addLayout(form);
+  free_ = new QCheckBox(tr("Free (gravity and contacts move it)"));
+  free_->setToolTip(tr("A free object falls, rests on the ground plane (Simulation > Ground "
+                       "Plane) and can be picked up; a fixed one stays where it is put"));
+  layout->addWidget(free_);
+  connect(free_, &QCheckBox::toggled, this, [this](bool on) {
+    if (!updating_) controller_->setObjectFree(list_->currentRow(), on);
+  });
   auto* buttons = new QHBoxLayout;
   auto* import = new QPushButton(tr("Import..."));
   auto* remove = new QPushButton(tr("Remove"));
@@ -73,6 +80,7 @@ void ObjectPanel::showSelected() {
   const int i = list_->currentRow();
   const bool valid = i >= 0 && i < static_cast<int>(controller_->objects().size());
   for (QDoubleSpinBox* f : pose_) f->setEnabled(valid);
+  free_->setEnabled(valid);
   if (!valid) return;
   const Eigen::Isometry3d& pose = controller_->objectPose(i);
   // Roll-pitch-yaw: R = Rz(yaw) Ry(pitch) Rx(roll), as the hand files' rpy_deg.
@@ -81,6 +89,7 @@ void ObjectPanel::showSelected() {
   const double roll = std::atan2(R(2, 1), R(2, 2));
   const double yaw = std::atan2(R(1, 0), R(0, 0));
   updating_ = true;
+  free_->setChecked(!controller_->objects()[static_cast<std::size_t>(i)].fixed);
   for (int k = 0; k < 3; ++k) pose_[k]->setValue(pose.translation()(k) * 1000.0);
   pose_[3]->setValue(roll * kDeg);
   pose_[4]->setValue(pitch * kDeg);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <QCheckBox>
 #include <QDoubleSpinBox>
 #include <QListWidget>
 #include <QWidget>
@@ -18,6 +19,8 @@ class ObjectPanel : public QWidget {
   QListWidget* list() const { return list_; }
   /// Pose field: 0-2 x, y, z [mm]; 3-5 roll, pitch, yaw [deg].
   QDoubleSpinBox* poseField(int i) const { return pose_[i]; }
+  /// "Free": the selected object moves under gravity and contacts.
+  QCheckBox* freeBox() const { return free_; }
   /// Shows the selected object's current pose (after it moved elsewhere, e.g. a drag).
   void refreshPose() { showSelected(); }
 
@@ -33,6 +36,7 @@ class ObjectPanel : public QWidget {
   SimulationController* controller_;
   QListWidget* list_ = nullptr;
   QDoubleSpinBox* pose_[6] = {};
+  QCheckBox* free_ = nullptr;
   bool updating_ = false;
 };
 

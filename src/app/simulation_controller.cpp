@@ -137,6 +137,50 @@ void SimulationController::removeObject(int index) {
   setObjects(std::move(objects), std::move(poses));
 }
 
+void SimulationController::setObjectFree(int index, bool free) {
+  if (index < 0 || index >= static_cast<int>(objects().size())) return;
+  std::vector<sim::ObjectModel> objects = run_->model().objects;
+  sim::ObjectModel& o = objects[static_cast<std::size_t>(index)];
+  if (o.fixed == !free) return;
+  if (free && !(o.mass.mass_kg > 0.0)) {
+    Q_EMIT warning(tr("%1 has no mass (its mesh is not closed), so it cannot move freely")
+                       .arg(QString::fromStdString(o.name)));
+    return;
+  }
+  o.fixed = !free;
+  std::vector<Eigen::Isometry3d> poses = liveState().object_pose_world;
+  setObjects(std::move(objects), std::move(poses));
+}
+
+void SimulationController::setGroundEnabled(bool enabled) {
+  if (enabled == groundEnabled()) return;
+  sim::Options options = run_->model().options;
+  options.ground.enabled = enabled;
+  scene_.options = options;
+  const sim::Model& m = run_->model();
+  run_->setModel(sim::compileModel(m.hand_ptr, m.objects, options, m.hand_geometry));
+  Q_EMIT objectsChanged();
+  Q_EMIT snapshotChanged();
+}
+
+void SimulationController::liftPalm(double height) {
+  if (!(height > 0.0) || !std::isfinite(height)) return;
+  const sim::SimState& s = run_->state();
+  // Against gravity: split one trapezoid over the world axes so that they move together.
+  Eigen::Vector3d up = -run_->model().options.gravity_world;
+  up = up.norm() > 0.0 ? up.normalized() : Eigen::Vector3d::UnitZ();
+  sim::PalmMotion motion;
+  for (int a = 0; a < 3; ++a) {
+    const double c = std::abs(up[a]);
+    if (c < 1e-12) continue;
+    motion.axis(a).segments.append(
+        sim::TrapezoidalProfile(0.0, height * up[a], 0.05 * c, 0.25 * c, s.time));
+  }
+  run_->setLivePalmMotion(std::move(motion));
+  Q_EMIT statusMessage(tr("Lifting the palm %1 mm").arg(height * 1000.0, 0, 'f', 0));
+  if (!running_) play();
+}
+
 void SimulationController::clearObjects() {
   setObjects({}, {});
 }

@@ -86,6 +86,15 @@ class SimulationController : public QObject {
   /// Moves object `index` in the world (the run's start pose too); no geometry is rebuilt.
   void setObjectPose(int index, const Eigen::Isometry3d& pose);
   void clearObjects();
+  /// Makes object `index` free (moved by gravity and contacts, docs/free-objects.md) or fixed.
+  /// An object without mass (an open mesh) cannot be free: a warning, nothing changes.
+  void setObjectFree(int index, bool free);
+  /// The ground plane z <= 0 that free objects rest on (sim::GroundOptions).
+  bool groundEnabled() const { return run_->model().options.ground.enabled; }
+  void setGroundEnabled(bool enabled);
+  /// Lifts the palm by `height` [m] against gravity from now (a trapezoidal move at 0.05 m/s,
+  /// 0.25 m/s^2), carrying whatever the hand holds; the run's plan is unchanged.
+  void liftPalm(double height = 0.1);
 
   /// Palm frame -> world (the grid is the world's z = 0 plane; gravity is along world -z).
   /// Objects stay put in the world when the palm moves.

@@ -18,6 +18,7 @@
 
 #include "cartesian_panel.hpp"
 #include "grasp_panel.hpp"
+#include "object_panel.hpp"
 #include "handsim/collision/kdop_tree.hpp"
 #include "handsim/grasp/grasp_quality.hpp"
 #include "handsim/hand/hand_loader.hpp"
@@ -123,6 +124,44 @@ class WidgetTest : public QObject {
     const int frames = window_->viewport()->frameCount();
     window_->viewport()->update();
     QTRY_VERIFY(window_->viewport()->frameCount() > frames);
+  }
+
+  void aFreeObjectFallsOntoTheGroundAndTheLiftCarriesThePalm() {
+    // The default cube, made free in the object panel, with the ground plane switched on.
+    handsim::app::ObjectPanel* panel = window_->objectPanel();
+    panel->list()->setCurrentRow(0);
+    QVERIFY(controller_->objects()[0].fixed);
+    panel->freeBox()->setChecked(true);
+    QVERIFY(!controller_->objects()[0].fixed);
+    controller_->setGroundEnabled(true);
+    QVERIFY(controller_->groundEnabled());
+    QVERIFY(!controller_->objects()[0].fixed);  // the ground keeps the objects as they are
+    const auto lowest = [this] {
+      double z = 1e9;
+      const handsim::sim::SimState& s = controller_->liveState();
+      for (const Eigen::Vector3d& v : controller_->objects()[0].geometry->collision.mesh.vertices)
+        z = std::min(z, (s.object_pose_world[0] * v).z());
+      return z;
+    };
+    const double start = lowest();
+    QVERIFY(start > 0.01);
+    controller_->play();
+    for (int i = 0; i < 40; ++i) controller_->advance(0.05);
+    controller_->pause();
+    // It fell (unless the hand caught it) and rests on the plane, not through it.
+    QVERIFY(lowest() < start - 1e-3);
+    QVERIFY(lowest() > -0.002);
+    QVERIFY(std::abs(controller_->liveState().object_twist_world[0].head<3>().norm()) < 0.05);
+
+    // Lift: 10 cm against gravity at 0.05 m/s, 0.25 m/s^2 (2.2 s), the run's plan unchanged.
+    const double palm_z = controller_->palmPose().translation().z();
+    controller_->liftPalm(0.1);
+    QVERIFY(controller_->running());
+    for (int i = 0; i < 60; ++i) controller_->advance(0.05);
+    controller_->pause();
+    QVERIFY(std::abs(controller_->palmPose().translation().z() - (palm_z + 0.1)) < 1e-9);
+    controller_->resetRun();
+    QVERIFY(std::abs(controller_->palmPose().translation().z() - palm_z) < 1e-12);
   }
 
   void cartesianTargetIsReachedThroughTheCoupling() {

@@ -83,6 +83,11 @@ class Run {
   /// Throws std::logic_error for a plan without an end.
   void runToEnd(const std::function<void(double)>& progress = {});
 
+  /// From now on the palm follows `motion` (segment and sinusoid times are run times, so
+  /// start them at state().time) from where it is: the GUI's Lift. The plan is unchanged;
+  /// reset() goes back to its palm motion. The palm's recorder columns exist only when the
+  /// plan had a palm motion.
+  void setLivePalmMotion(PalmMotion motion);
   /// A new plan (trajectories, initial state, controller, duration), then reset().
   void setPlan(RunPlan plan);
   /// The same hand with other objects or options (e.g. an object added in the GUI): the state
@@ -100,6 +105,8 @@ class Run {
   std::unique_ptr<Recorder> recorder_;
   std::optional<HybridGraspController> controller_;
   std::int64_t total_steps_ = 0;
+  PalmMotion palm_motion_;  ///< what moves the palm now: the plan's, or a live one
+  Eigen::Isometry3d palm_start_ = Eigen::Isometry3d::Identity();
 };
 
 }  // namespace handsim::sim

@@ -77,15 +77,26 @@ void Run::setPlan(RunPlan plan) {
 }
 
 void Run::applyPalmMotion(double t) {
-  if (plan_.palm_motion.empty()) return;
-  const PalmKinematics k = plan_.palm_motion.at(plan_.palm_pose_world, t);
+  if (palm_motion_.empty()) return;
+  const PalmKinematics k = palm_motion_.at(palm_start_, t);
   state_.palm_pose_world = k.pose_world;
   state_.palm_twist_world << k.linear_velocity_world, k.angular_velocity_world;
   state_.palm_acceleration_world << k.linear_acceleration_world, k.angular_acceleration_world;
 }
 
+void Run::setLivePalmMotion(PalmMotion motion) {
+  for (int a = 0; a < 6; ++a)
+    for (const Sinusoid& sin : motion.axis(a).sinusoids)
+      if (!std::isfinite(sin.amplitude) || !(sin.frequency_hz > 0.0) || !(sin.cycles > 0.0))
+        throw std::invalid_argument("Run::setLivePalmMotion: a sinusoid needs finite values");
+  palm_start_ = state_.palm_pose_world;
+  palm_motion_ = std::move(motion);
+}
+
 void Run::reset() {
   state_ = makeState(*model_, plan_.initial, plan_.palm_pose_world);
+  palm_motion_ = plan_.palm_motion;
+  palm_start_ = plan_.palm_pose_world;
   if (!plan_.initial_tendons.empty())
     state_.tendon_position = state_.tendon_command = plan_.initial_tendons;
   if (!plan_.object_pose_world.empty()) state_.object_pose_world = plan_.object_pose_world;
@@ -111,8 +122,8 @@ void Run::writeReferences() {
   SimState& s = state_;
   // The palm moves with the velocity and acceleration it has at the end of the step
   // (semi-implicit, as the joints); its pose there is set exactly after the step.
-  if (!plan_.palm_motion.empty()) {
-    const PalmKinematics k = plan_.palm_motion.at(plan_.palm_pose_world, t_next);
+  if (!palm_motion_.empty()) {
+    const PalmKinematics k = palm_motion_.at(palm_start_, t_next);
     s.palm_twist_world << k.linear_velocity_world, k.angular_velocity_world;
     s.palm_acceleration_world << k.linear_acceleration_world, k.angular_acceleration_world;
   }
@@ -135,8 +146,8 @@ void Run::step() {
   if (controller_) controller_->update(state_, model_->options.dt);
   writeReferences();
   sim::step(*model_, state_);
-  if (!plan_.palm_motion.empty())
-    state_.palm_pose_world = plan_.palm_motion.at(plan_.palm_pose_world, state_.time).pose_world;
+  if (!palm_motion_.empty())
+    state_.palm_pose_world = palm_motion_.at(palm_start_, state_.time).pose_world;
   if (state_.step % plan_.record_every == 0 || state_.step == total_steps_)
     recorder_->record(state_);
 }
