@@ -34,3 +34,15 @@ def test_friction_study():
     assert all(s["configurations"] == 12 for _, s in rows)
     assert len({s["collision_free"] for _, s in rows}) == 1
     assert rows[0][1]["collision_free"] > 0
+
+
+def test_seed004_hold():
+    # The three-finger gripper picks the cube off the ground and holds it (Coulomb friction
+    # sticks: no slip at all once the palm stops); the two-finger gripper's jaws hold it too.
+    rows = load("seed004_hold").main(
+        "default", pairs={("gripper3r", "cube"), ("gripper2p", "cube")})
+    assert len(rows) == 2
+    for gripper, obj, r in rows:
+        assert 0.045 < r["rise_m"] < 0.06, (gripper, r)  # the palm rose 50 mm
+        assert r["slip_m"] < 1e-4, (gripper, r)
+        assert r["warnings"] == 0
