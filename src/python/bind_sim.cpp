@@ -253,7 +253,19 @@ void bindSim(py::module_& m) {
       .def_readonly("normal", &contact::Contact::normal_world,
                     "Unit normal INTO the object (the link pushes along it).")
       .def_readonly("depth", &contact::Contact::depth, "Penetration estimate [m].")
-      .def_readonly("force", &contact::Contact::force, "Normal force on the object [N].");
+      .def_readonly("force", &contact::Contact::force, "Normal force on the object [N].")
+      .def_readonly("other", &contact::Contact::other,
+                    "Object contacts (finger -1): the body pushing `object`: -1 the ground, -2 "
+                    "the palm, else another object's index.")
+      .def_readonly("other_finger", &contact::Contact::other_finger,
+                    "Link-link contacts: the finger of the pushed link (-1: the palm).")
+      .def_readonly("other_row", &contact::Contact::other_row,
+                    "Link-link contacts: the pushed link's row.")
+      .def_readonly("friction", &contact::Contact::friction_world,
+                    "Friction force on the object, world frame [N] (free objects).")
+      .def_property_readonly(
+          "force_on_object", [](const contact::Contact& c) { return c.forceOnObjectWorld(); },
+          "Total sustained force on the object (normal and friction), world frame [N].");
 
   py::class_<Run>(m, "Run",
                   "One state running on a model through the staged step (docs/simulation.md): "
@@ -318,6 +330,12 @@ void bindSim(py::module_& m) {
           "tendon_tensions", [](const Run& r) { return r.state().tendon_tension; }, "[N]")
       .def_property_readonly("clutches", [](const Run& r) { return r.state().clutches; })
       .def_property_readonly("contacts", [](const Run& r) { return r.state().contacts; })
+      .def_property_readonly(
+          "object_contacts", [](const Run& r) { return r.state().object_contacts; },
+          "Contacts on objects from the ground, the palm and other objects (finger -1).")
+      .def_property_readonly(
+          "link_contacts", [](const Run& r) { return r.state().link_contacts; },
+          "Contacts between links of different fingers and between a link and the palm.")
       .def_property_readonly("warnings", [](const Run& r) { return r.state().warnings; })
       .def_property_readonly("warning_count", [](const Run& r) { return r.state().warning_count; })
       .def(

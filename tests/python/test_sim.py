@@ -202,3 +202,17 @@ def test_a_free_object_falls_and_lands_on_the_ground(scenarios):
     run.run_to_end()
     assert np.linalg.norm(run.object_twist(0)) < 1e-9
     assert "cube.kinetic_energy" in run.columns
+
+
+def test_a_lifted_cube_is_carried_by_its_contacts(scenarios):
+    # The BarrettHand lift (barrett_lift_cube.json): once off the ground, the sustained forces
+    # on the cube from the fingers balance its weight (Newton, from the reported contacts).
+    run = handsim.Run.from_scenario(handsim.load_scenario(str(scenarios / "barrett_lift_cube.json")))
+    while run.time < 4.0 - 1e-9:
+        run.step()
+    total = sum((np.asarray(c.force_on_object) for c in run.contacts if c.object == 0),
+                np.zeros(3))
+    total += sum((np.asarray(c.force_on_object) for c in run.object_contacts), np.zeros(3))
+    assert total[2] == pytest.approx(0.2 * 9.81, rel=0.05)
+    assert all(c.other != -1 for c in run.object_contacts)  # nothing from the ground
+    assert isinstance(run.link_contacts, list)

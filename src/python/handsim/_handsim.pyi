@@ -170,6 +170,11 @@ class Contact:
     normal: Array  # unit, INTO the object
     depth: float  # [m]
     force: float  # normal force on the object [N]
+    other: int  # object contacts: -1 ground, -2 palm, else the other object
+    other_finger: int  # link-link contacts: the pushed link's finger (-1: palm)
+    other_row: int
+    friction: Array  # friction force on the object, {W} [N]
+    force_on_object: Array  # normal + friction, {W} [N]
 
 class Run:
     """One state on a model, advanced by the staged step; records every signal."""
@@ -189,6 +194,8 @@ class Run:
     tendon_tensions: list[float]  # [N]
     clutches: list[ClutchState]
     contacts: list[Contact]
+    object_contacts: list[Contact]
+    link_contacts: list[Contact]
     warnings: list[str]
     warning_count: int
     palm_pose: Array  # 4x4 in {W}, settable between steps
