@@ -144,7 +144,9 @@ void sizeWorkspace(const Model& model, SimState& s) {
   for (std::size_t f = 0; f < nf; ++f)
     w.external[f] = kinematics::JointVector::Zero(hand.fingers[f].dof());
   w.mass = Eigen::MatrixXd::Zero(idx(na), idx(na));
-  w.mass_ldlt = Eigen::LDLT<Eigen::MatrixXd>(idx(na));
+  // Sized (and its status set) by one factorisation, so the first step allocates nothing
+  // either; LDLT(size) would leave the status uninitialised.
+  w.mass_ldlt.compute(Eigen::MatrixXd::Identity(idx(na), idx(na)));
   for (Eigen::VectorXd* v : {&w.bias, &w.force, &w.lower, &w.upper})
     *v = Eigen::VectorXd::Zero(idx(na));
   // Generalised velocities: the actuators, then 6 per free object (a slot each, kept while a
