@@ -17,24 +17,16 @@
 #include "handsim/sim/run.hpp"
 #include "handsim/sim/scenario.hpp"
 #include "handsim/sim/step.hpp"
+#include "../support/box_objects.hpp"
 
 using namespace handsim;
 using namespace handsim::sim;
 
 namespace {
 
-// A box of edge lengths `size` [m] centred on its frame's origin, at `at` in the world.
 ObjectModel box(const std::string& name, const Eigen::Vector3d& size, bool free,
                 const Eigen::Vector3d& at, double density = 1000.0) {
-  auto g = std::make_shared<BodyGeometry>();
-  g->collision = makeCollisionBody(geometry::makeBox(size), 18);
-  ObjectModel o;
-  o.name = name;
-  o.geometry = g;
-  o.fixed = !free;
-  computeMassProperties(o, density);
-  o.initial_pose_world.translation() = at;
-  return o;
+  return test::boxObject(name, size, free, at, density);
 }
 
 std::shared_ptr<const hand::HandModel> barrett() {
@@ -42,13 +34,7 @@ std::shared_ptr<const hand::HandModel> barrett() {
   return hand;
 }
 
-// Closed-form inertia of a solid box about its centre, body axes.
-Eigen::Matrix3d boxInertia(const Eigen::Vector3d& s, double m) {
-  return Eigen::Vector3d(s.y() * s.y() + s.z() * s.z(), s.x() * s.x() + s.z() * s.z(),
-                         s.x() * s.x() + s.y() * s.y())
-             .asDiagonal() *
-         (m / 12.0);
-}
+using test::boxInertia;
 
 // Total linear and angular momentum (about the world origin) of the free boxes of size s.
 std::pair<Eigen::Vector3d, Eigen::Vector3d> momentum(const SimState& st, const Eigen::Vector3d& s,

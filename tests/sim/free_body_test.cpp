@@ -15,6 +15,7 @@
 #include "handsim/sim/run.hpp"
 #include "handsim/sim/scenario.hpp"
 #include "handsim/sim/step.hpp"
+#include "../support/box_objects.hpp"
 
 using namespace handsim;
 using namespace handsim::sim;
@@ -26,15 +27,7 @@ constexpr double kPi = 3.14159265358979323846;
 // A free box of edge lengths `size` [m] at `density`, centred on its frame's origin, placed at
 // `at` in the world (far from the hand at the origin).
 ObjectModel box(const Eigen::Vector3d& size, double density, const Eigen::Vector3d& at) {
-  auto g = std::make_shared<BodyGeometry>();
-  g->collision = makeCollisionBody(geometry::makeBox(size), 18);
-  ObjectModel o;
-  o.name = "box";
-  o.geometry = g;
-  o.fixed = false;
-  computeMassProperties(o, density);
-  o.initial_pose_world.translation() = at;
-  return o;
+  return test::boxObject("box", size, true, at, density);
 }
 
 std::shared_ptr<const hand::HandModel> barrett() {
@@ -42,13 +35,7 @@ std::shared_ptr<const hand::HandModel> barrett() {
   return hand;
 }
 
-// The box's inertia about its centre, body axes, worked by hand: m/12 (b^2 + c^2), ...
-Eigen::Matrix3d boxInertia(const Eigen::Vector3d& s, double m) {
-  return Eigen::Vector3d(s.y() * s.y() + s.z() * s.z(), s.x() * s.x() + s.z() * s.z(),
-                         s.x() * s.x() + s.y() * s.y())
-             .asDiagonal() *
-         (m / 12.0);
-}
+using test::boxInertia;
 
 Eigen::Vector3d comOf(const SimState& s) {
   return s.object_pose_world[0].translation();  // the boxes are centred on their frame

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Boxes as scenario objects for the engine's tests, and the closed-form inertia they are
+// checked against (shared by tests/sim/free_body_test.cpp and body_contacts_test.cpp).
+#pragma once
+
+#include <Eigen/Core>
+#include <memory>
+#include <string>
+
+#include "handsim/geometry/primitives.hpp"
+#include "handsim/sim/model.hpp"
+
+namespace handsim::test {
+
+/// A box of edge lengths `size` [m] centred on its frame's origin, at `at` in the world, free
+/// or fixed, its mass properties from the mesh at `density` [kg/m^3].
+inline sim::ObjectModel boxObject(const std::string& name, const Eigen::Vector3d& size,
+                                  bool free, const Eigen::Vector3d& at, double density) {
+  auto g = std::make_shared<sim::BodyGeometry>();
+  g->collision = sim::makeCollisionBody(geometry::makeBox(size), 18);
+  sim::ObjectModel o;
+  o.name = name;
+  o.geometry = g;
+  o.fixed = !free;
+  sim::computeMassProperties(o, density);
+  o.initial_pose_world.translation() = at;
+  return o;
+}
+
+/// A solid box's inertia about its centre, body axes, worked by hand: m/12 (b^2 + c^2), ...
+inline Eigen::Matrix3d boxInertia(const Eigen::Vector3d& s, double m) {
+  return Eigen::Vector3d(s.y() * s.y() + s.z() * s.z(), s.x() * s.x() + s.z() * s.z(),
+                         s.x() * s.x() + s.y() * s.y())
+             .asDiagonal() *
+         (m / 12.0);
+}
+
+}  // namespace handsim::test
