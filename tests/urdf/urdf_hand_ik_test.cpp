@@ -262,6 +262,15 @@ TEST(UrdfHandIk, MimicJointsFollowTheirMaster) {
   }
 }
 
+TEST(UrdfHandIk, AFingersTipIsItsLastFixedLink) {
+  const Fixture fx = load("wrist_hand.urdf");
+  const auto tip = hand::fingerEndpoint(fx.hand, fx.hand.fingerIndex("index_distal"));
+  const auto link = hand::linkEndpoint(fx.hand, "index_tip");
+  EXPECT_EQ(tip.row, link.row);
+  EXPECT_TRUE(tip.in_frame.isApprox(link.in_frame, 0.0));
+  EXPECT_NEAR(tip.in_frame.translation().z(), 0.03, 1e-15);  // index_tip_fixed's origin
+}
+
 TEST(UrdfHandIk, BadRequestsAreClearErrors) {
   const Fixture fx = load("wrist_hand.urdf");
   const hand::HandModel& h = fx.hand;

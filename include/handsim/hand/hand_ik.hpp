@@ -27,7 +27,9 @@ struct IkEndpoint {
   Eigen::Isometry3d in_frame = Eigen::Isometry3d::Identity();  ///< the point's frame in {row+1}
 };
 
-/// The tip of finger `finger`: the origin of its last frame (as kinematics::fingertipPosition).
+/// The tip of finger `finger`: for hand files the origin of its last frame (as
+/// kinematics::fingertipPosition); for URDF hands the frame of the last link, in file order,
+/// rigid with that frame (a fingertip link fixed beyond the distal one, else the distal link).
 /// Throws std::invalid_argument for a bad index.
 IkEndpoint fingerEndpoint(const HandModel& hand, int finger);
 /// The frame of a link: a URDF link name, or "<finger>.link<k>" (frame {k}) for hand files.

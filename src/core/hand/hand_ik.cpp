@@ -221,6 +221,13 @@ IkEndpoint fingerEndpoint(const HandModel& hand, int finger) {
   e.name = "finger '" + chain.name + "'";
   e.finger = finger;
   e.row = static_cast<int>(chain.rows.size()) - 1;
+  // URDF: the last link (in file order) rigid with the chain's last frame, e.g. a fingertip
+  // link fixed beyond the distal phalanx.
+  for (const TreeLink& l : hand.tree.links)
+    if (l.finger == finger && l.row == e.row) {
+      e.in_frame = l.in_frame;
+      e.name = "finger '" + chain.name + "' (link '" + l.name + "')";
+    }
   return e;
 }
 
