@@ -19,6 +19,7 @@
 #include <urdf_parser/urdf_parser.h>
 
 #include "../io/json_document.hpp"
+#include "drive_blocks.hpp"
 #include "handsim/dynamics/lagrange_euler.hpp"
 #include "handsim/geometry/mesh_loader.hpp"
 #include "handsim/geometry/primitives.hpp"
@@ -753,7 +754,7 @@ class UrdfReader {
   }
 
   // -------------------------------------------------------------------------------------------
-  // Sidecar <stem>.handsim.json: named poses and grasp actuators.
+  // Sidecar <stem>.handsim.json: tendons, clutches, named poses and grasp actuators.
 
   void readSidecar(HandModel& m) {
     const fs::path path = dir_ / (fs::path(file_).stem().string() + ".handsim.json");
@@ -762,7 +763,8 @@ class UrdfReader {
     using json = nlohmann::json;
     const io::JsonDocument doc = io::JsonDocument::load(path.string());
     const json& root = doc.object(doc.root(), "");
-    doc.allowOnly(root, "", {"format", "version", "poses", "grasp", "self_collision"});
+    doc.allowOnly(root, "",
+                  {"format", "version", "tendons", "clutches", "poses", "grasp", "self_collision"});
     if (const json* sc = doc.optional(root, "self_collision")) {
       if (!sc->is_boolean()) doc.fail("/self_collision", "expected true or false");
       m.self_collision = sc->get<bool>();
@@ -772,6 +774,18 @@ class UrdfReader {
       doc.fail("/format", "expected \"handsim-urdf-sidecar\", got \"" + format + "\"");
     if (doc.integer(doc.require(root, "", "version"), "/version") != 1)
       doc.fail("/version", "unsupported version");
+    // The hand files' blocks, naming URDF joints; tendons first, so that a clutch or a pose
+    // sees the passive actuators they leave.
+    if (const json* tendons = doc.optional(root, "tendons")) {
+      doc.array(*tendons, "/tendons");
+      for (std::size_t t = 0; t < tendons->size(); ++t)
+        detail::readTendonBlock(doc, (*tendons)[t], io::JsonDocument::child("/tendons", t), m);
+    }
+    if (const json* clutches = doc.optional(root, "clutches")) {
+      doc.array(*clutches, "/clutches");
+      for (std::size_t c = 0; c < clutches->size(); ++c)
+        detail::readClutchBlock(doc, (*clutches)[c], io::JsonDocument::child("/clutches", c), m);
+    }
     if (const json* poses = doc.optional(root, "poses")) {
       doc.array(*poses, "/poses");
       for (std::size_t i = 0; i < poses->size(); ++i) {
@@ -810,7 +824,7 @@ class UrdfReader {
     }
     if (const json* grasp = doc.optional(root, "grasp")) {
       doc.object(*grasp, "/grasp");
-      doc.allowOnly(*grasp, "/grasp", {"closing_actuators"});
+      doc.allowOnly(*grasp, "/grasp", {"closing_actuators", "closing_tendons"});
       if (const json* acts = doc.optional(*grasp, "closing_actuators")) {
         const std::string ap = "/grasp/closing_actuators";
         doc.array(*acts, ap);
@@ -823,6 +837,20 @@ class UrdfReader {
               m.closing_actuators.end())
             doc.fail(p, "actuator '" + name + "' is listed twice");
           m.closing_actuators.push_back(a);
+        }
+      }
+      if (const json* tendons = doc.optional(*grasp, "closing_tendons")) {
+        const std::string tp = "/grasp/closing_tendons";
+        doc.array(*tendons, tp);
+        for (std::size_t i = 0; i < tendons->size(); ++i) {
+          const std::string p = io::JsonDocument::child(tp, i);
+          const std::string name = doc.string((*tendons)[i], p);
+          const int t = m.tendonIndex(name);
+          if (t < 0) doc.fail(p, "no tendon named '" + name + "'");
+          if (std::find(m.closing_tendons.begin(), m.closing_tendons.end(), t) !=
+              m.closing_tendons.end())
+            doc.fail(p, "tendon '" + name + "' is listed twice");
+          m.closing_tendons.push_back(t);
         }
       }
     }
