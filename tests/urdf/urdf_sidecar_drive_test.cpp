@@ -141,15 +141,91 @@ TEST(UrdfSidecarDrives, TendonJointsArePassiveAsInAHandFile) {
   }
 }
 
-/// Writes `urdf` and `sidecar` into a fresh folder; returns the URDF's path.
-std::string writePair(const std::string& folder, const std::string& sidecar) {
+/// Writes `urdf_text` (default: the shipped clutch finger) and `sidecar` into a fresh folder
+/// as `stem`.urdf and `stem`.handsim.json; returns the URDF's path.
+std::string writePair(const std::string& folder, const std::string& sidecar,
+                      std::string urdf_text = "", const std::string& stem = "clutch_finger") {
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path() / folder;
   fs::create_directories(dir);
-  fs::copy_file(asset("clutch_finger.urdf"), dir / "clutch_finger.urdf",
-                fs::copy_options::overwrite_existing);
-  std::ofstream(dir / "clutch_finger.handsim.json") << sidecar;
-  return (dir / "clutch_finger.urdf").string();
+  if (urdf_text.empty()) {
+    std::ifstream in(asset("clutch_finger.urdf"));
+    std::stringstream ss;
+    ss << in.rdbuf();
+    urdf_text = ss.str();
+  }
+  std::ofstream(dir / (stem + ".urdf")) << urdf_text;
+  std::ofstream(dir / (stem + ".handsim.json")) << sidecar;
+  return (dir / (stem + ".urdf")).string();
+}
+
+TEST(UrdfSidecarDrives, ASidecarCouplingStandsInForAMissingMimic) {
+  // The clutch finger without its <mimic>: the sidecar couples the joints instead (as a URDF
+  // BarrettHand without mimic joints needs before it can have clutches).
+  std::ifstream in(asset("clutch_finger.urdf"));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string text = ss.str();
+  const std::size_t at = text.find("<mimic");
+  ASSERT_NE(at, std::string::npos);
+  text.erase(at, text.find("/>", at) + 2 - at);
+  const std::string path = writePair(
+      "handsim_sidecar_coupling",
+      R"({"format": "handsim-urdf-sidecar", "version": 1,
+          "couplings": [{"joint": "distal", "follows": "proximal",
+                         "multiplier": 0.3333333333333333}],
+          "clutches": [{"actuator": "proximal", "inner": "proximal", "outer": "distal",
+                        "tau_break_Nm": 0.5}]})",
+      text);
+  hand::UrdfOptions opt;
+  opt.load_geometry = false;
+  const hand::HandModel coupled = hand::loadUrdfHand(path, opt);
+  const hand::HandModel shipped = loadUrdf();
+  EXPECT_EQ(coupled.actuators.size(), shipped.actuators.size());
+  const Breakaway c = run(coupled), s = run(shipped);
+  EXPECT_EQ(c.step, s.step);
+  EXPECT_EQ(c.break_position, s.break_position);
+  EXPECT_EQ(c.q_inner, s.q_inner);
+  EXPECT_EQ(c.q_outer, s.q_outer);
+  const auto& distal = coupled.tree.joints[static_cast<std::size_t>(coupled.tree.jointIndex("distal"))];
+  EXPECT_EQ(distal.mimic, coupled.tree.jointIndex("proximal"));
+}
+
+TEST(UrdfSidecarDrives, TheCorpusBarrettHandGetsItsClutchesFromASidecar) {
+  const std::string corpus = "/work/shared/corpus/urdf/barrett_hand/bhand_model.urdf";
+  if (!std::filesystem::exists(corpus)) GTEST_SKIP() << "corpus absent";
+  std::ifstream in(corpus);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string sidecar =
+      R"({"format": "handsim-urdf-sidecar", "version": 1, "couplings": [)";
+  std::string clutches;
+  for (const char* f : {"1", "2", "3"}) {
+    const std::string med = std::string("finger_") + f + "_med_joint";
+    const std::string dist = std::string("finger_") + f + "_dist_joint";
+    sidecar += std::string(f[0] == '1' ? "" : ",") + "{\"joint\": \"" + dist +
+               "\", \"follows\": \"" + med + "\", \"multiplier\": 0.3333333333333333}";
+    clutches += std::string(f[0] == '1' ? "" : ",") + "{\"actuator\": \"" + med +
+                "\", \"inner\": \"" + med + "\", \"outer\": \"" + dist +
+                "\", \"tau_break_Nm\": 1.26}";
+  }
+  sidecar += "], \"clutches\": [" + clutches + "]}";
+  const std::string path = writePair("handsim_sidecar_bhand", sidecar, ss.str(), "bhand_model");
+  hand::UrdfOptions opt;
+  opt.load_geometry = false;
+  const hand::HandModel h = hand::loadUrdfHand(path, opt);
+  EXPECT_EQ(h.actuators.size(), 5u);  // 8 movable joints, 3 distal ones now coupled
+  ASSERT_EQ(h.clutches.size(), 3u);
+  // Broken away at a_break, the distal joint follows eq. 10: (1/3 + 1) a - a_break.
+  const hand::ClutchModel& c = h.clutches[0];
+  std::vector<double> a(h.actuators.size(), 0.0);
+  a[static_cast<std::size_t>(c.actuator)] = -1.0;
+  std::vector<hand::ClutchState> states(3);
+  states[0] = {true, -0.6};
+  const auto q = hand::jointPositions(h, a, states);
+  EXPECT_NEAR(q[static_cast<std::size_t>(c.inner.finger)][c.inner.joint], -0.6, 1e-15);
+  EXPECT_NEAR(q[static_cast<std::size_t>(c.outer.finger)][c.outer.joint],
+              (0.3333333333333333 + 1.0) * -1.0 + 0.6, 1e-15);
 }
 
 TEST(UrdfSidecarDrives, UnknownOrUnfitJointsAreErrorsWithFileLineAndField) {
