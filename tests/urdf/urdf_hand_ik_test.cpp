@@ -12,6 +12,8 @@
 #include <sstream>
 
 #include "handsim/hand/hand_ik.hpp"
+#include "handsim/hand/hand_loader.hpp"
+#include "handsim/hand/transmission_ik.hpp"
 #include "handsim/hand/transmission.hpp"
 #include "handsim/hand/urdf_reader.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
@@ -269,6 +271,101 @@ TEST(UrdfHandIk, AFingersTipIsItsLastFixedLink) {
   EXPECT_EQ(tip.row, link.row);
   EXPECT_TRUE(tip.in_frame.isApprox(link.in_frame, 0.0));
   EXPECT_NEAR(tip.in_frame.translation().z(), 0.03, 1e-15);  // index_tip_fixed's origin
+}
+
+TEST(UrdfHandIk, OnAHandFileTheSolutionGoesThroughItsTransmission) {
+  // The BarrettHand file: one motor per finger drives two joints (1/125 and 1/375 rad per
+  // count, seed 000 eq. 1-4) and M4 spreads F1 and F2. Targets made from random actuator
+  // positions are reached, and the joints found are what some actuator positions give.
+  const hand::HandModel h = hand::loadHand("barrett");
+  std::mt19937 rng(11);
+  const auto q_now = hand::jointPositions(h, std::vector<double>(h.actuators.size(), 0.0));
+  for (int trial = 0; trial < 10; ++trial) {
+    std::vector<double> a;
+    for (const auto& act : h.actuators)
+      a.push_back(std::uniform_real_distribution<double>(act.lower, act.upper)(rng));
+    const auto goal = hand::jointPositions(h, a);
+    const int f = trial % 3;
+    const auto& chain = h.fingers[static_cast<std::size_t>(f)];
+    const Eigen::Vector3d target =
+        chain.base * kinematics::fingertipPosition(chain, goal[static_cast<std::size_t>(f)]);
+    const auto r = hand::solveHandIk(h, hand::fingerEndpoint(h, f), target, q_now);
+    EXPECT_LT(r.position_error, 1e-9) << trial;
+    EXPECT_LT((chain.base * kinematics::fingertipPosition(chain, r.q[static_cast<std::size_t>(f)]) -
+               target).norm(),
+              1e-9);
+    const auto through = hand::jointPositions(
+        h, hand::actuatorsForJoints(h, r.q, std::vector<double>(h.actuators.size(), 0.0), {}));
+    for (std::size_t g = 0; g < h.fingers.size(); ++g)
+      EXPECT_LT((through[g] - r.q[g]).cwiseAbs().maxCoeff(), 1e-12) << trial << " " << g;
+  }
+}
+
+TEST(UrdfHandIk, RandomTreesLockedAndFreeAgainstKdl) {
+  // Random hand-like trees (urdf_test_support.hpp: a 1-2 joint wrist, 3-5 branches, mimic
+  // joints, prismatic and continuous joints): targets made by KDL at random actuator values,
+  // with the wrist at its current values for Locked; every leaf link reached.
+  std::mt19937 rng(303);
+  int solved = 0;
+  for (int t = 0; t < 12; ++t) {
+    urdftest::RandomTree tree;
+    do {
+      tree = urdftest::randomTreeUrdf(rng, t % 2 == 1);
+    } while (tree.movable < 10 || tree.movable > 25);
+    hand::UrdfOptions opt;
+    opt.load_geometry = false;
+    const hand::HandModel h = hand::parseUrdfHand(tree.urdf, "random.urdf", opt);
+    const KDL::Tree kdl = urdftest::kdlTree(tree.urdf);
+    std::vector<double> a_now, a_goal;
+    for (const auto& act : h.actuators) {
+      std::uniform_real_distribution<double> u(act.lower, act.upper);
+      a_now.push_back(u(rng));
+      a_goal.push_back(u(rng));
+    }
+    const auto q_now = hand::jointPositions(h, a_now);
+    const int f = static_cast<int>(rng() % h.fingers.size());
+    const auto end = hand::fingerEndpoint(h, f);
+    const std::string leaf = end.name.substr(end.name.find("link '") + 6,
+                                             end.name.rfind('\'') - end.name.find("link '") - 6);
+    for (const auto shared : {hand::SharedJoints::Locked, hand::SharedJoints::Free}) {
+      std::vector<double> a = a_goal;
+      if (shared == hand::SharedJoints::Locked) {
+        // Shared joints' actuators stay where they are now.
+        for (std::size_t i = 0; i < a.size(); ++i)
+          for (const auto& d : h.actuators[i].drives)
+            for (const auto& tj : h.tree.joints)
+              if (tj.copies.size() > 1 &&
+                  std::find(tj.copies.begin(), tj.copies.end(), d.joint) != tj.copies.end())
+                a[i] = a_now[i];
+      }
+      const Eigen::Vector3d target =
+          kdlPose(kdl, treeValues(h, hand::jointPositions(h, a)), leaf).translation();
+      hand::HandIkOptions o;
+      o.shared = shared;
+      const auto r = hand::solveHandIk(h, end, target, q_now, o);
+      const auto got = treeValues(h, r.q);
+      const double miss = (kdlPose(kdl, got, leaf).translation() - target).norm();
+      EXPECT_NEAR(miss, r.position_error, 1e-12) << "tree " << t;
+      EXPECT_LT(miss, 1e-9) << "tree " << t << (shared == hand::SharedJoints::Locked ? " locked" : " free");
+      if (miss < 1e-9) ++solved;
+      if (shared == hand::SharedJoints::Locked) {
+        const auto before = treeValues(h, q_now);
+        for (const auto& tj : h.tree.joints) {
+          if (tj.copies.size() > 1) {
+            EXPECT_EQ(got.at(tj.name), before.at(tj.name)) << tj.name;
+          }
+        }
+      }
+      // Mimic joints follow their masters (composed through the chain of mimics).
+      for (const auto& tj : h.tree.joints) {
+        if (tj.mimic >= 0) {
+          const double master = got.at(h.tree.joints[static_cast<std::size_t>(tj.mimic)].name);
+          EXPECT_NEAR(got.at(tj.name), tj.multiplier * master + tj.offset, 1e-12) << tj.name;
+        }
+      }
+    }
+  }
+  std::cout << solved << " of 24 random-tree targets reached to 1e-9 m\n";
 }
 
 TEST(UrdfHandIk, BadRequestsAreClearErrors) {
