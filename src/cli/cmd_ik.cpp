@@ -43,8 +43,9 @@ const char* kHelp =
 /// Hand-level IK (hand/hand_ik.hpp): URDF hands, or when --link or --shared is given.
 int runHandIk(const Args& args, const hand::HandModel& h) {
   if (args.has("--phi") || args.has("--q0"))
-    throw UsageError("--phi and --q0 are for one finger's own IK; with --link, --shared or a "
-                     "URDF hand the hand starts from its zero pose");
+    throw UsageError(
+        "--phi and --q0 are for one finger's own IK; with --link, --shared or a "
+        "URDF hand the hand starts from its zero pose");
   if (args.has("--finger") == args.has("--link"))
     throw UsageError("give one of --finger NAME or --link NAME");
   hand::HandIkOptions opt;
@@ -90,7 +91,8 @@ int runHandIk(const Args& args, const hand::HandModel& h) {
     return kInfeasible;
   }
   const auto& chain = h.fingers[static_cast<std::size_t>(endpoint.finger)];
-  const auto frames = kinematics::forwardKinematics(chain, q[static_cast<std::size_t>(endpoint.finger)]);
+  const auto frames =
+      kinematics::forwardKinematics(chain, q[static_cast<std::size_t>(endpoint.finger)]);
   const Eigen::Vector3d reached =
       (chain.base * frames.at(endpoint.row + 1) * endpoint.in_frame).translation();
   nlohmann::ordered_json fingers = nlohmann::ordered_json::array();
@@ -100,7 +102,8 @@ int runHandIk(const Args& args, const hand::HandModel& h) {
   if (!h.tree.empty()) {
     for (const auto& tj : h.tree.joints)
       if (!tj.copies.empty())
-        joints[tj.name] = q[static_cast<std::size_t>(tj.copies.front().finger)][tj.copies.front().joint];
+        joints[tj.name] =
+            q[static_cast<std::size_t>(tj.copies.front().finger)][tj.copies.front().joint];
   } else {
     for (std::size_t f = 0; f < h.fingers.size(); ++f)
       for (int j = 0; j < h.fingers[f].dof(); ++j)

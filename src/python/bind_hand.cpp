@@ -96,7 +96,7 @@ const char* typeName(kinematics::JointType t) {
 }
 
 std::vector<kinematics::JointVector> handJoints(const HandModel& x, const std::vector<Vector>& q,
-                                               const char* what) {
+                                                const char* what) {
   if (q.size() != x.fingers.size())
     throw std::invalid_argument(std::string(what) + ": the hand has " +
                                 std::to_string(x.fingers.size()) + " fingers, got " +
@@ -144,7 +144,7 @@ kinematics::DhRow rowFromDict(const py::dict& d, std::size_t i) {
   const std::string where = "rows[" + std::to_string(i) + "]";
   for (const auto& item : d) {
     const std::string k = py::cast<std::string>(item.first);
-    static const std::set<std::string> known = {"form", "a",     "alpha",     "d",   "theta",
+    static const std::set<std::string> known = {"form", "a",     "alpha", "d",         "theta",
                                                 "type", "lower", "upper", "placement", "axis"};
     if (!known.count(k)) throw std::invalid_argument(where + ": unknown key '" + k + "'");
   }
@@ -160,8 +160,9 @@ kinematics::DhRow rowFromDict(const py::dict& d, std::size_t i) {
       const Eigen::Matrix3d r = t.topLeftCorner<3, 3>();
       if (!t.allFinite() || (r.transpose() * r - Eigen::Matrix3d::Identity()).norm() > 1e-9 ||
           r.determinant() < 0.0 || (t.row(3) - Eigen::RowVector4d(0, 0, 0, 1)).norm() > 0.0)
-        throw std::invalid_argument(where + "['placement']: expected a finite 4x4 rigid "
-                                            "transform (rotation orthonormal, last row 0 0 0 1)");
+        throw std::invalid_argument(where +
+                                    "['placement']: expected a finite 4x4 rigid "
+                                    "transform (rotation orthonormal, last row 0 0 0 1)");
       placement.matrix() = t;
     }
     const Eigen::Vector3d axis =
@@ -513,8 +514,8 @@ void bindHand(py::module_& m) {
             if (!x.tree.empty()) {
               for (const auto& tj : x.tree.joints)
                 if (!tj.copies.empty())
-                  d[py::str(tj.name)] =
-                      jq[static_cast<std::size_t>(tj.copies.front().finger)][tj.copies.front().joint];
+                  d[py::str(tj.name)] = jq[static_cast<std::size_t>(tj.copies.front().finger)]
+                                          [tj.copies.front().joint];
               return d;
             }
             for (std::size_t f = 0; f < jq.size(); ++f)
@@ -681,8 +682,8 @@ void bindHand(py::module_& m) {
         d["upper"] = upper;
         return rowDict(rowFromDict(d, 0));
       },
-      py::arg("placement"), py::arg("axis"), py::arg("type") = "revolute",
-      py::arg("lower") = 0.0, py::arg("upper") = 0.0,
+      py::arg("placement"), py::arg("axis"), py::arg("type") = "revolute", py::arg("lower") = 0.0,
+      py::arg("upper") = 0.0,
       "A general-placement row dict (URDF joint): `placement` the 4x4 transform from the "
       "previous frame to the joint frame, `axis` the joint axis in the joint frame (normalised "
       "here; zero raises ValueError).");

@@ -13,8 +13,8 @@
 
 #include "handsim/hand/hand_ik.hpp"
 #include "handsim/hand/hand_loader.hpp"
-#include "handsim/hand/transmission_ik.hpp"
 #include "handsim/hand/transmission.hpp"
+#include "handsim/hand/transmission_ik.hpp"
 #include "handsim/hand/urdf_reader.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
 #include "handsim/kinematics/unreachable_target.hpp"
@@ -141,9 +141,9 @@ TEST(UrdfHandIk, FreeMovesTheWristToReachWhatLockedCannot) {
   const int middle = h.fingerIndex("middle_distal");
   ASSERT_GE(middle, 0);
   const auto endpoint = hand::fingerEndpoint(h, middle);
-  const std::map<std::string, double> now = {{"index_abd", 0.1},  {"index_mcp", 0.4},
-                                             {"index_pip", 0.3},  {"middle_mcp", 0.2},
-                                             {"thumb_rot", 0.5},  {"thumb_slide", 0.01}};
+  const std::map<std::string, double> now = {{"index_abd", 0.1}, {"index_mcp", 0.4},
+                                             {"index_pip", 0.3}, {"middle_mcp", 0.2},
+                                             {"thumb_rot", 0.5}, {"thumb_slide", 0.01}};
   const auto q_now = handJoints(h, now);
   std::map<std::string, double> goal = treeValues(h, q_now);
   goal["wrist_yaw"] = 0.5;
@@ -170,7 +170,8 @@ TEST(UrdfHandIk, FreeMovesTheWristToReachWhatLockedCannot) {
     for (int k = 0; k <= 100; ++k) {
       probe["middle_mcp"] = 1.57 * i / 100.0;
       probe["middle_pip"] = 1.57 * k / 100.0;
-      brute = std::min(brute, (kdlPose(fx.kdl, probe, "middle_distal").translation() - target).norm());
+      brute =
+          std::min(brute, (kdlPose(fx.kdl, probe, "middle_distal").translation() - target).norm());
     }
   EXPECT_LE(locked_miss, brute + 1e-12);
   EXPECT_GT(locked_miss, brute - 1e-3);
@@ -257,10 +258,10 @@ TEST(UrdfHandIk, MimicJointsFollowTheirMaster) {
     EXPECT_NEAR(got.at("jaw_left"), 0.021, 1e-12);
     EXPECT_EQ(got.at("jaw_right"), -1.0 * got.at("jaw_left"));
     EXPECT_LT((kdlPose(fx.kdl, got, "right").translation() - target).norm(), 1e-9);
-    EXPECT_LT((kdlPose(fx.kdl, got, "left").translation() -
-               kdlPose(fx.kdl, goal, "left").translation())
-                  .norm(),
-              1e-9);
+    EXPECT_LT(
+        (kdlPose(fx.kdl, got, "left").translation() - kdlPose(fx.kdl, goal, "left").translation())
+            .norm(),
+        1e-9);
   }
 }
 
@@ -292,7 +293,8 @@ TEST(UrdfHandIk, OnAHandFileTheSolutionGoesThroughItsTransmission) {
     const auto r = hand::solveHandIk(h, hand::fingerEndpoint(h, f), target, q_now);
     EXPECT_LT(r.position_error, 1e-9) << trial;
     EXPECT_LT((chain.base * kinematics::fingertipPosition(chain, r.q[static_cast<std::size_t>(f)]) -
-               target).norm(),
+               target)
+                  .norm(),
               1e-9);
     const auto through = hand::jointPositions(
         h, hand::actuatorsForJoints(h, r.q, std::vector<double>(h.actuators.size(), 0.0), {}));
@@ -346,7 +348,8 @@ TEST(UrdfHandIk, RandomTreesLockedAndFreeAgainstKdl) {
       const auto got = treeValues(h, r.q);
       const double miss = (kdlPose(kdl, got, leaf).translation() - target).norm();
       EXPECT_NEAR(miss, r.position_error, 1e-12) << "tree " << t;
-      EXPECT_LT(miss, 1e-9) << "tree " << t << (shared == hand::SharedJoints::Locked ? " locked" : " free");
+      EXPECT_LT(miss, 1e-9) << "tree " << t
+                            << (shared == hand::SharedJoints::Locked ? " locked" : " free");
       if (miss < 1e-9) ++solved;
       if (shared == hand::SharedJoints::Locked) {
         const auto before = treeValues(h, q_now);
@@ -375,9 +378,9 @@ TEST(UrdfHandIk, BadRequestsAreClearErrors) {
   EXPECT_THROW(hand::linkEndpoint(h, "forearm"), std::invalid_argument);
   EXPECT_THROW(hand::fingerEndpoint(h, 99), std::invalid_argument);
   const auto q_now = handJoints(h, {});
-  EXPECT_THROW(hand::solveHandIk(h, hand::fingerEndpoint(h, 0),
-                                 Eigen::Vector3d(std::nan(""), 0, 0), q_now),
-               std::invalid_argument);
+  EXPECT_THROW(
+      hand::solveHandIk(h, hand::fingerEndpoint(h, 0), Eigen::Vector3d(std::nan(""), 0, 0), q_now),
+      std::invalid_argument);
   EXPECT_THROW(hand::solveHandIk(h, hand::fingerEndpoint(h, 0), Eigen::Vector3d::Zero(), {}),
                std::invalid_argument);
 }

@@ -57,8 +57,8 @@ hand::HandModel handFileTwin() {
 }
 
 struct Breakaway {
-  int step = -1;               ///< first step at which the clutch is broken
-  double break_position = 0;   ///< [rad]
+  int step = -1;              ///< first step at which the clutch is broken
+  double break_position = 0;  ///< [rad]
   hand::JointRef inner, outer;
   double q_inner = 0, q_outer = 0;  ///< at the end of the run [rad]
 };
@@ -83,8 +83,7 @@ Breakaway run(const hand::HandModel& h) {
     const Eigen::Vector3d along(std::cos(q1), std::sin(q1), 0.0);
     const Eigen::Vector3d normal(-std::sin(q1), std::cos(q1), 0.0);
     const auto frames = kinematics::forwardKinematics(chain, q[static_cast<std::size_t>(f)]);
-    const double load =
-        hand::innerLoadTorque(h, clutch, frames, 0.03 * along, -10.0 * t * normal);
+    const double load = hand::innerLoadTorque(h, clutch, frames, 0.03 * along, -10.0 * t * normal);
     hand::updateClutch(h, clutch, state[0], a[static_cast<std::size_t>(clutch.actuator)], 1.0,
                        load);
     if (state[0].broken && out.step < 0) {
@@ -132,8 +131,10 @@ TEST(UrdfSidecarDrives, TendonJointsArePassiveAsInAHandFile) {
   for (std::size_t j = 0; j < tu.joints.size(); ++j) {
     EXPECT_EQ(tu.joints[j].pulley_radius, th.joints[j].pulley_radius);
     EXPECT_EQ(tu.joints[j].spring, th.joints[j].spring);
-    const auto& au = urdf.actuators[static_cast<std::size_t>(urdf.driverOf(tu.joints[j].joint).first)];
-    const auto& ah = twin.actuators[static_cast<std::size_t>(twin.driverOf(th.joints[j].joint).first)];
+    const auto& au =
+        urdf.actuators[static_cast<std::size_t>(urdf.driverOf(tu.joints[j].joint).first)];
+    const auto& ah =
+        twin.actuators[static_cast<std::size_t>(twin.driverOf(th.joints[j].joint).first)];
     EXPECT_EQ(au.servo.kp, 0.0);
     EXPECT_EQ(au.servo.kd, 0.0);
     EXPECT_EQ(au.servo.rotor_inertia, ah.servo.rotor_inertia);
@@ -169,14 +170,13 @@ TEST(UrdfSidecarDrives, ASidecarCouplingStandsInForAMissingMimic) {
   const std::size_t at = text.find("<mimic");
   ASSERT_NE(at, std::string::npos);
   text.erase(at, text.find("/>", at) + 2 - at);
-  const std::string path = writePair(
-      "handsim_sidecar_coupling",
-      R"({"format": "handsim-urdf-sidecar", "version": 1,
+  const std::string path = writePair("handsim_sidecar_coupling",
+                                     R"({"format": "handsim-urdf-sidecar", "version": 1,
           "couplings": [{"joint": "distal", "follows": "proximal",
                          "multiplier": 0.3333333333333333}],
           "clutches": [{"actuator": "proximal", "inner": "proximal", "outer": "distal",
                         "tau_break_Nm": 0.5}]})",
-      text);
+                                     text);
   hand::UrdfOptions opt;
   opt.load_geometry = false;
   const hand::HandModel coupled = hand::loadUrdfHand(path, opt);
@@ -187,7 +187,8 @@ TEST(UrdfSidecarDrives, ASidecarCouplingStandsInForAMissingMimic) {
   EXPECT_EQ(c.break_position, s.break_position);
   EXPECT_EQ(c.q_inner, s.q_inner);
   EXPECT_EQ(c.q_outer, s.q_outer);
-  const auto& distal = coupled.tree.joints[static_cast<std::size_t>(coupled.tree.jointIndex("distal"))];
+  const auto& distal =
+      coupled.tree.joints[static_cast<std::size_t>(coupled.tree.jointIndex("distal"))];
   EXPECT_EQ(distal.mimic, coupled.tree.jointIndex("proximal"));
 }
 
@@ -197,8 +198,7 @@ TEST(UrdfSidecarDrives, TheCorpusBarrettHandGetsItsClutchesFromASidecar) {
   std::ifstream in(corpus);
   std::stringstream ss;
   ss << in.rdbuf();
-  std::string sidecar =
-      R"({"format": "handsim-urdf-sidecar", "version": 1, "couplings": [)";
+  std::string sidecar = R"({"format": "handsim-urdf-sidecar", "version": 1, "couplings": [)";
   std::string clutches;
   for (const char* f : {"1", "2", "3"}) {
     const std::string med = std::string("finger_") + f + "_med_joint";

@@ -18,11 +18,11 @@ JointRef namedJoint(const io::JsonDocument& doc, const HandModel& m, const nlohm
 
 /// One entry of "tendons" (appended to m.tendons). For URDF hands each pulled joint's own
 /// actuator becomes passive (no servo), as hand files' tendon joints are.
-void readTendonBlock(const io::JsonDocument& doc, const nlohmann::json& tj,
-                     const std::string& ptr, HandModel& m);
+void readTendonBlock(const io::JsonDocument& doc, const nlohmann::json& tj, const std::string& ptr,
+                     HandModel& m);
 
 /// One entry of "clutches" (appended to m.clutches).
-void readClutchBlock(const io::JsonDocument& doc, const nlohmann::json& cj,
-                     const std::string& ptr, HandModel& m);
+void readClutchBlock(const io::JsonDocument& doc, const nlohmann::json& cj, const std::string& ptr,
+                     HandModel& m);
 
 }  // namespace handsim::hand::detail

@@ -92,7 +92,8 @@ Eigen::MatrixXd taskJacobian(const Problem& p, const Eigen::VectorXd& c) {
       if (d.joint.finger != p.end.finger) continue;
       const auto col = static_cast<Eigen::Index>(k);
       out.block<3, 1>(0, col) += d.ratio * (r * j.block<3, 1>(0, d.joint.joint));
-      if (p.rotation) out.block<3, 1>(3, col) += p.w * d.ratio * (r * j.block<3, 1>(3, d.joint.joint));
+      if (p.rotation)
+        out.block<3, 1>(3, col) += p.w * d.ratio * (r * j.block<3, 1>(3, d.joint.joint));
     }
   return out;
 }
@@ -214,8 +215,8 @@ std::vector<Coordinate> coordinatesOf(const HandModel& hand, const IkEndpoint& e
 IkEndpoint fingerEndpoint(const HandModel& hand, int finger) {
   if (finger < 0 || finger >= static_cast<int>(hand.fingers.size()))
     throw std::invalid_argument("fingerEndpoint: finger index " + std::to_string(finger) +
-                                " out of range (hand has " +
-                                std::to_string(hand.fingers.size()) + " fingers)");
+                                " out of range (hand has " + std::to_string(hand.fingers.size()) +
+                                " fingers)");
   const auto& chain = hand.fingers[static_cast<std::size_t>(finger)];
   IkEndpoint e;
   e.name = "finger '" + chain.name + "'";
@@ -265,12 +266,12 @@ IkEndpoint linkEndpoint(const HandModel& hand, const std::string& link_name) {
 }
 
 HandIkResult solveHandIk(const HandModel& hand, const IkEndpoint& endpoint,
-                         const Eigen::Vector3d& target_palm,
-                         const std::vector<JointVector>& q_now, const HandIkOptions& options) {
+                         const Eigen::Vector3d& target_palm, const std::vector<JointVector>& q_now,
+                         const HandIkOptions& options) {
   if (endpoint.finger < 0 || endpoint.finger >= static_cast<int>(hand.fingers.size()) ||
       endpoint.row < 0 ||
-      endpoint.row >= static_cast<int>(hand.fingers[static_cast<std::size_t>(endpoint.finger)]
-                                           .rows.size()))
+      endpoint.row >=
+          static_cast<int>(hand.fingers[static_cast<std::size_t>(endpoint.finger)].rows.size()))
     throw std::invalid_argument("solveHandIk: " + endpoint.name + " is not on the hand");
   if (!target_palm.allFinite()) throw std::invalid_argument("solveHandIk: target is not finite");
   if (q_now.size() != hand.fingers.size())
@@ -279,8 +280,13 @@ HandIkResult solveHandIk(const HandModel& hand, const IkEndpoint& endpoint,
                                 std::to_string(q_now.size()));
   for (std::size_t f = 0; f < hand.fingers.size(); ++f)
     kinematics::checkJointVectorSize(hand.fingers[f], q_now[f].size(), "q_now");
-  Problem p{hand,        endpoint, target_palm, options.target_rotation_palm,
-            options.orientation_weight, q_now, coordinatesOf(hand, endpoint, options.shared)};
+  Problem p{hand,
+            endpoint,
+            target_palm,
+            options.target_rotation_palm,
+            options.orientation_weight,
+            q_now,
+            coordinatesOf(hand, endpoint, options.shared)};
   const auto n = static_cast<Eigen::Index>(p.coords.size());
   // Start: each coordinate's least-squares fit to the current joints.
   Eigen::VectorXd c0(n);
