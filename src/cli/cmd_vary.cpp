@@ -252,7 +252,7 @@ std::string csvNumber(double v) {
 const char* kHelp =
     "usage: handsim-cli vary SCENARIO.json --param KEY=VALUES [--param KEY=VALUES ...]\n"
     "                        --csv OUT.csv [--plot OUT.(png|svg|pdf)] [--object NAME]\n"
-    "                        [--from S] [--to S] [--window S] [--jobs N] [--metric M]\n"
+    "                        [--from S] [--to S] [--window S] [--threads N] [--metric M]\n"
     "                        [--mark X,Y] [--plot-size WxH] [--dpi N] [--title T] [--quiet]\n\n"
     "Runs the scenario once per cell of a grid of values of its own keys and measures seed\n"
     "004's shaking metric (docs/free-objects.md, \"Shaking a grasp\"): the ratio of the free\n"
@@ -270,7 +270,7 @@ const char* kHelp =
     "  --from S, --to S  the window [s] (default: from the start of the palm's first\n"
     "                 sinusoid to the end of its last)\n"
     "  --window S     sub-window of peak_ratio [s] (default 0.5)\n"
-    "  --jobs N       parallel runs (default: the hardware's threads)\n"
+    "  --threads N    parallel runs (default: the hardware's threads)\n"
     "  --metric ratio|peak  what the heat map shows (default ratio)\n"
     "  --mark X,Y     the marked point (default: the file's own values of the two keys)\n"
     "  --plot-size WxH  inches (default 5x4); --dpi N for PNG (default 300)\n"
@@ -280,7 +280,7 @@ const char* kHelp =
 int run(const std::vector<std::string>& argv) {
   const Args args(argv,
                   {"--param", "--csv", "--plot", "--object", "--from", "--to", "--window",
-                   "--jobs", "--metric", "--mark", "--plot-size", "--dpi", "--title"},
+                   "--threads", "--metric", "--mark", "--plot-size", "--dpi", "--title"},
                   {"--quiet"});
   if (args.help()) {
     std::cout << kHelp;
@@ -318,10 +318,10 @@ int run(const std::vector<std::string>& argv) {
   if (metric != "ratio" && metric != "peak")
     throw UsageError("--metric " + metric + ": use ratio or peak");
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
-  if (const auto j = args.value("--jobs")) {
-    const double v = parseNumber(*j, "--jobs");
+  if (const auto j = args.value("--threads")) {
+    const double v = parseNumber(*j, "--threads");
     if (v < 1 || v > 256 || v != std::floor(v))
-      throw UsageError("--jobs " + *j + ": a whole number from 1 to 256");
+      throw UsageError("--threads " + *j + ": a whole number from 1 to 256");
     jobs = static_cast<unsigned>(v);
   }
   const double window = args.value("--window") ? parseNumber(*args.value("--window"), "--window")
@@ -525,7 +525,7 @@ int run(const std::vector<std::string>& argv) {
       {"other", cells.size() - ok - refused},
       {"metric", metric},
       {"range", ok ? nlohmann::ordered_json({lo, hi}) : nlohmann::ordered_json()},
-      {"jobs", jobs},
+      {"threads", jobs},
       {"seconds", seconds},
       {"csv", outputs[0].path},
       {"plot", args.value("--plot") ? nlohmann::ordered_json(*args.value("--plot"))

@@ -90,7 +90,7 @@ TEST(VaryCli, CellMetricEqualsTheIntegralsOfASimulateRun) {
   Workdir w;
   const auto r = runCli("vary " + w.path("shake.json") +
                         " --param contact.gi=25,250 --param contact.g1_n_per_m=74000 --csv " +
-                        w.path("cells.csv") + " --quiet --jobs 2");
+                        w.path("cells.csv") + " --quiet --threads 2");
   ASSERT_EQ(r.code, 0) << r.err;
   const json summary = json::parse(r.out);
   EXPECT_EQ(summary["cells"], 2);
@@ -177,7 +177,7 @@ TEST(VaryCli, BadGridsAndKeysNameTheFlag) {
       {"--param contact..gi=1", "empty part"},
       {"--param contact.gi=1 --param contact.gi=2", "given twice"},
       {"--param contact.gi=1 --plot " + w.path("m.svg"), "two parameters"},
-      {"--param contact.gi=1 --jobs 0", "--jobs"},
+      {"--param contact.gi=1 --threads 0", "--threads"},
       {"--param contact.gi=1 --from 2 --to 1", "--to"},
       {"--param contact.gi=1 --metric peak", "--metric needs --plot"},
   };
