@@ -232,8 +232,9 @@ TrajectoryPanel::TrajectoryPanel(SimulationController* controller, QWidget* pare
   layout->addWidget(palm_title);
   palm_table_ = new QTableWidget(0, kPalmColumns);
   palm_table_->setObjectName(QStringLiteral("PalmTable"));
-  palm_table_->setHorizontalHeaderLabels({tr("Axis"), tr("Kind"), tr("To | ampl."),
-                                          tr("Max vel | Hz"), tr("Max acc | cycles"),
+  // Two-line headers: the move's meaning above, the sinusoid's below.
+  palm_table_->setHorizontalHeaderLabels({tr("Axis"), tr("Kind"), tr("To\nampl."),
+                                          tr("Max vel /s\nfreq Hz"), tr("Max acc /s²\ncycles"),
                                           tr("Start s")});
   palm_table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
   palm_table_->horizontalHeader()->setSectionResizeMode(kPalmAxis, QHeaderView::ResizeToContents);
