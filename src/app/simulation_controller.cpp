@@ -190,7 +190,15 @@ void SimulationController::followRecorderColumns() {
   // the new signals at once (the rows recorded before go with the old columns).
   sim::RunPlan p = run_->plan();
   p.object_pose_world = scene_.plan.object_pose_world;
-  auto fresh = std::make_unique<sim::Run>(run_->modelPtr(), std::move(p));
+  if (p.object_pose_world.size() != run_->model().objects.size()) p.object_pose_world.clear();
+  std::unique_ptr<sim::Run> fresh;
+  try {
+    fresh = std::make_unique<sim::Run>(run_->modelPtr(), std::move(p));
+  } catch (const std::exception& e) {
+    // The run goes on with the columns it has; the next Reset Run brings the new ones.
+    Q_EMIT warning(QString::fromUtf8(e.what()));
+    return;
+  }
   if (fresh->recorder().columns() == run_->recorder().columns()) return;
   fresh->state() = run_->state();
   fresh->recorder().clear();

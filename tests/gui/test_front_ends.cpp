@@ -329,7 +329,11 @@ class FrontEndTest : public QObject {
     table->item(0, 3)->setText(QStringLiteral("0.05"));
     table->item(0, 4)->setText(QStringLiteral("0.5"));
     table->item(0, 5)->setText(QStringLiteral("0.2"));
+    // And a turn about the world z axis: 0.5 rad at 1 rad/s and 4 rad/s^2 from t = 0.
+    handsim::app::PalmRow turn{handsim::sim::PalmMotion::RZ, false, 0.5, 1.0, 4.0, 0.0};
+    panel->addPalmRow(turn);
     QVERIFY(panel->apply());
+    QVERIFY(controller_->palmPose().linear().isIdentity(1e-12));  // the start: no turn
     const double z0 = controller_->palmPose().translation().z();
     // The run lasts until the move ends (0.2 + 0.9 s) plus half a second.
     QVERIFY(std::abs(controller_->duration() - 1.6) < 1e-9);
@@ -344,6 +348,10 @@ class FrontEndTest : public QObject {
       QVERIFY2(std::abs(z - expected) < 1e-9,
                qPrintable(QStringLiteral("t %1: %2 vs %3").arg(t).arg(z).arg(expected)));
       QVERIFY(std::abs(recorded(rec, "palm.x", t)) < 1e-12);
+      // A turn by theta about z is the quaternion (cos theta/2, 0, 0, sin theta/2).
+      const double theta = trapezoid(0.5, 1.0, 4.0, 0.0, t);
+      QVERIFY(std::abs(recorded(rec, "palm.qw", t) - std::cos(theta / 2.0)) < 1e-9);
+      QVERIFY(std::abs(recorded(rec, "palm.qz", t) - std::sin(theta / 2.0)) < 1e-9);
     }
     // The shown palm has arrived too.
     QVERIFY(std::abs(controller_->palmPose().translation().z() - (z0 + 0.04)) < 1e-9);
