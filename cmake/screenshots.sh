@@ -23,11 +23,22 @@ for id in gripper2p gripper2r gripper3r; do
 done
 # One picture per panel (the dock alone), on the breakaway run after 3 s so that the panels
 # show a moving hand, contacts and a grasp.
-for panel in joints cartesian objects grasp trajectory; do
+for panel in joints cartesian objects grasp; do
   run --scene "$root/assets/scenarios/barrett_breakaway_cube.json" --play --quit-after 3 \
       --panel "$panel" --panel-screenshot "$root/docs/images/handsim-panel-$panel.png"
 done
+# The trajectory panel on the lift scenario: finger segments and the palm's move.
+run --scene "$root/assets/scenarios/barrett_lift_cube.json" --play --quit-after 3 \
+    --panel trajectory --panel-screenshot "$root/docs/images/handsim-panel-trajectory.png"
 # An imported object placed in front of the palm (the shipped bottle and the anthropomorphic hand).
 run --hand anthro20 --object "$root/assets/objects/bottle.wrl" --quit-after 2 \
     --screenshot "$root/docs/images/handsim-import.png"
-echo "wrote docs/images/handsim-default.png, handsim-breakaway.png, plot-seed000.png, hand-gripper*.png, handsim-panel-*.png and handsim-import.png"
+# A URDF hand drawn as it looks and as it collides (View > Show Collision Meshes): the public
+# Allegro hand when the corpus is there, our wrist test hand otherwise.
+urdf="$root/assets/hands/urdf/wrist_hand.urdf"
+corpus_allegro="${HANDSIM_CORPUS:-$root/../shared/corpus}/urdf/allegro_hand/allegro_hand_right.urdf"
+[ -f "$corpus_allegro" ] && urdf="$corpus_allegro"
+run --hand "$urdf" --quit-after 3 --screenshot "$root/docs/images/handsim-urdf-visual.png"
+run --hand "$urdf" --show-collision --quit-after 3 \
+    --screenshot "$root/docs/images/handsim-urdf-collision.png"
+echo "wrote docs/images/handsim-default.png, handsim-breakaway.png, plot-seed000.png, hand-gripper*.png, handsim-panel-*.png handsim-import.png and handsim-urdf-*.png"

@@ -43,6 +43,8 @@ AppOptions parseAppOptions(const QStringList& arguments) {
       o.objects << v;
     } else if (a == QLatin1String("--play")) {
       o.play = true;
+    } else if (a == QLatin1String("--show-collision")) {
+      o.show_collision = true;
     } else if (a == QLatin1String("--screenshot")) {
       if (!value(o.screenshot)) return o;
     } else if (a == QLatin1String("--window-screenshot")) {

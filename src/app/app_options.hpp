@@ -16,6 +16,7 @@ struct AppOptions {
   QString window_screenshot;  ///< --window-screenshot OUT.png: the whole window, with panels
   QString panel;              ///< --panel NAME: bring this dock to the front (joints, ...)
   QString panel_screenshot;   ///< --panel-screenshot OUT.png: that dock alone (needs --panel)
+  bool show_collision = false;  ///< --show-collision: View > Show Collision Meshes on
   int samples = -1;           ///< --samples N: multisampling of the viewport (0 = off); -1, the
                               ///< default: 4 on a GPU, 0 on a software rasteriser such as
                               ///< llvmpipe (about 3x faster without it, docs/performance.md)

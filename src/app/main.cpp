@@ -17,7 +17,7 @@ const char* kUsage =
     "usage: handsim [--scene FILE] [--hand ID|FILE] [--object FILE]... [--play]\n"
     "               [--screenshot OUT.png] [--window-screenshot OUT.png] [--quit-after SECONDS]\n"
     "               [--samples N]   (default: 4 on a GPU, 0 on a software rasteriser)\n"
-    "               [--panel NAME] [--panel-screenshot OUT.png]\n"
+    "               [--panel NAME] [--panel-screenshot OUT.png] [--show-collision]\n"
     "NAME: joints, cartesian, objects, grasp, trajectory, plot.\n"
     "Without arguments handsim opens the BarrettHand and a cube (docs/gui.md).\n";
 
@@ -80,6 +80,9 @@ int main(int argc, char** argv) {
   for (const QString& o : options.objects)
     if (!window.importObject(o)) status = 1;
   if (automated && status != 0) return status;
+  if (options.show_collision)
+    if (QAction* a = window.findChild<QAction*>(QStringLiteral("ShowCollisionMeshes")))
+      a->setChecked(true);
   window.show();
   window.viewport()->setView(handsim::app::OsgViewport::View::Fit);
   if (!options.panel.isEmpty() && !window.raisePanel(options.panel)) {

@@ -5,6 +5,9 @@
 #include <QCloseEvent>
 #include <QDir>
 #include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QMimeData>
 #include <QSignalBlocker>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -16,9 +19,13 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTimer>
+#include <algorithm>
 #include <cstdio>
+#include <utility>
+#include <vector>
 
 #include "cartesian_panel.hpp"
+#include "dropped_files.hpp"
 #include "grasp_panel.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/sim/placement.hpp"
@@ -47,9 +54,9 @@ MainWindow::MainWindow(SimulationController* controller, QWidget* parent)
   setObjectName(QStringLiteral("MainWindow"));
   viewport_ = new OsgViewport(controller_, this);
   setCentralWidget(viewport_);
-  connect(viewport_, &OsgViewport::filesDropped, this, [this](const QStringList& paths) {
-    for (const QString& p : paths) importObject(p);
-  });
+  // Files dropped anywhere on the window (the viewport or a dock) open by their kind.
+  setAcceptDrops(true);
+  connect(viewport_, &OsgViewport::filesDropped, this, &MainWindow::openDroppedFiles);
   buildDocks();
   buildActions();
 
@@ -180,14 +187,7 @@ void MainWindow::buildActions() {
   hands->addAction(tr("Open Hand &File..."), this, [this] {
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open hand"), QString(), tr("Hands (*.json *.urdf);;URDF (*.urdf);;All files (*)"));
-    if (path.isEmpty()) return;
-    // A bad file leaves the open scene as it was (loadHand reads everything first).
-    try {
-      controller_->loadHand(path.toStdString());
-      viewport_->setView(OsgViewport::View::Fit);
-    } catch (const std::exception& e) {
-      showError(tr("Cannot load hand"), QString::fromUtf8(e.what()));
-    }
+    if (!path.isEmpty()) openHandFile(path);
   })->setToolTip(tr("Load a hand file (.json) or a URDF robot description (.urdf)"));
   file->addSeparator();
   QAction* record = file->addAction(tr("&Record Pose..."), this, &MainWindow::askRecordPose);
@@ -234,13 +234,19 @@ void MainWindow::buildActions() {
                  {"&Wireframe", "W", &DisplayOptions::wireframe},
                  {"T&ransparent Hand", "T", &DisplayOptions::transparent},
                  {"&Grid", "Shift+G", &DisplayOptions::grid},
-                 {"Full Mesh &Detail", "Shift+D", &DisplayOptions::full_detail}};
+                 {"Full Mesh &Detail", "Shift+D", &DisplayOptions::full_detail},
+                 {"Show Co&llision Meshes", "Shift+C", &DisplayOptions::collision}};
   for (const auto& t : toggles) {
     bool DisplayOptions::*flag = t.flag;
     QAction* a = view_menu_->addAction(tr(t.name));
     a->setCheckable(true);
     a->setChecked(viewport_->scene().options().*flag);
     a->setShortcut(QKeySequence(QString::fromLatin1(t.key)));
+    if (flag == &DisplayOptions::collision) {
+      a->setObjectName(QStringLiteral("ShowCollisionMeshes"));
+      a->setToolTip(tr("Draw the hand's collision meshes (what contacts use) instead of its "
+                       "drawn meshes: they differ for URDF hands and visual_mesh links"));
+    }
     connect(a, &QAction::toggled, this, [this, flag](bool on) {
       DisplayOptions o = viewport_->scene().options();
       o.*flag = on;
@@ -414,6 +420,79 @@ bool MainWindow::openFile(const QString& path) {
   viewport_->setView(OsgViewport::View::Fit);
   addRecentFile(path);
   return true;
+}
+
+bool MainWindow::openHandFile(const QString& path) {
+  // A bad file leaves the open scene as it was (loadHand reads everything first).
+  try {
+    controller_->loadHand(path.toStdString());
+  } catch (const std::exception& e) {
+    showError(tr("Cannot load hand"), QString::fromUtf8(e.what()));
+    return false;
+  }
+  viewport_->setView(OsgViewport::View::Fit);
+  return true;
+}
+
+bool MainWindow::openDroppedFiles(const QStringList& paths) {
+  // A hand or a scene replaces the scene, so it goes first and the meshes dropped with it
+  // land in the new one.
+  std::vector<std::pair<QString, DropKind>> files;
+  for (const QString& p : paths) files.emplace_back(p, dropKindOfFile(p));
+  const auto order = [](DropKind k) {
+    return k == DropKind::Hand || k == DropKind::Scene ? 0 : k == DropKind::Trajectories ? 1 : 2;
+  };
+  std::stable_sort(files.begin(), files.end(),
+                   [&](const auto& a, const auto& b) { return order(a.second) < order(b.second); });
+  bool all = true;
+  for (const auto& [path, kind] : files) {
+    bool ok = false;
+    switch (kind) {
+      case DropKind::Hand:
+        ok = openHandFile(path);
+        break;
+      case DropKind::Scene:
+      case DropKind::Json:
+        ok = openFile(path);
+        break;
+      case DropKind::Trajectories:
+        try {
+          trajectory_panel_->loadFile(path);
+          ok = true;
+        } catch (const std::exception& e) {
+          showError(tr("Cannot load trajectories"), QString::fromUtf8(e.what()));
+        }
+        break;
+      case DropKind::Object:
+        ok = importObject(path);
+        break;
+      case DropKind::Unsupported:
+        showError(tr("Cannot open %1").arg(QFileInfo(path).fileName()),
+                  tr("%1: not a hand (.urdf, .json), scene or scenario (.json) or mesh file "
+                     "(.wrl, .obj, .stl, .ply, .off, .dae, .gltf, .glb...)")
+                      .arg(path));
+        break;
+    }
+    all = all && ok;
+  }
+  return all;
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
+  if (!droppableFiles(e->mimeData()).isEmpty())
+    e->acceptProposedAction();
+  else
+    e->ignore();
+}
+
+void MainWindow::dropEvent(QDropEvent* e) {
+  const QStringList paths = droppableFiles(e->mimeData());
+  if (paths.isEmpty()) {
+    e->ignore();
+    return;
+  }
+  e->acceptProposedAction();
+  openDroppedFiles(paths);
 }
 
 bool MainWindow::saveScene(const QString& path) {

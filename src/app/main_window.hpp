@@ -47,6 +47,14 @@ class MainWindow : public QMainWindow {
   /// Opens a scene (.json, format handsim-scene) or a scenario (handsim-scenario); errors go
   /// to a dialog and leave the current scene. Returns true on success.
   bool openFile(const QString& path);
+  /// Loads a hand file (.json) or a URDF (.urdf) as File > Hand > Open Hand File... does; a
+  /// bad file shows the loader's message and leaves the scene as it was. True on success.
+  bool openHandFile(const QString& path);
+  /// Opens files dropped onto the window (dropped_files.hpp): hands and scenes first (a new
+  /// hand starts an empty scene), then trajectory files, then meshes as imported objects
+  /// (placed in reach). Each bad file shows its error as the menus do and is skipped; the
+  /// scene open before it stays. True when every file opened.
+  bool openDroppedFiles(const QStringList& paths);
   /// Saves the whole scene (hand, objects, poses, trajectories) atomically.
   bool saveScene(const QString& path);
   /// Records the shown joint angles as pose `name` in pose file `path` (appended, or replacing
@@ -71,6 +79,8 @@ class MainWindow : public QMainWindow {
 
  protected:
   void closeEvent(QCloseEvent* e) override;
+  void dragEnterEvent(QDragEnterEvent* e) override;
+  void dropEvent(QDropEvent* e) override;
 
  private:
   void buildActions();

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "osg_viewport.hpp"
 
+#include "dropped_files.hpp"
+
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QMimeData>
@@ -320,14 +322,21 @@ void OsgViewport::wheelEvent(QWheelEvent* e) {
 }
 
 void OsgViewport::dragEnterEvent(QDragEnterEvent* e) {
-  if (e->mimeData()->hasUrls()) e->acceptProposedAction();
+  // Only files the window can open (hands, scenes, meshes): anything else is refused here.
+  if (!droppableFiles(e->mimeData()).isEmpty())
+    e->acceptProposedAction();
+  else
+    e->ignore();
 }
 
 void OsgViewport::dropEvent(QDropEvent* e) {
-  QStringList paths;
-  for (const QUrl& url : e->mimeData()->urls())
-    if (url.isLocalFile()) paths << url.toLocalFile();
-  if (!paths.isEmpty()) Q_EMIT filesDropped(paths);
+  const QStringList paths = droppableFiles(e->mimeData());
+  if (paths.isEmpty()) {
+    e->ignore();
+    return;
+  }
+  e->acceptProposedAction();
+  Q_EMIT filesDropped(paths);
 }
 
 }  // namespace handsim::app

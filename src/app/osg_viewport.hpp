@@ -49,7 +49,7 @@ class OsgViewport : public QOpenGLWidget {
   long long frameCount() const { return frames_; }
 
  Q_SIGNALS:
-  /// Files dropped onto the viewport (objects to import).
+  /// Files dropped onto the viewport (hands, scenes, meshes: MainWindow::openDroppedFiles).
   void filesDropped(const QStringList& paths);
   /// An object drag (Ctrl + left button) ended.
   void objectDragged();

@@ -13,6 +13,7 @@
 #include <osg/LineWidth>
 #include <osg/Point>
 #include <osg/PolygonMode>
+#include <osg/PolygonOffset>
 #include <osg/Shape>
 #include <osg/ShapeDrawable>
 #include <utility>
@@ -343,6 +344,42 @@ osg::ref_ptr<osg::Node> gridNode(double half, double step) {
   return unlitGeode(g);
 }
 
+// What a body collides with, drawn: its merged collision mesh filled translucent (the
+// collision material, blended) with every triangle edge on top in a darker, unlit colour, so a
+// coarse hull shows its facets. Nothing for an empty mesh.
+osg::ref_ptr<osg::Node> collisionNode(const geometry::TriangleMesh& mesh,
+                                      const osg::ref_ptr<osg::Material>& material) {
+  if (mesh.triangles.empty()) return nullptr;
+  osg::ref_ptr<osg::Group> group = new osg::Group;
+  osg::ref_ptr<osg::Geode> fill = new osg::Geode;
+  fill->addDrawable(meshGeometry(mesh));
+  osg::StateSet* ss = fill->getOrCreateStateSet();
+  ss->setAttributeAndModes(material);
+  ss->setAttributeAndModes(new osg::BlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA));
+  ss->setMode(GL_BLEND, osg::StateAttribute::ON);
+  ss->setRenderingHint(osg::StateSet::TRANSPARENT_BIN);
+  // Pushed back a little so the edges drawn on the same triangles stay visible.
+  ss->setAttributeAndModes(new osg::PolygonOffset(1.0f, 1.0f));
+  group->addChild(fill);
+  std::map<std::pair<int, int>, bool> seen;
+  osg::ref_ptr<osg::Vec3Array> v = new osg::Vec3Array;
+  for (const auto& t : mesh.triangles)
+    for (int e = 0; e < 3; ++e) {
+      const int a = t[static_cast<std::size_t>(e)], b = t[static_cast<std::size_t>((e + 1) % 3)];
+      if (!seen.emplace(std::make_pair(std::min(a, b), std::max(a, b)), true).second) continue;
+      v->push_back(toOsg(mesh.vertices[static_cast<std::size_t>(a)]));
+      v->push_back(toOsg(mesh.vertices[static_cast<std::size_t>(b)]));
+    }
+  osg::ref_ptr<osg::Geometry> edges = new osg::Geometry;
+  edges->setVertexArray(v);
+  osg::ref_ptr<osg::Vec4Array> c = new osg::Vec4Array;
+  c->push_back(osg::Vec4(0.02f, 0.25f, 0.3f, 1.0f));
+  edges->setColorArray(c, osg::Array::BIND_OVERALL);
+  edges->addPrimitiveSet(new osg::DrawArrays(GL_LINES, 0, static_cast<GLsizei>(v->size())));
+  group->addChild(unlitGeode(edges));
+  return group;
+}
+
 // The stand-in shape of link `row` in frame {row + 1}: the DH link runs from the origin of
 // {row} along z_row by d, then along x_{row+1} by a to the origin of {row + 1}. Both points
 // are fixed in {row + 1} because the joint turns about (or slides along) z_row.
@@ -371,7 +408,8 @@ SceneGraph::SceneGraph()
       grid_(gridNode(0.3, 0.02)),
       link_material_(makeMaterial(osg::Vec4(0.72f, 0.74f, 0.78f, 1.0f))),
       broken_material_(makeMaterial(osg::Vec4(0.95f, 0.55f, 0.1f, 1.0f))),
-      palm_material_(makeMaterial(osg::Vec4(0.35f, 0.37f, 0.42f, 1.0f))) {
+      palm_material_(makeMaterial(osg::Vec4(0.35f, 0.37f, 0.42f, 1.0f))),
+      collision_material_(makeMaterial(osg::Vec4(0.1f, 0.75f, 0.85f, 0.55f))) {
   root_->addChild(grid_);
   root_->addChild(palm_);
   // The hand hangs in the palm frame; objects and contacts are in the world, as the state
@@ -395,6 +433,7 @@ void SceneGraph::setHand(const sim::Model& model) {
   links_.clear();
   link_frames_.clear();
   link_bounds_.clear();
+  collision_swaps_.clear();
 
   // The meshes the model loaded once (a bad one stopped the model from compiling, so nothing
   // here draws what does not collide).
@@ -423,6 +462,10 @@ void SceneGraph::setHand(const sim::Model& model) {
   }
   palm->getOrCreateStateSet()->setAttributeAndModes(palm_material_);
   hand_group_->addChild(palm);
+  if (osg::ref_ptr<osg::Node> hull = collisionNode(geometry.palm.collision.mesh, collision_material_)) {
+    hand_group_->addChild(hull);
+    collision_swaps_.emplace_back(palm, hull);
+  }
 
   for (std::size_t f = 0; f < hand.fingers.size(); ++f) {
     const kinematics::Chain& chain = hand.fingers[f];
@@ -446,6 +489,10 @@ void SceneGraph::setHand(const sim::Model& model) {
       if (!shape) shape = stickLink(chain.rows[r]);
       osg::ref_ptr<osg::MatrixTransform> link = new osg::MatrixTransform;
       link->addChild(shape);
+      if (osg::ref_ptr<osg::Node> hull = collisionNode(body.collision.mesh, collision_material_)) {
+        link->addChild(hull);
+        collision_swaps_.emplace_back(shape, hull);
+      }
       osg::ref_ptr<osg::Node> axes = axesNode(kFrameAxis);
       link->addChild(axes);
       // Stand-ins take no part in contacts: they keep their box.
@@ -631,6 +678,10 @@ void SceneGraph::setOptions(const DisplayOptions& options) {
     for (auto& n : finger) n->setNodeMask(options_.bounds ? ~0u : 0u);
   for (auto& n : object_bounds_) n->setNodeMask(options_.bounds ? ~0u : 0u);
   contact_group_->setNodeMask(options_.contacts ? ~0u : 0u);
+  for (auto& [drawn, hull] : collision_swaps_) {
+    drawn->setNodeMask(options_.collision ? 0u : ~0u);
+    hull->setNodeMask(options_.collision ? ~0u : 0u);
+  }
   for (auto& [lod, ranges] : lods_)
     for (unsigned i = 0; i < lod->getNumChildren() && i < ranges.size(); ++i) {
       const bool last = i + 1 == lod->getNumChildren();

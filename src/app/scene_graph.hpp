@@ -26,6 +26,10 @@ struct DisplayOptions {
   /// Draw large meshes (over 20k triangles) in full however small they are on screen; off,
   /// they switch to coarser versions whose cells stay under about two pixels.
   bool full_detail = false;
+  /// Draw the hand's collision meshes (what the contact stage collides) in place of its drawn
+  /// meshes: translucent with their triangle edges. Matters for URDF hands and hand files
+  /// with a "visual_mesh", whose drawn and collision geometry differ.
+  bool collision = false;
 };
 
 /// The OpenSceneGraph scene of a hand and its objects. Built once per hand (and per object
@@ -56,6 +60,8 @@ class SceneGraph {
                ? object_bounds_[static_cast<std::size_t>(index)].get()
                : nullptr;
   }
+  /// The node under which the hand hangs (palm frame), for tests that count what is drawn.
+  const osg::Group* handNode() const { return hand_group_.get(); }
   /// The node under which objects hang (for picking).
   osg::Node* objectNode() const { return object_group_.get(); }
   void setOptions(const DisplayOptions& options);
@@ -91,6 +97,10 @@ class SceneGraph {
   std::vector<std::vector<osg::ref_ptr<osg::MatrixTransform>>> links_;
   std::vector<std::vector<osg::ref_ptr<osg::Node>>> link_frames_;
   std::vector<std::vector<osg::ref_ptr<osg::Node>>> link_bounds_;
+  /// Bodies with a collision mesh: their drawn node and their collision node (one shown at a
+  /// time, by DisplayOptions::collision).
+  std::vector<std::pair<osg::ref_ptr<osg::Node>, osg::ref_ptr<osg::Node>>> collision_swaps_;
+  osg::ref_ptr<osg::Material> collision_material_;
   std::vector<osg::ref_ptr<osg::MatrixTransform>> objects_;
   std::vector<osg::ref_ptr<osg::Node>> object_bounds_;
   /// Level-of-detail nodes of large objects with their default pixel ranges.

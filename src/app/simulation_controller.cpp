@@ -159,6 +159,7 @@ void SimulationController::setGroundEnabled(bool enabled) {
   scene_.options = options;
   const sim::Model& m = run_->model();
   run_->setModel(sim::compileModel(m.hand_ptr, m.objects, options, m.hand_geometry));
+  followRecorderColumns();
   Q_EMIT objectsChanged();
   Q_EMIT snapshotChanged();
 }
@@ -181,6 +182,30 @@ void SimulationController::liftPalm(double height) {
   if (!running_) play();
 }
 
+void SimulationController::followRecorderColumns() {
+  // A free object brings its recorder columns (pose, velocities, kinetic energy, contact
+  // forces per body pair; the ground's with the ground plane), which a recorder cannot add
+  // once it has rows. When the model's columns differ from the recorder's, a run on the same
+  // model and plan takes over the current state and records from it, so the plot dock lists
+  // the new signals at once (the rows recorded before go with the old columns).
+  sim::RunPlan p = run_->plan();
+  p.object_pose_world = scene_.plan.object_pose_world;
+  if (p.object_pose_world.size() != run_->model().objects.size()) p.object_pose_world.clear();
+  std::unique_ptr<sim::Run> fresh;
+  try {
+    fresh = std::make_unique<sim::Run>(run_->modelPtr(), std::move(p));
+  } catch (const std::exception& e) {
+    // The run goes on with the columns it has; the next Reset Run brings the new ones.
+    Q_EMIT warning(QString::fromUtf8(e.what()));
+    return;
+  }
+  if (fresh->recorder().columns() == run_->recorder().columns()) return;
+  fresh->state() = run_->state();
+  fresh->recorder().clear();
+  fresh->recorder().record(fresh->state());
+  run_ = std::move(fresh);
+}
+
 void SimulationController::clearObjects() {
   setObjects({}, {});
 }
@@ -193,6 +218,7 @@ void SimulationController::setObjects(std::vector<sim::ObjectModel> objects,
   run_->setModel(sim::withObjects(run_->model(), std::move(objects)));
   run_->state().object_pose_world = std::move(poses);
   run_->state().contacts.clear();
+  followRecorderColumns();
   for (sim::SimState& h : history_) {
     h.object_pose_world = run_->state().object_pose_world;
     h.contacts.clear();
@@ -369,6 +395,12 @@ void SimulationController::setTrajectories(std::vector<TrajectorySegment> segmen
   Q_EMIT trajectoriesChanged();
 }
 
+void SimulationController::setPalmMotion(sim::PalmMotion motion) {
+  scene_.plan.palm_motion = std::move(motion);
+  resetRun();  // the palm's recorder columns come with the plan
+  Q_EMIT trajectoriesChanged();
+}
+
 void SimulationController::applyTrajectories() {
   const hand::HandModel& h = hand();
   const std::size_t na = h.actuators.size();
@@ -415,6 +447,7 @@ double SimulationController::duration() const {
   double end = 0.0;
   for (const auto& t : scene_.plan.trajectories) end = std::max(end, t.end());
   for (const auto& t : scene_.plan.tendon_trajectories) end = std::max(end, t.end());
+  end = std::max(end, scene_.plan.palm_motion.end());
   return end > 0.0 ? end + 0.5 : 0.0;
 }
 

@@ -149,6 +149,11 @@ class SimulationController : public QObject {
   const std::vector<sim::ActuatorTrajectory>& simulatorTrajectories() const {
     return run_->plan().trajectories;
   }
+  /// Replaces the palm's prescribed motion (trapezoidal moves and sinusoids per world axis
+  /// from the scene's palm pose, sim::PalmMotion; scenario files' "palm" block). Like
+  /// setTrajectories, the run starts anew, and Save Scene writes it.
+  void setPalmMotion(sim::PalmMotion motion);
+  const sim::PalmMotion& palmMotion() const { return scene_.plan.palm_motion; }
   /// Initial actuator positions of a run (empty: zero); the run starts anew from them.
   void setInitialPositions(std::vector<double> positions);
   const std::vector<double>& initialPositions() const { return scene_.plan.initial; }
@@ -218,6 +223,9 @@ class SimulationController : public QObject {
   /// The objects changed: recompiles the model with the hand geometry it has (no mesh is read
   /// again) and hands it to the run between steps.
   void setObjects(std::vector<sim::ObjectModel> objects, std::vector<Eigen::Isometry3d> poses);
+  /// After a model change: when the recorder's columns no longer match the model's (an object
+  /// made free, the ground plane), a run with a fresh recorder takes over the current state.
+  void followRecorderColumns();
   /// Replaces scene and run together (a new hand or a scenario).
   void replaceScene(sim::Scenario scene, std::shared_ptr<const sim::Model> model);
 

@@ -12,11 +12,13 @@
 #include <QStyle>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <array>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "handsim/io/atomic_file.hpp"
+#include "handsim/sim/trapezoidal_profile.hpp"
 
 namespace handsim::app {
 namespace {
@@ -28,10 +30,76 @@ double cellValue(const QTableWidget* t, int row, int col, bool* ok) {
   return item ? item->text().toDouble(ok) : (*ok = false, 0.0);
 }
 
+enum PalmColumn { kPalmAxis, kPalmKind, kPalmA, kPalmB, kPalmC, kPalmStart, kPalmColumns };
+constexpr double kPi = 3.141592653589793;
+
+std::string palmRowProblem(const PalmRow& r) {
+  const bool turn = r.axis >= sim::PalmMotion::RX;
+  const double a = r.to_or_amplitude, b = r.velocity_or_frequency, c = r.acceleration_or_cycles;
+  if (!std::isfinite(a) || !std::isfinite(b) || !std::isfinite(c) || !std::isfinite(r.start))
+    return "needs finite numbers";
+  if (!(r.start >= 0.0)) return "start must not be negative";
+  if (r.sinusoid) {
+    if (std::abs(a) > (turn ? kPi : 10.0))
+      return turn ? "amplitude more than pi rad" : "amplitude more than 10 m";
+    if (!(b > 0.0) || b > 1e4) return "frequency must be above 0 and at most 10 kHz";
+    if (!(c > 0.0)) return "cycles must be positive";
+  } else {
+    if (std::abs(a) > (turn ? 100.0 * kPi : 100.0))
+      return turn ? "target more than 50 turns" : "target more than 100 m from the start";
+    if (!(b > 0.0)) return "max velocity must be positive";
+    if (!(c > 0.0)) return "max acceleration must be positive";
+  }
+  return {};
+}
+
 }  // namespace
 
+sim::PalmMotion palmMotionFromRows(const std::vector<PalmRow>& rows) {
+  sim::PalmMotion motion;
+  std::array<double, 6> from{}, free_at{};
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const PalmRow& r = rows[i];
+    if (r.axis < 0 || r.axis >= 6)
+      throw std::runtime_error("palm row " + std::to_string(i + 1) + ": no such axis");
+    const std::string problem = palmRowProblem(r);
+    if (!problem.empty())
+      throw std::runtime_error("palm row " + std::to_string(i + 1) + ": " + problem);
+    sim::AxisMotion& axis = motion.axis(r.axis);
+    const auto a = static_cast<std::size_t>(r.axis);
+    if (r.sinusoid) {
+      sim::Sinusoid sine;
+      sine.amplitude = r.to_or_amplitude;
+      sine.frequency_hz = r.velocity_or_frequency;
+      sine.cycles = r.acceleration_or_cycles;
+      sine.start = r.start;
+      axis.sinusoids.push_back(sine);
+    } else {
+      const sim::TrapezoidalProfile move(from[a], r.to_or_amplitude, r.velocity_or_frequency,
+                                         r.acceleration_or_cycles, std::max(r.start, free_at[a]));
+      axis.segments.append(move);
+      from[a] = r.to_or_amplitude;
+      free_at[a] = move.end();
+    }
+  }
+  return motion;
+}
+
+std::vector<PalmRow> palmRowsFromMotion(const sim::PalmMotion& motion) {
+  std::vector<PalmRow> rows;
+  for (int a = 0; a < 6; ++a) {
+    const sim::AxisMotion& axis = motion.axis(a);
+    for (const sim::TrapezoidalProfile& p : axis.segments.segments())
+      rows.push_back({a, false, p.to(), p.maxVelocity(), p.maxAcceleration(), p.start()});
+    for (const sim::Sinusoid& sine : axis.sinusoids)
+      rows.push_back({a, true, sine.amplitude, sine.frequency_hz, sine.cycles, sine.start});
+  }
+  return rows;
+}
+
 std::string trajectoriesToJson(const hand::HandModel& hand,
-                               const std::vector<TrajectorySegment>& segments) {
+                               const std::vector<TrajectorySegment>& segments,
+                               const std::vector<PalmRow>& palm) {
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const TrajectorySegment& s : segments)
     list.push_back({{"actuator", hand.actuators.at(static_cast<std::size_t>(s.actuator)).name},
@@ -39,13 +107,32 @@ std::string trajectoriesToJson(const hand::HandModel& hand,
                     {"max_velocity", s.max_velocity},
                     {"max_acceleration", s.max_acceleration},
                     {"start_s", s.start}});
-  const nlohmann::ordered_json doc = {
+  nlohmann::ordered_json doc = {
       {"format", "handsim-trajectories"}, {"version", 1}, {"hand", hand.id}, {"segments", list}};
+  if (!palm.empty()) {
+    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+    for (const PalmRow& r : palm) {
+      if (r.sinusoid)
+        rows.push_back({{"axis", sim::PalmMotion::axisName(r.axis)},
+                        {"amplitude", r.to_or_amplitude},
+                        {"frequency_hz", r.velocity_or_frequency},
+                        {"cycles", r.acceleration_or_cycles},
+                        {"start_s", r.start}});
+      else
+        rows.push_back({{"axis", sim::PalmMotion::axisName(r.axis)},
+                        {"to", r.to_or_amplitude},
+                        {"max_velocity", r.velocity_or_frequency},
+                        {"max_acceleration", r.acceleration_or_cycles},
+                        {"start_s", r.start}});
+    }
+    doc["palm"] = rows;
+  }
   return doc.dump(2) + "\n";
 }
 
 std::vector<TrajectorySegment> trajectoriesFromJson(const hand::HandModel& hand,
-                                                    const std::string& text) {
+                                                    const std::string& text,
+                                                    std::vector<PalmRow>* palm, bool* has_palm) {
   nlohmann::json doc;
   try {
     doc = nlohmann::json::parse(text, nullptr, true, true);
@@ -80,6 +167,36 @@ std::vector<TrajectorySegment> trajectoriesFromJson(const hand::HandModel& hand,
       throw std::runtime_error(where + ": " + e.what());
     }
   }
+  if (has_palm) *has_palm = doc.contains("palm");
+  if (doc.contains("palm")) {
+    if (!doc["palm"].is_array()) throw std::runtime_error("/palm: expected an array");
+    std::vector<PalmRow> rows;
+    for (std::size_t i = 0; i < doc["palm"].size(); ++i) {
+      const auto& j = doc["palm"][i];
+      const std::string where = "/palm/" + std::to_string(i);
+      try {
+        PalmRow r;
+        const std::string axis = j.at("axis").get<std::string>();
+        r.axis = sim::PalmMotion::axisIndex(axis);
+        if (r.axis < 0)
+          throw std::runtime_error("unknown axis '" + axis + "' (x, y, z, rx, ry, rz)");
+        r.sinusoid = j.contains("amplitude");
+        r.to_or_amplitude = j.at(r.sinusoid ? "amplitude" : "to").get<double>();
+        r.velocity_or_frequency = j.at(r.sinusoid ? "frequency_hz" : "max_velocity").get<double>();
+        r.acceleration_or_cycles =
+            r.sinusoid ? j.value("cycles", 1.0) : j.at("max_acceleration").get<double>();
+        r.start = j.value("start_s", 0.0);
+        const std::string problem = palmRowProblem(r);
+        if (!problem.empty()) throw std::runtime_error(problem);
+        rows.push_back(r);
+      } catch (const nlohmann::json::exception& e) {
+        throw std::runtime_error(where + ": " + e.what());
+      } catch (const std::runtime_error& e) {
+        throw std::runtime_error(where + ": " + e.what());
+      }
+    }
+    if (palm) *palm = std::move(rows);
+  }
   return out;
 }
 
@@ -108,6 +225,47 @@ TrajectoryPanel::TrajectoryPanel(SimulationController* controller, QWidget* pare
   message_ = new QLabel;
   message_->setWordWrap(true);
   layout->addWidget(message_);
+
+  // The palm's prescribed motion, as an arm's flange would carry it: moves and sinusoids per
+  // world axis, offsets from the scene's palm pose (scenario files' "palm" block).
+  auto* palm_title = new QLabel(tr("Palm motion (world axes, offsets from the palm pose; m, rad)"));
+  layout->addWidget(palm_title);
+  palm_table_ = new QTableWidget(0, kPalmColumns);
+  palm_table_->setObjectName(QStringLiteral("PalmTable"));
+  // Two-line headers: the move's meaning above, the sinusoid's below.
+  palm_table_->setHorizontalHeaderLabels({tr("Axis"), tr("Kind"), tr("To\nampl."),
+                                          tr("Max vel /s\nfreq Hz"), tr("Max acc /s²\ncycles"),
+                                          tr("Start s")});
+  palm_table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+  palm_table_->horizontalHeader()->setSectionResizeMode(kPalmAxis, QHeaderView::ResizeToContents);
+  palm_table_->horizontalHeader()->setSectionResizeMode(kPalmKind, QHeaderView::ResizeToContents);
+  palm_table_->setToolTip(
+      tr("Move: a trapezoidal move to the target offset with the maximum velocity and "
+         "acceleration, starting where the previous move of its axis ended. Sine: offset "
+         "amplitude sin(2 pi f (t - start)) for whole cycles, zero outside. Rows of one axis "
+         "add up."));
+  layout->addWidget(palm_table_, 1);
+  auto* palm_edit = new QHBoxLayout;
+  auto* add_move = new QPushButton(tr("Add move"));
+  add_move->setToolTip(tr("A trapezoidal palm move (lift 10 cm along z by default)"));
+  auto* add_sine = new QPushButton(tr("Add sine"));
+  add_sine->setToolTip(tr("A sinusoidal palm motion (shaking along x by default)"));
+  auto* remove_palm = new QPushButton(tr("Remove"));
+  for (QPushButton* b : {add_move, add_sine, remove_palm}) palm_edit->addWidget(b);
+  palm_edit->addStretch(1);
+  layout->addLayout(palm_edit);
+  connect(add_move, &QPushButton::clicked, this, [this] { addPalmRow(PalmRow{}); });
+  connect(add_sine, &QPushButton::clicked, this, [this] {
+    PalmRow r;
+    r.axis = sim::PalmMotion::X;
+    r.sinusoid = true;
+    r.to_or_amplitude = 0.01;
+    r.velocity_or_frequency = 2.0;
+    r.acceleration_or_cycles = 4.0;
+    addPalmRow(r);
+  });
+  connect(remove_palm, &QPushButton::clicked, this,
+          [this] { palm_table_->removeRow(palm_table_->currentRow()); });
 
   auto* transport = new QHBoxLayout;
   auto* play = new QToolButton;
@@ -205,9 +363,70 @@ void TrajectoryPanel::addRow(const TrajectorySegment& s) {
   table_->setItem(row, kStart, new QTableWidgetItem(QString::number(s.start, 'g', 10)));
 }
 
+void TrajectoryPanel::addPalmRow(const PalmRow& r) {
+  const int row = palm_table_->rowCount();
+  palm_table_->insertRow(row);
+  auto* axis = new QComboBox;
+  for (int a = 0; a < 6; ++a)
+    axis->addItem(QStringLiteral("%1 [%2]").arg(QString::fromLatin1(sim::PalmMotion::axisName(a)),
+                                               a < 3 ? QStringLiteral("m") : QStringLiteral("rad")));
+  axis->setCurrentIndex(r.axis);
+  palm_table_->setCellWidget(row, kPalmAxis, axis);
+  auto* kind = new QComboBox;
+  kind->addItems({tr("move"), tr("sine")});
+  kind->setCurrentIndex(r.sinusoid ? 1 : 0);
+  palm_table_->setCellWidget(row, kPalmKind, kind);
+  const double values[] = {r.to_or_amplitude, r.velocity_or_frequency, r.acceleration_or_cycles,
+                           r.start};
+  for (int c = 0; c < 4; ++c)
+    palm_table_->setItem(row, kPalmA + c, new QTableWidgetItem(QString::number(values[c], 'g', 10)));
+  // Switching the kind gives the row that kind's defaults: a move's numbers mean nothing as a
+  // sinusoid's.
+  connect(kind, &QComboBox::currentIndexChanged, this, [this, kind](int index) {
+    for (int i = 0; i < palm_table_->rowCount(); ++i)
+      if (palm_table_->cellWidget(i, kPalmKind) == kind) setPalmRowKind(i, index == 1);
+  });
+}
+
+void TrajectoryPanel::setPalmRowKind(int row, bool sinusoid) {
+  const PalmRow defaults = sinusoid ? PalmRow{0, true, 0.01, 2.0, 4.0, 0.0} : PalmRow{};
+  const double values[] = {defaults.to_or_amplitude, defaults.velocity_or_frequency,
+                           defaults.acceleration_or_cycles};
+  for (int c = 0; c < 3; ++c)
+    palm_table_->item(row, kPalmA + c)->setText(QString::number(values[c], 'g', 10));
+}
+
+std::vector<PalmRow> TrajectoryPanel::palmRows(QString* error) const {
+  std::vector<PalmRow> out;
+  for (int r = 0; r < palm_table_->rowCount(); ++r) {
+    PalmRow p;
+    p.axis = static_cast<QComboBox*>(palm_table_->cellWidget(r, kPalmAxis))->currentIndex();
+    p.sinusoid = static_cast<QComboBox*>(palm_table_->cellWidget(r, kPalmKind))->currentIndex() == 1;
+    bool ok[4] = {false, false, false, false};
+    p.to_or_amplitude = cellValue(palm_table_, r, kPalmA, &ok[0]);
+    p.velocity_or_frequency = cellValue(palm_table_, r, kPalmB, &ok[1]);
+    p.acceleration_or_cycles = cellValue(palm_table_, r, kPalmC, &ok[2]);
+    p.start = cellValue(palm_table_, r, kPalmStart, &ok[3]);
+    if (!(ok[0] && ok[1] && ok[2] && ok[3])) {
+      *error = tr("palm row %1: needs numbers").arg(r + 1);
+      return {};
+    }
+    out.push_back(p);
+  }
+  try {
+    palmMotionFromRows(out);
+  } catch (const std::exception& e) {
+    *error = QString::fromUtf8(e.what());
+    return {};
+  }
+  return out;
+}
+
 void TrajectoryPanel::fillFromController() {
   table_->setRowCount(0);
   for (const TrajectorySegment& s : controller_->trajectories()) addRow(s);
+  palm_table_->setRowCount(0);
+  for (const PalmRow& r : palmRowsFromMotion(controller_->palmMotion())) addPalmRow(r);
   message_->clear();
   updateTransport();
 }
@@ -236,32 +455,45 @@ std::vector<TrajectorySegment> TrajectoryPanel::rows(QString* error) const {
 bool TrajectoryPanel::apply() {
   QString error;
   std::vector<TrajectorySegment> segments = rows(&error);
+  std::vector<PalmRow> palm;
+  if (error.isEmpty()) palm = palmRows(&error);
   if (!error.isEmpty()) {
     message_->setText(
         QStringLiteral("<span style='color:#c33'>%1</span>").arg(error.toHtmlEscaped()));
     return false;
   }
+  const int n = static_cast<int>(segments.size() + palm.size());
+  // Both tables were read before either call refills them from the controller.
+  controller_->setPalmMotion(palmMotionFromRows(palm));
   controller_->setTrajectories(std::move(segments));
-  message_->setText(tr("%n segment(s); run length %1 s", nullptr, table_->rowCount())
-                        .arg(controller_->duration(), 0, 'f', 2));
+  message_->setText(
+      tr("%n segment(s); run length %1 s", nullptr, n).arg(controller_->duration(), 0, 'f', 2));
   return true;
 }
 
 void TrajectoryPanel::loadFile(const QString& path) {
   std::vector<TrajectorySegment> segments;
+  std::vector<PalmRow> palm;
+  bool has_palm = false;
   try {
-    segments = trajectoriesFromJson(controller_->hand(), io::readFile(path.toStdString()));
+    segments = trajectoriesFromJson(controller_->hand(), io::readFile(path.toStdString()), &palm,
+                                    &has_palm);
   } catch (const std::exception& e) {
     throw std::runtime_error(path.toStdString() + ": " + e.what());
   }
+  // A file without a "palm" array (older files) leaves the palm's motion as it is.
+  if (has_palm) controller_->setPalmMotion(palmMotionFromRows(palm));
   controller_->setTrajectories(std::move(segments));
 }
 
 void TrajectoryPanel::saveFile(const QString& path) const {
   QString error;
   const std::vector<TrajectorySegment> segments = rows(&error);
+  std::vector<PalmRow> palm;
+  if (error.isEmpty()) palm = palmRows(&error);
   if (!error.isEmpty()) throw std::runtime_error(error.toStdString());
-  io::writeFileAtomically(path.toStdString(), trajectoriesToJson(controller_->hand(), segments));
+  io::writeFileAtomically(path.toStdString(),
+                          trajectoriesToJson(controller_->hand(), segments, palm));
 }
 
 void TrajectoryPanel::updateTransport() {
