@@ -151,7 +151,8 @@ int run(const std::vector<std::string>& argv) {
       clutches.push_back({{"actuator", h.actuators[static_cast<std::size_t>(c.actuator)].name},
                           {"inner", h.jointName(c.inner)},
                           {"outer", h.jointName(c.outer)},
-                          {"tau_break", c.tau_break}});
+                          {"tau_break", c.tau_break},
+                          {"closing_direction", c.closing_direction}});
     nlohmann::ordered_json poses = nlohmann::ordered_json::array();
     for (const auto& p : h.poses) poses.push_back(p.name);
     hands.push_back({{"id", h.id},

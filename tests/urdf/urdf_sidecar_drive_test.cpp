@@ -65,7 +65,9 @@ struct Breakaway {
 
 /// Closes the clutch finger at 0.5 rad/s while a force growing at 10 N/s pushes on the
 /// proximal link 0.03 m from its joint, against the closing motion, in the finger's plane.
-Breakaway run(const hand::HandModel& h) {
+/// `closing` is the direction in which the finger closes: +1 towards positive angles (the
+/// actuator's position grows), -1 towards negative ones (it falls).
+Breakaway run(const hand::HandModel& h, double closing = 1.0) {
   const hand::ClutchModel& clutch = h.clutches.at(0);
   const int f = clutch.inner.finger;
   const auto& chain = h.fingers[static_cast<std::size_t>(f)];
@@ -77,15 +79,17 @@ Breakaway run(const hand::HandModel& h) {
   constexpr double dt = 1e-3;
   for (int k = 1; k <= 2500; ++k) {
     const double t = k * dt;
-    a[static_cast<std::size_t>(clutch.actuator)] = 0.5 * t;
+    a[static_cast<std::size_t>(clutch.actuator)] = closing * 0.5 * t;
     const auto q = hand::jointPositions(h, a, state);
     const double q1 = q[static_cast<std::size_t>(f)][clutch.inner.joint];
     const Eigen::Vector3d along(std::cos(q1), std::sin(q1), 0.0);
     const Eigen::Vector3d normal(-std::sin(q1), std::cos(q1), 0.0);
     const auto frames = kinematics::forwardKinematics(chain, q[static_cast<std::size_t>(f)]);
-    const double load = hand::innerLoadTorque(h, clutch, frames, 0.03 * along, -10.0 * t * normal);
-    hand::updateClutch(h, clutch, state[0], a[static_cast<std::size_t>(clutch.actuator)], 1.0,
-                       load);
+    // Closing turns the link along closing * normal; the contact pushes the other way.
+    const double load =
+        hand::innerLoadTorque(h, clutch, frames, 0.03 * along, -closing * 10.0 * t * normal);
+    hand::updateClutch(h, clutch, state[0], a[static_cast<std::size_t>(clutch.actuator)],
+                       closing, load);
     if (state[0].broken && out.step < 0) {
       out.step = k;
       out.break_position = state[0].break_position;
@@ -117,6 +121,56 @@ TEST(UrdfSidecarDrives, ClutchBreaksAwayLikeTheSameHandFile) {
   EXPECT_NEAR(u.q_outer, (r_o + 1.0) * a_end - u.break_position, 1e-12);
   EXPECT_NEAR(u.q_inner, h.q_inner, 1e-12);
   EXPECT_NEAR(u.q_outer, h.q_outer, 1e-12);
+}
+
+/// The twin's finger mirrored: it closes towards negative angles (limits and actuator range
+/// negated), with or without the clutch's "closing_direction": -1.
+hand::HandModel mirroredTwin(bool say_direction) {
+  const std::string text = std::string(R"({
+    "format": "handsim-hand", "version": 1, "id": "clutch_mirror",
+    "fingers": [
+      {"name": "F", "joints": [
+        {"name": "J1", "a_m": 0.05, "limits_deg": [-137.50987083139756, 0]},
+        {"name": "J2", "a_m": 0.04, "limits_deg": [-45.836623610465857, 0]}]}],
+    "actuators": [
+      {"name": "proximal", "unit": "rad", "range": [-2.4, 0],
+       "drives": [{"joint": "F.J1", "ratio": 1}, {"joint": "F.J2", "ratio": 0.3333333333333333}]}],
+    "clutches": [{"actuator": "proximal", "inner": "F.J1", "outer": "F.J2", "tau_break_Nm": 0.5)") +
+                           (say_direction ? R"(, "closing_direction": -1)" : "") + "}]}";
+  return hand::parseHandFile(text, "clutch_mirror.json");
+}
+
+TEST(UrdfSidecarDrives, AFingerClosingTowardsNegativeAnglesBreaksAwayWhenItsClutchSaysSo) {
+  const hand::HandModel mirrored = mirroredTwin(true);
+  ASSERT_EQ(mirrored.clutches.at(0).closing_direction, -1);
+  const Breakaway m = run(mirrored, -1.0), h = run(handFileTwin());
+  // The mirror image of the positive finger's run: the same step, every angle negated.
+  const int expected_step = static_cast<int>(std::floor(0.5 / 0.3 / 1e-3)) + 1;
+  EXPECT_EQ(m.step, expected_step);
+  EXPECT_NEAR(m.break_position, -0.5 * expected_step * 1e-3, 1e-12);
+  const double a_end = -0.5 * 2.5, r_o = 0.3333333333333333;
+  EXPECT_NEAR(m.q_inner, m.break_position, 1e-12);
+  EXPECT_NEAR(m.q_outer, (r_o + 1.0) * a_end - m.break_position, 1e-12);
+  EXPECT_NEAR(m.q_inner, -h.q_inner, 1e-12);
+  EXPECT_NEAR(m.q_outer, -h.q_outer, 1e-12);
+  // Without it the clutch takes the closing motion for an opening one and never breaks.
+  EXPECT_EQ(run(mirroredTwin(false), -1.0).step, -1);
+  // Anything but 1 or -1 is refused with its field.
+  try {
+    hand::parseHandFile(R"({"format": "handsim-hand", "version": 1, "id": "x",
+      "fingers": [{"name": "F", "joints": [
+        {"name": "J1", "a_m": 0.05, "limits_deg": [0, 90]},
+        {"name": "J2", "a_m": 0.04, "limits_deg": [0, 90]}]}],
+      "actuators": [{"name": "p", "unit": "rad", "range": [0, 1],
+        "drives": [{"joint": "F.J1", "ratio": 1}, {"joint": "F.J2", "ratio": 0.5}]}],
+      "clutches": [{"actuator": "p", "inner": "F.J1", "outer": "F.J2", "tau_break_Nm": 0.5,
+                    "closing_direction": 2}]})",
+                       "bad_direction.json");
+    ADD_FAILURE() << "closing_direction 2 accepted";
+  } catch (const io::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("/clutches/0/closing_direction"), std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(UrdfSidecarDrives, TendonJointsArePassiveAsInAHandFile) {
@@ -207,7 +261,7 @@ TEST(UrdfSidecarDrives, TheCorpusBarrettHandGetsItsClutchesFromASidecar) {
                "\", \"follows\": \"" + med + "\", \"multiplier\": 0.3333333333333333}";
     clutches += std::string(f[0] == '1' ? "" : ",") + "{\"actuator\": \"" + med +
                 "\", \"inner\": \"" + med + "\", \"outer\": \"" + dist +
-                "\", \"tau_break_Nm\": 1.26}";
+                "\", \"tau_break_Nm\": 1.26, \"closing_direction\": -1}";
   }
   sidecar += "], \"clutches\": [" + clutches + "]}";
   const std::string path = writePair("handsim_sidecar_bhand", sidecar, ss.str(), "bhand_model");
@@ -216,6 +270,16 @@ TEST(UrdfSidecarDrives, TheCorpusBarrettHandGetsItsClutchesFromASidecar) {
   const hand::HandModel h = hand::loadUrdfHand(path, opt);
   EXPECT_EQ(h.actuators.size(), 5u);  // 8 movable joints, 3 distal ones now coupled
   ASSERT_EQ(h.clutches.size(), 3u);
+  EXPECT_EQ(h.clutches[0].closing_direction, -1);
+  // Its fingers close towards negative angles: a load above 1.26 N m breaks the clutch while
+  // the actuator falls (closing), not while it rises (opening).
+  {
+    hand::ClutchState closing, opening;
+    hand::updateClutch(h, h.clutches[0], closing, -0.5, -1.0, 1.3);
+    hand::updateClutch(h, h.clutches[0], opening, -0.5, 1.0, 1.3);
+    EXPECT_TRUE(closing.broken);
+    EXPECT_FALSE(opening.broken);
+  }
   // Broken away at a_break, the distal joint follows eq. 10: (1/3 + 1) a - a_break.
   const hand::ClutchModel& c = h.clutches[0];
   std::vector<double> a(h.actuators.size(), 0.0);

@@ -57,6 +57,10 @@ struct ClutchModel {
   JointRef inner;
   JointRef outer;
   double tau_break = 1.26;  ///< torque on the inner joint that disengages the clutch [N m]
+  /// +1 when the finger closes as the actuator's position grows (seed 000's BarrettHand), -1
+  /// when it closes as the position falls (e.g. a URDF whose fingers close towards negative
+  /// angles): the clutch breaks only while closing and re-engages while opening.
+  int closing_direction = 1;
 };
 
 /// One joint a tendon pulls: the tendon's excursion grows by pulley_radius * q, and a return

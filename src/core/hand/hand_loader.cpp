@@ -123,7 +123,7 @@ void readTendonBlock(const JsonDocument& doc, const json& tj, const std::string&
 
 void readClutchBlock(const JsonDocument& doc, const json& cj, const std::string& ptr, HandModel& m) {
   doc.object(cj, ptr);
-  doc.allowOnly(cj, ptr, {"actuator", "inner", "outer", "tau_break_Nm"});
+  doc.allowOnly(cj, ptr, {"actuator", "inner", "outer", "tau_break_Nm", "closing_direction"});
   ClutchModel c;
   const std::string ap = JsonDocument::child(ptr, "actuator");
   const std::string an = doc.string(doc.require(cj, ptr, "actuator"), ap);
@@ -140,6 +140,12 @@ void readClutchBlock(const JsonDocument& doc, const json& cj, const std::string&
   const std::string tp = JsonDocument::child(ptr, "tau_break_Nm");
   c.tau_break = doc.rational(doc.require(cj, ptr, "tau_break_Nm"), tp);
   if (c.tau_break <= 0.0) doc.fail(tp, "breakaway torque must be positive");
+  if (const auto it = cj.find("closing_direction"); it != cj.end()) {
+    const std::string dp = JsonDocument::child(ptr, "closing_direction");
+    c.closing_direction = doc.integer(*it, dp);
+    if (c.closing_direction != 1 && c.closing_direction != -1)
+      doc.fail(dp, "must be 1 (closes as the actuator's position grows) or -1");
+  }
   m.clutches.push_back(c);
 }
 

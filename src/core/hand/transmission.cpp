@@ -126,7 +126,9 @@ ClutchEvent updateClutch(const HandModel& hand, const ClutchModel& clutch, Clutc
                          double inner_load_torque) {
   // The inner joint's ratio sign tells which actuator direction closes the finger.
   const auto [act, drive] = hand.driverOf(clutch.inner);
+  // The clutch's closing direction flips it for fingers that close as the actuator falls.
   const double ri =
+      clutch.closing_direction *
       hand.actuators[static_cast<std::size_t>(act)].drives[static_cast<std::size_t>(drive)].ratio;
   const double closing_rate = ri * actuator_drive;
   if (!state.broken) {
@@ -161,6 +163,7 @@ double innerLoadTorque(const HandModel& hand, const ClutchModel& clutch,
   const auto& chain = hand.fingers[static_cast<std::size_t>(clutch.inner.finger)];
   const auto [act, drive] = hand.driverOf(clutch.inner);
   const double ri =
+      clutch.closing_direction *
       hand.actuators[static_cast<std::size_t>(act)].drives[static_cast<std::size_t>(drive)].ratio;
   // Closing moves the joint along sign(ri); a resisting torque points the other way.
   const double tau = torqueAboutJoint(chain, frames, clutch.inner.joint, point, force, moment);
