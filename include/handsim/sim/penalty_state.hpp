@@ -38,6 +38,10 @@ struct PenaltyWorkspace {
   std::vector<PenaltyLoad> loads;                  ///< the step's wrenches
   std::vector<contact::Contact> link_contacts;     ///< published into SimState::contacts
   std::vector<contact::Contact> object_contacts;   ///< published into SimState::object_contacts
+  // A link pair's actuator-space vectors (sized to the actuator count; no allocation once warm):
+  // the generalised force of a unit force along the pair's normal at c and along the link's
+  // flux vector, and the inertia's answer to the first.
+  Eigen::VectorXd row_normal, row_flux, answer;
 };
 
 }  // namespace handsim::sim

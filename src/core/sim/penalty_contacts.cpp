@@ -126,6 +126,42 @@ void addWrench(const Model& model, SimState& s, int free_body, int object,
       body.inverse_inertia_world * (p - body.com_world).cross(f);
 }
 
+// The actuator-space generalised force R^T J_v(p)^T d of a unit force `d_world` at `p_world` on
+// the link of finger `finger`, row `row`; by duality also the velocity along d of the link's
+// point p per unit of actuator velocity (the palm's motion apart). `out` is sized by the caller.
+void linkActuatorRow(const Model& model, const SimState& s, int finger, int row,
+                     const Eigen::Vector3d& p_world, const Eigen::Vector3d& d_world,
+                     Eigen::VectorXd& out) {
+  out.setZero();
+  const auto f = static_cast<std::size_t>(finger);
+  const Eigen::Isometry3d to_base = fingerBaseWorld(model, s, finger).inverse();
+  const kinematics::JointVector j =
+      contact::linkPointJacobianTranspose(model.hand().fingers[f], s.link_frames[f], row,
+                                          to_base * p_world, to_base.linear() * d_world);
+  for (std::size_t k = 0; k < s.work.drives[f].size(); ++k) {
+    const auto& e = s.work.drives[f][k];
+    if (e.ratio == 0.0) continue;
+    out[idx(static_cast<std::size_t>(e.actuator))] += e.ratio * j[idx(k)];
+  }
+}
+
+// Adds the force f at p on a link (body A of a Link pair) to the actuator forces and, through
+// the factorised actuator-space inertia, to the actuator accelerations of the step, so that the
+// pairs after it see the finger's answer (the Gauss-Seidel pass of the file comment).
+void addLinkLoad(const Model& model, SimState& s, int finger, int row, const Eigen::Vector3d& p,
+                 const Eigen::Vector3d& f) {
+  const double magnitude = f.norm();
+  if (!(magnitude > 0.0)) return;
+  StepWorkspace& w = s.work;
+  PenaltyWorkspace& pw = w.penalty;
+  linkActuatorRow(model, s, finger, row, p, f / magnitude, pw.row_flux);
+  pw.row_flux *= magnitude;
+  const auto na = idx(model.actuatorCount());
+  w.force += pw.row_flux;
+  pw.answer = w.mass_ldlt.solve(pw.row_flux);
+  w.acceleration.head(na) += pw.answer;
+}
+
 // The loads of link pairs as external forces in the finger dynamics, reflected to actuator
 // space (R^T J^T f), and the actuator accelerations solved again.
 void applyLinkLoads(const Model& model, SimState& s) {
@@ -238,6 +274,9 @@ void computePenaltyContacts(const Model& model, SimState& s) {
   const contact::PenaltyContactParams& pp = co.penalty;
   const double dt = model.options.dt;
   const double t = s.time;
+  const auto na = idx(model.actuatorCount());
+  for (Eigen::VectorXd* v : {&pw.row_normal, &pw.row_flux, &pw.answer})
+    if (v->size() != na) v->resize(na);
   for (std::size_t k = 0; k < g.pairs.size(); ++k) {
     const PenaltyPair& pair = g.pairs[k];
     PenaltyPairState& st = s.penalty_pairs[k];
@@ -328,8 +367,32 @@ void computePenaltyContacts(const Model& model, SimState& s) {
         w_rate += sign_of_force * scale *
                   (N.dot(n) / m +
                    M.dot(body.inverse_inertia_world * (c - body.com_world).cross(n)));
+      } else if (side.finger >= 0) {
+        // A link: its velocity at c at the end of the step with the finger accelerations of the
+        // pairs before (the link's own turning left out), and its answer to a unit force along
+        // sign * s_n at c through the actuator-space inertia. Without this answer the link's
+        // side of the stiff damper was explicit: a servo-driven jaw (0.3 kg reflected) with
+        // g2 dt / m = 17 per pad bounced off the object every step.
+        const Eigen::Vector3d palm_v =
+            s.palm_twist_world.head<3>() +
+            s.palm_twist_world.tail<3>().cross(c - s.palm_pose_world.translation());
+        const double nn = N.norm();
+        if (nn > 0.0) {
+          linkActuatorRow(model, s, side.finger, side.row, c, N / nn, pw.row_flux);
+          pw.row_flux *= nn;
+        } else {
+          pw.row_flux.setZero();
+        }
+        double rate = N.dot(palm_v);
+        for (Eigen::Index i = 0; i < na; ++i)
+          rate += pw.row_flux[i] * (s.actuator_velocity[static_cast<std::size_t>(i)] +
+                                    dt * s.work.acceleration[i]);
+        rate_star += scale * rate;
+        linkActuatorRow(model, s, side.finger, side.row, c, n, pw.row_normal);
+        pw.answer = s.work.mass_ldlt.solve(pw.row_normal);
+        w_rate += sign_of_force * scale * pw.row_flux.dot(pw.answer);
       } else {
-        // A link, the palm or the ground: its velocity at c (the link's own turning left out).
+        // The palm or the ground: its velocity at c (the palm's turning left out).
         rate_star += scale * N.dot(pointVelocity(model, s, side, c));
       }
     };
@@ -363,6 +426,7 @@ void computePenaltyContacts(const Model& model, SimState& s) {
     }
     addWrench(model, s, b.free_body, b.object, c, normal_force);
     addWrench(model, s, a.free_body, a.object, c, -normal_force);
+    if (a.finger >= 0) addLinkLoad(model, s, a.finger, a.row, c, -normal_force);
     // Friction, explicit: on B's velocity relative to A at c at the start of the step. That is
     // the velocity the bodies moved with during the last step, so the anchor's extension is
     // their true relative displacement (a predicted velocity that the friction itself then
@@ -383,6 +447,7 @@ void computePenaltyContacts(const Model& model, SimState& s) {
     if (!friction.allFinite()) friction.setZero();
     addWrench(model, s, b.free_body, b.object, c, friction);
     addWrench(model, s, a.free_body, a.object, c, -friction);
+    if (a.finger >= 0) addLinkLoad(model, s, a.finger, a.row, c, -friction);
     if (magnitude == 0.0 && friction.squaredNorm() == 0.0) continue;
     pw.loads.push_back({static_cast<int>(k), c, normal_force + friction});
     Contact ct;
@@ -412,7 +477,12 @@ void computePenaltyContacts(const Model& model, SimState& s) {
         break;
     }
   }
-  applyLinkLoads(model, s);
+  // The links' loads are in the actuator forces and accelerations already (addLinkLoad).
+  const auto na_end = idx(model.actuatorCount());
+  if (!s.work.acceleration.head(na_end).allFinite()) {
+    addWarning(s, "seed004 contact: the finger accelerations are not finite; set to 0");
+    s.work.acceleration.head(na_end).setZero();
+  }
 }
 
 void applyPenaltyContacts(const Model& model, SimState& s) {
