@@ -51,6 +51,13 @@ std::optional<std::string> Args::value(const std::string& flag) const {
   return out;
 }
 
+std::vector<std::string> Args::values(const std::string& flag) const {
+  std::vector<std::string> out;
+  for (const auto& [k, v] : values_)
+    if (k == flag) out.push_back(v);
+  return out;
+}
+
 std::string Args::required(const std::string& flag) const {
   const auto v = value(flag);
   if (!v) throw UsageError("missing required option " + flag + " (see --help)");

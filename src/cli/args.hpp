@@ -24,6 +24,8 @@ class Args {
   bool has(const std::string& flag) const;
   std::optional<std::string> value(const std::string& flag) const;
   std::string required(const std::string& flag) const;
+  /// Every value of a flag given more than once, in command-line order.
+  std::vector<std::string> values(const std::string& flag) const;
   const std::vector<std::string>& positional() const { return positional_; }
   /// Checks that exactly `count` positional arguments were given; `what` names them for the
   /// message ("one scenario file", "no arguments"). Missing ones and extra ones (named) are

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include <algorithm>
+
 #include "cli_util.hpp"
 #include "command.hpp"
+#include "handsim/hand/hand_ik.hpp"
 #include "handsim/hand/hand_loader.hpp"
+#include "handsim/hand/transmission.hpp"
 #include "handsim/kinematics/closed_form_ik.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
 #include "handsim/kinematics/numerical_ik.hpp"
@@ -12,7 +16,9 @@ namespace {
 
 const char* kHelp =
     "usage: handsim-cli ik --hand ID --finger NAME --target x,y,z [--phi ANGLE] [--deg]\n"
-    "                      [--q0 v1,...]\n\n"
+    "                      [--q0 v1,...]\n"
+    "       handsim-cli ik --hand ID (--finger NAME | --link NAME) --target x,y,z\n"
+    "                      [--shared locked|free]\n\n"
     "Inverse kinematics of one finger. The target is in the finger's base frame {k0} [m].\n"
     "  BarrettHand-type fingers use the closed form (seed 000 eq. 5-7).\n"
     "  With --phi, a finger ending in three planar joints uses the closed form of seed 003:\n"
@@ -22,16 +28,109 @@ const char* kHelp =
     "  --q0 LIST   starting / reference joint values (default: zeros clamped to the limits;\n"
     "              degrees for revolute joints with --deg)\n\n"
     "Output: {\"q\": [rad or m], \"residual\": m, \"solver\": ...}. An unreachable target exits\n"
-    "with code 3 and prints {\"error\": \"unreachable\", \"miss\": m, \"message\": ...}.\n";
+    "with code 3 and prints {\"error\": \"unreachable\", \"miss\": m, \"message\": ...}.\n\n"
+    "URDF hands, --link or --shared: hand-level IK. The target is in the palm (URDF: root\n"
+    "link) frame [m]; the finger's tip or the link's frame origin is placed by moving the\n"
+    "hand's actuated coordinates from the zero pose (clamped into the limits): every copy of a\n"
+    "shared (wrist) joint takes one value and mimic joints follow their masters.\n"
+    "  --link NAME            a URDF link (hand files: <finger>.link<k>) instead of a tip\n"
+    "  --shared locked|free   locked (default): joints shared with other fingers stay put;\n"
+    "                         free: they move too, and the other fingers with them\n"
+    "Output: {\"hand\", \"endpoint\", \"shared\", \"q\" (the endpoint's finger), \"fingers\":\n"
+    "[{\"name\", \"q\"}], \"joints\": {name: value} (every movable joint, rad or m),\n"
+    "\"residual\" (m), \"solver\"}; unreachable: exit 3 and the error object above.\n";
+
+/// Hand-level IK (hand/hand_ik.hpp): URDF hands, or when --link or --shared is given.
+int runHandIk(const Args& args, const hand::HandModel& h) {
+  if (args.has("--phi") || args.has("--q0"))
+    throw UsageError(
+        "--phi and --q0 are for one finger's own IK; with --link, --shared or a "
+        "URDF hand the hand starts from its zero pose");
+  if (args.has("--finger") == args.has("--link"))
+    throw UsageError("give one of --finger NAME or --link NAME");
+  hand::HandIkOptions opt;
+  const std::string shared = args.value("--shared").value_or("locked");
+  if (shared == "locked") {
+    opt.shared = hand::SharedJoints::Locked;
+  } else if (shared == "free") {
+    opt.shared = hand::SharedJoints::Free;
+  } else {
+    throw UsageError("--shared: expected locked or free, got '" + shared + "'");
+  }
+  hand::IkEndpoint endpoint;
+  try {
+    endpoint = args.has("--finger")
+                   ? hand::fingerEndpoint(h, requireFinger(h, *args.value("--finger")))
+                   : hand::linkEndpoint(h, *args.value("--link"));
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--link: ") + e.what());
+  }
+  const auto t = parseNumbers(args.required("--target"), "--target");
+  if (t.size() != 3) throw UsageError("--target: give x,y,z in metres (palm frame)");
+  std::vector<double> a(h.actuators.size());
+  for (std::size_t i = 0; i < a.size(); ++i)
+    a[i] = std::clamp(0.0, h.actuators[i].lower, h.actuators[i].upper);
+  std::vector<kinematics::JointVector> q_now = hand::jointPositions(h, a);
+  // Joints no actuator drives start at 0 clamped into their limits.
+  for (std::size_t f = 0; f < h.fingers.size(); ++f)
+    for (int j = 0; j < h.fingers[f].dof(); ++j)
+      if (h.driverOf({static_cast<int>(f), j}).first < 0) {
+        const auto& row = h.fingers[f].rows[static_cast<std::size_t>(h.fingers[f].rowOfJoint(j))];
+        q_now[f][j] = std::clamp(0.0, row.lower, row.upper);
+      }
+  const Eigen::Vector3d target(t[0], t[1], t[2]);
+  std::vector<kinematics::JointVector> q;
+  try {
+    q = hand::handInverseKinematics(h, endpoint, target, q_now, opt);
+  } catch (const kinematics::UnreachableTarget& e) {
+    printJson({{"error", "unreachable"},
+               {"miss", e.miss()},
+               {"message", e.what()},
+               {"closest_q", vectorJson(e.closest())}});
+    std::cerr << "handsim-cli ik: " << e.what() << "\n";
+    return kInfeasible;
+  }
+  const auto& chain = h.fingers[static_cast<std::size_t>(endpoint.finger)];
+  const auto frames =
+      kinematics::forwardKinematics(chain, q[static_cast<std::size_t>(endpoint.finger)]);
+  const Eigen::Vector3d reached =
+      (chain.base * frames.at(endpoint.row + 1) * endpoint.in_frame).translation();
+  nlohmann::ordered_json fingers = nlohmann::ordered_json::array();
+  for (std::size_t f = 0; f < h.fingers.size(); ++f)
+    fingers.push_back({{"name", h.fingers[f].name}, {"q", vectorJson(q[f])}});
+  nlohmann::ordered_json joints = nlohmann::ordered_json::object();
+  if (!h.tree.empty()) {
+    for (const auto& tj : h.tree.joints)
+      if (!tj.copies.empty())
+        joints[tj.name] =
+            q[static_cast<std::size_t>(tj.copies.front().finger)][tj.copies.front().joint];
+  } else {
+    for (std::size_t f = 0; f < h.fingers.size(); ++f)
+      for (int j = 0; j < h.fingers[f].dof(); ++j)
+        joints[h.jointName({static_cast<int>(f), j})] = q[f][j];
+  }
+  printJson({{"hand", h.id},
+             {"endpoint", endpoint.name},
+             {"shared", shared},
+             {"finger", chain.name},
+             {"q", vectorJson(q[static_cast<std::size_t>(endpoint.finger)])},
+             {"fingers", fingers},
+             {"joints", joints},
+             {"residual", (reached - target).norm()},
+             {"solver", "damped least squares over the actuated coordinates"}});
+  return kOk;
+}
 
 int run(const std::vector<std::string>& argv) {
-  const Args args(argv, {"--hand", "--finger", "--target", "--phi", "--q0"}, {"--deg"});
+  const Args args(argv, {"--hand", "--finger", "--link", "--target", "--phi", "--q0", "--shared"},
+                  {"--deg"});
   if (args.help()) {
     std::cout << kHelp;
     return kOk;
   }
   args.requirePositional(0, "no positional arguments");
   const hand::HandModel h = hand::loadHand(args.required("--hand"));
+  if (!h.tree.empty() || args.has("--link") || args.has("--shared")) return runHandIk(args, h);
   const auto& chain =
       h.fingers[static_cast<std::size_t>(requireFinger(h, args.required("--finger")))];
   const bool deg = args.has("--deg");

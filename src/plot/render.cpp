@@ -12,6 +12,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <stdexcept>
 
 namespace handsim::plot {
@@ -614,10 +615,14 @@ double figureHeight(const Figure& figure, const FigureSize& size) {
   return std::min(30.0, (fixed + n * panel) / 72.0);
 }
 
-void exportFigure(const Figure& figure, const QString& path, const FigureSize& size, int dpi) {
+namespace {
+
+// Writes what `draw` draws on a `pt` sized canvas as PNG (at `dpi`), SVG or PDF by the suffix
+// of `path`, atomically (QSaveFile).
+void exportDrawing(const QString& path, QSizeF pt, int dpi, const std::string& title,
+                   const Attributes& svg_root, const std::function<void(Canvas&)>& draw) {
   if (dpi < 50 || dpi > 2400)
     throw std::invalid_argument("dpi " + std::to_string(dpi) + ": use 50 to 2400");
-  const QSizeF pt(size.width_in * 72.0, figureHeight(figure, size) * 72.0);
   const QString suffix = QFileInfo(path).suffix().toLower();
   const auto fail = [&](const QString& why) {
     throw std::runtime_error("cannot write " + path.toStdString() + ": " + why.toStdString());
@@ -642,14 +647,13 @@ void exportFigure(const Figure& figure, const QString& path, const FigureSize& s
       painter.setRenderHint(QPainter::Antialiasing);
       painter.scale(dpi / 72.0, dpi / 72.0);
       PainterCanvas canvas(painter);
-      drawFigure(figure, canvas, pt);
+      draw(canvas);
     }
     open();
     if (!image.save(&file, "PNG")) fail(QStringLiteral("cannot encode PNG"));
   } else if (suffix == QLatin1String("svg")) {
-    SvgCanvas canvas(
-        pt, {{"width-in", num(size.width_in)}, {"height-in", num(figureHeight(figure, size))}});
-    drawFigure(figure, canvas, pt);
+    SvgCanvas canvas(pt, svg_root);
+    draw(canvas);
     open();
     file.write(canvas.finish());
   } else if (suffix == QLatin1String("pdf")) {
@@ -658,19 +662,179 @@ void exportFigure(const Figure& figure, const QString& path, const FigureSize& s
     writer.setPageSize(QPageSize(pt, QPageSize::Point));
     writer.setPageMargins(QMarginsF(0, 0, 0, 0));
     writer.setResolution(1200);
-    writer.setTitle(qs(figure.title));
+    writer.setTitle(qs(title));
     writer.setCreator(QStringLiteral("handsim"));
     {
       QPainter painter(&writer);
       painter.setRenderHint(QPainter::Antialiasing);
       painter.scale(1200.0 / 72.0, 1200.0 / 72.0);
       PainterCanvas canvas(painter);
-      drawFigure(figure, canvas, pt);
+      draw(canvas);
     }
   } else {
     fail(QStringLiteral("use a .png, .svg or .pdf file name"));
   }
   if (!file.commit()) fail(file.errorString());
+}
+
+}  // namespace
+
+void exportFigure(const Figure& figure, const QString& path, const FigureSize& size, int dpi) {
+  const double height_in = figureHeight(figure, size);
+  const QSizeF pt(size.width_in * 72.0, height_in * 72.0);
+  exportDrawing(path, pt, dpi, figure.title,
+                {{"width-in", num(size.width_in)}, {"height-in", num(height_in)}},
+                [&](Canvas& canvas) { drawFigure(figure, canvas, pt); });
+}
+
+// --- heat maps ------------------------------------------------------------------------------
+
+HeatMapLayout drawHeatMap(const HeatMap& map, Canvas& c, QSizeF size, const Style& st) {
+  HeatMapLayout lay;
+  c.fillRect(QRectF(QPointF(0, 0), size), Qt::white);
+  const double top = map.title.empty() ? 8.0 : 8.0 + st.title * 1.6;
+  const double left = 16.0 + st.font + 4.0 + 34.0;   // y title, tick labels
+  const double bottom = kTick + 3.0 + st.small * 1.4 + st.font * 1.6 + 4.0;
+  const double bar_w = 10.0, bar_gap = 10.0;
+  const double right = bar_gap + bar_w + kTick + 3.0 + 34.0 + st.font * 1.6 + 4.0;
+  lay.plot = QRectF(left, top, std::max(10.0, size.width() - left - right),
+                    std::max(10.0, size.height() - top - bottom));
+  lay.bar = QRectF(lay.plot.right() + bar_gap, lay.plot.top(), bar_w, lay.plot.height());
+  const QRectF& P = lay.plot;
+  const Stroke frame{kInk, st.frame, {}};
+  if (!map.title.empty()) {
+    c.beginGroup("title", {{"text", map.title}});
+    c.text(outline(qs(map.title), st.title, QPointF(size.width() / 2, 4.0 + st.title * 0.6),
+                   HAlign::Center),
+           kInk, qs(map.title));
+    c.endGroup();
+  }
+  auto xAt = [&](double f) { return P.left() + f * P.width(); };
+  auto yAt = [&](double f) { return P.bottom() - f * P.height(); };
+  const double xspan = map.x.edges.back() - map.x.edges.front();
+  const double yspan = map.y.edges.back() - map.y.edges.front();
+  for (const HeatCell& cell : map.cells) {
+    const double x0 = xAt((map.x.edges[cell.ix] - map.x.edges.front()) / xspan);
+    const double x1 = xAt((map.x.edges[cell.ix + 1] - map.x.edges.front()) / xspan);
+    const double y0 = yAt((map.y.edges[cell.iy] - map.y.edges.front()) / yspan);
+    const double y1 = yAt((map.y.edges[cell.iy + 1] - map.y.edges.front()) / yspan);
+    const QRectF r(QPointF(x0, y1), QPointF(x1, y0));
+    const auto rgb = heatColour(map.colourFraction(cell.value));
+    const QColor colour = cell.refused ? QColor(0xF2, 0xF2, 0xF2) : QColor(rgb[0], rgb[1], rgb[2]);
+    c.beginGroup("cell", {{"x", num(map.x.values[cell.ix])},
+                          {"y", num(map.y.values[cell.iy])},
+                          {"value", num(cell.value)},
+                          {"refused", cell.refused ? "1" : "0"},
+                          {"colour", colour.name(QColor::HexRgb).toStdString()},
+                          {"rect", num(r.left()) + " " + num(r.top()) + " " + num(r.width()) +
+                                       " " + num(r.height())}});
+    c.fillRect(r, colour);
+    if (cell.refused) {
+      // A cross: the loader refused these parameters (no run, no value).
+      const Stroke cross{QColor(0x90, 0x90, 0x90), st.frame, {}};
+      const double k = 0.3 * std::min(r.width(), r.height());
+      c.line(r.center() + QPointF(-k, -k), r.center() + QPointF(k, k), cross);
+      c.line(r.center() + QPointF(-k, k), r.center() + QPointF(k, -k), cross);
+    }
+    c.endGroup();
+  }
+  c.line(P.topLeft(), P.topRight(), frame);
+  c.line(P.bottomLeft(), P.bottomRight(), frame);
+  c.line(P.topLeft(), P.bottomLeft(), frame);
+  c.line(P.topRight(), P.bottomRight(), frame);
+  // Axis ticks and titles.
+  for (const HeatTick& t : map.x.ticks) {
+    const double x = xAt(map.x.fraction(t.value));
+    c.beginGroup("tick", {{"axis", "x"}, {"value", num(t.value)}, {"label", t.label},
+                          {"pos", num(x)}});
+    c.line(QPointF(x, P.bottom()), QPointF(x, P.bottom() + kTick), frame);
+    c.text(outline(qs(t.label), st.small, QPointF(x, P.bottom() + kTick + 2.0 + st.small * 0.7),
+                   HAlign::Center),
+           kInk, qs(t.label));
+    c.endGroup();
+  }
+  for (const HeatTick& t : map.y.ticks) {
+    const double y = yAt(map.y.fraction(t.value));
+    c.beginGroup("tick", {{"axis", "y"}, {"value", num(t.value)}, {"label", t.label},
+                          {"pos", num(y)}});
+    c.line(QPointF(P.left() - kTick, y), QPointF(P.left(), y), frame);
+    c.text(outline(qs(t.label), st.small, QPointF(P.left() - kTick - 2.0, y), HAlign::Right),
+           kInk, qs(t.label));
+    c.endGroup();
+  }
+  c.beginGroup("axis-title", {{"axis", "x"}, {"text", map.x.title}});
+  c.text(outline(qs(map.x.title), st.font, QPointF(P.center().x(), size.height() - 4.0),
+                 HAlign::Center, false),
+         kInk, qs(map.x.title));
+  c.endGroup();
+  c.beginGroup("axis-title", {{"axis", "y"}, {"text", map.y.title}});
+  c.text(outline(qs(map.y.title), st.font, QPointF(4.0 + st.font, P.center().y()),
+                 HAlign::Center, false, true),
+         kInk, qs(map.y.title));
+  c.endGroup();
+  // The colour bar: 64 bands, its ticks on the right, its title along it.
+  const QRectF& B = lay.bar;
+  c.beginGroup("colourbar", {{"lo", num(map.colour_lo)},
+                             {"hi", num(map.colour_hi)},
+                             {"log", map.log_colour ? "1" : "0"},
+                             {"rect", num(B.left()) + " " + num(B.top()) + " " + num(B.width()) +
+                                          " " + num(B.height())}});
+  constexpr int kBands = 64;
+  for (int i = 0; i < kBands; ++i) {
+    const auto rgb = heatColour((i + 0.5) / kBands);
+    const double y1 = B.bottom() - B.height() * i / kBands;
+    const double y0 = B.bottom() - B.height() * (i + 1) / kBands;
+    // Overlap the next band by a hair so that anti-aliasing leaves no seams.
+    c.fillRect(QRectF(B.left(), y0 - 0.05, B.width(), y1 - y0 + 0.1), QColor(rgb[0], rgb[1], rgb[2]));
+  }
+  c.line(B.topLeft(), B.topRight(), frame);
+  c.line(B.bottomLeft(), B.bottomRight(), frame);
+  c.line(B.topLeft(), B.bottomLeft(), frame);
+  c.line(B.topRight(), B.bottomRight(), frame);
+  c.endGroup();
+  for (const HeatTick& t : map.colour_ticks) {
+    const double y = B.bottom() - map.colourFraction(t.value) * B.height();
+    c.beginGroup("tick", {{"axis", "colour"}, {"value", num(t.value)}, {"label", t.label},
+                          {"pos", num(y)}});
+    c.line(QPointF(B.right(), y), QPointF(B.right() + kTick, y), frame);
+    c.text(outline(qs(t.label), st.small, QPointF(B.right() + kTick + 2.0, y), HAlign::Left),
+           kInk, qs(t.label));
+    c.endGroup();
+  }
+  c.beginGroup("axis-title", {{"axis", "colour"}, {"text", map.value_title}});
+  c.text(outline(qs(map.value_title), st.font,
+                 QPointF(size.width() - 4.0, B.center().y()), HAlign::Center, false, true),
+         kInk, qs(map.value_title));
+  c.endGroup();
+  // The marked point: a green dot with a dark rim.
+  if (map.marker) {
+    const QPointF at(xAt(map.x.fraction((*map.marker)[0])), yAt(map.y.fraction((*map.marker)[1])));
+    lay.marker = at;
+    c.beginGroup("marker", {{"x", num((*map.marker)[0])},
+                            {"y", num((*map.marker)[1])},
+                            {"pos", num(at.x()) + " " + num(at.y())}});
+    auto ring = [&](double radius) {
+      QPolygonF poly;
+      for (int i = 0; i <= 32; ++i) {
+        const double a = 2.0 * 3.14159265358979323846 * i / 32;
+        poly << at + QPointF(radius * std::cos(a), radius * std::sin(a));
+      }
+      return poly;
+    };
+    const QRectF all(QPointF(0, 0), size);
+    c.polyline(ring(1.6), Stroke{QColor(0x00, 0xC0, 0x40), 3.2, {}}, all);
+    c.polyline(ring(3.4), Stroke{kInk, 0.8, {}}, all);
+    c.endGroup();
+  }
+  return lay;
+}
+
+void exportHeatMap(const HeatMap& map, const QString& path, const FigureSize& size, int dpi) {
+  const double height_in = size.height_in > 0.0 ? size.height_in : 0.8 * size.width_in;
+  const QSizeF pt(size.width_in * 72.0, height_in * 72.0);
+  exportDrawing(path, pt, dpi, map.title,
+                {{"width-in", num(size.width_in)}, {"height-in", num(height_in)}},
+                [&](Canvas& canvas) { drawHeatMap(map, canvas, pt); });
 }
 
 }  // namespace handsim::plot

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "figure.hpp"
+#include "heatmap.hpp"
 
 namespace handsim::plot {
 
@@ -107,5 +108,22 @@ double figureHeight(const Figure& figure, const FigureSize& size);
 /// atomically. Throws std::runtime_error naming the path (unknown suffix, I/O, a PNG of more
 /// than 20000 x 20000 pixels); std::invalid_argument for a dpi outside [50, 2400].
 void exportFigure(const Figure& figure, const QString& path, const FigureSize& size, int dpi = 300);
+
+/// Where drawHeatMap() put things [pt].
+struct HeatMapLayout {
+  QRectF plot;    ///< the cells' area
+  QRectF bar;     ///< the colour bar
+  QPointF marker; ///< the marked point (when there is one)
+};
+
+/// Draws a heat map (heatmap.hpp) into a `size` [pt] area: cells coloured by heatColour (a
+/// refused cell light grey with a cross), the axes' ticks and titles, a colour bar with its
+/// ticks and title on the right, the marker as a green dot. In SVG every cell, tick, the bar
+/// and the marker are <g> groups with data- attributes (values, labels, positions in pt).
+HeatMapLayout drawHeatMap(const HeatMap& map, Canvas& canvas, QSizeF size, const Style& style = {});
+
+/// Writes a heat map as PNG (at `dpi`), SVG or PDF by the suffix of `path`, atomically; height
+/// 0 in `size`: 0.8 of the width. Errors as exportFigure.
+void exportHeatMap(const HeatMap& map, const QString& path, const FigureSize& size, int dpi = 300);
 
 }  // namespace handsim::plot

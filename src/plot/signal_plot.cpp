@@ -64,3 +64,21 @@ void renderPlotFile(const sim::Recorder& recorder, const std::vector<std::string
 }
 
 }  // namespace handsim::plot
+
+namespace handsim::plot {
+
+void renderHeatMapFile(const HeatMap& map, const std::string& path, const FigureSize& size,
+                       int dpi) {
+  std::unique_ptr<QApplication> app;
+  if (!QApplication::instance()) {
+    // As renderPlotFile: no display is needed.
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    static int argc = 1;
+    static char name[] = "handsim-cli";
+    static char* argv[] = {name, nullptr};
+    app = std::make_unique<QApplication>(argc, argv);
+  }
+  exportHeatMap(map, QString::fromStdString(path), size, dpi);
+}
+
+}  // namespace handsim::plot

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "figure.hpp"
+#include "heatmap.hpp"
 #include "handsim/sim/recorder.hpp"
 
 namespace handsim::plot {
@@ -41,5 +42,10 @@ struct PlotFileOptions {
 /// (exportFigure). Unknown columns: std::invalid_argument.
 void renderPlotFile(const sim::Recorder& recorder, const std::vector<std::string>& columns,
                     const std::string& path, const PlotFileOptions& options);
+
+/// Writes a heat map (render.hpp, exportHeatMap) without a display, creating the Qt
+/// application it needs when there is none.
+void renderHeatMapFile(const HeatMap& map, const std::string& path, const FigureSize& size,
+                       int dpi);
 
 }  // namespace handsim::plot

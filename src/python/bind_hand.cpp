@@ -8,12 +8,14 @@
 #include <pybind11/stl.h>
 
 #include <optional>
+#include <set>
 
 #include "bindings.hpp"
 #include "handsim/dynamics/forward_dynamics.hpp"
 #include "handsim/dynamics/lagrange_euler.hpp"
 #include "handsim/dynamics/newton_euler.hpp"
 #include "handsim/hand/breakaway_clutch.hpp"
+#include "handsim/hand/hand_ik.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/hand/transmission.hpp"
 #include "handsim/hand/transmission_ik.hpp"
@@ -91,6 +93,117 @@ const char* typeName(kinematics::JointType t) {
       return "fixed";
   }
   return "?";
+}
+
+std::vector<kinematics::JointVector> handJoints(const HandModel& x, const std::vector<Vector>& q,
+                                                const char* what) {
+  if (q.size() != x.fingers.size())
+    throw std::invalid_argument(std::string(what) + ": the hand has " +
+                                std::to_string(x.fingers.size()) + " fingers, got " +
+                                std::to_string(q.size()));
+  std::vector<kinematics::JointVector> out;
+  for (std::size_t f = 0; f < q.size(); ++f) out.push_back(joints(x.fingers[f], q[f], what));
+  return out;
+}
+
+kinematics::JointType typeFromName(const std::string& t) {
+  if (t == "revolute") return kinematics::JointType::Revolute;
+  if (t == "prismatic") return kinematics::JointType::Prismatic;
+  if (t == "fixed") return kinematics::JointType::Fixed;
+  throw std::invalid_argument("row type: expected 'revolute', 'prismatic' or 'fixed', got '" + t +
+                              "'");
+}
+
+/// A row as the dict Hand.dh_rows gives: both forms, the placement fields for either.
+py::dict rowDict(const kinematics::DhRow& row) {
+  py::dict d;
+  d["form"] = row.form == kinematics::JointFrameForm::Dh ? "dh" : "placement";
+  d["a"] = row.a;
+  d["alpha"] = row.alpha;
+  d["d"] = row.d;
+  d["theta"] = row.theta;
+  d["type"] = typeName(row.type);
+  d["lower"] = row.lower;
+  d["upper"] = row.upper;
+  d["placement"] = Eigen::Matrix4d(row.placement.matrix());
+  d["axis"] = Eigen::Vector3d(row.axis);
+  return d;
+}
+
+double number(const py::dict& d, const char* key, double fallback, std::size_t i) {
+  if (!d.contains(key)) return fallback;
+  const double v = py::cast<double>(d[key]);
+  if (!std::isfinite(v))
+    throw std::invalid_argument("rows[" + std::to_string(i) + "]['" + key + "'] is not finite");
+  return v;
+}
+
+/// A row from a dict (the form Hand.dh_rows gives): form 'dh' (a, alpha, d, theta) or
+/// 'placement' (placement 4x4, axis), type and limits.
+kinematics::DhRow rowFromDict(const py::dict& d, std::size_t i) {
+  const std::string where = "rows[" + std::to_string(i) + "]";
+  for (const auto& item : d) {
+    const std::string k = py::cast<std::string>(item.first);
+    static const std::set<std::string> known = {"form", "a",     "alpha", "d",         "theta",
+                                                "type", "lower", "upper", "placement", "axis"};
+    if (!known.count(k)) throw std::invalid_argument(where + ": unknown key '" + k + "'");
+  }
+  const std::string form = d.contains("form") ? py::cast<std::string>(d["form"]) : "dh";
+  const kinematics::JointType type =
+      typeFromName(d.contains("type") ? py::cast<std::string>(d["type"]) : "revolute");
+  const double lower = number(d, "lower", 0.0, i), upper = number(d, "upper", 0.0, i);
+  if (lower > upper) throw std::invalid_argument(where + ": lower > upper");
+  if (form == "placement") {
+    Eigen::Isometry3d placement = Eigen::Isometry3d::Identity();
+    if (d.contains("placement")) {
+      const Eigen::Matrix4d t = py::cast<Eigen::Matrix4d>(d["placement"]);
+      const Eigen::Matrix3d r = t.topLeftCorner<3, 3>();
+      if (!t.allFinite() || (r.transpose() * r - Eigen::Matrix3d::Identity()).norm() > 1e-9 ||
+          r.determinant() < 0.0 || (t.row(3) - Eigen::RowVector4d(0, 0, 0, 1)).norm() > 0.0)
+        throw std::invalid_argument(where +
+                                    "['placement']: expected a finite 4x4 rigid "
+                                    "transform (rotation orthonormal, last row 0 0 0 1)");
+      placement.matrix() = t;
+    }
+    const Eigen::Vector3d axis =
+        d.contains("axis") ? py::cast<Eigen::Vector3d>(d["axis"]) : Eigen::Vector3d::UnitZ();
+    try {
+      return kinematics::placementRow(placement, axis, type, lower, upper);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(where + ": " + e.what());
+    }
+  }
+  if (form != "dh")
+    throw std::invalid_argument(where + "['form']: expected 'dh' or 'placement', got '" + form +
+                                "'");
+  kinematics::DhRow row;
+  row.a = number(d, "a", 0.0, i);
+  row.alpha = number(d, "alpha", 0.0, i);
+  row.d = number(d, "d", 0.0, i);
+  row.theta = number(d, "theta", 0.0, i);
+  row.type = type;
+  row.lower = lower;
+  row.upper = upper;
+  return row;
+}
+
+kinematics::Chain chainFromRows(const std::vector<py::dict>& rows,
+                                const std::optional<Eigen::Matrix4d>& base) {
+  if (rows.size() > static_cast<std::size_t>(kinematics::kMaxChainRows))
+    throw std::invalid_argument("rows: at most " + std::to_string(kinematics::kMaxChainRows) +
+                                " rows per chain, got " + std::to_string(rows.size()));
+  kinematics::Chain c;
+  c.name = "chain";
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    c.rows.push_back(rowFromDict(rows[i], i));
+    c.joint_names.push_back("J" + std::to_string(i + 1));
+    c.links.emplace_back();
+  }
+  if (base) {
+    if (!base->allFinite()) throw std::invalid_argument("base is not finite");
+    c.base.matrix() = *base;
+  }
+  return c;
 }
 
 }  // namespace
@@ -221,23 +334,16 @@ void bindHand(py::module_& m) {
           "dh_rows",
           [](const HandModel& x, int f) {
             py::list out;
-            for (const auto& row : finger(x, f).rows) {
-              py::dict d;
-              d["a"] = row.a;
-              d["alpha"] = row.alpha;
-              d["d"] = row.d;
-              d["theta"] = row.theta;
-              d["type"] = typeName(row.type);
-              d["lower"] = row.lower;
-              d["upper"] = row.upper;
-              out.append(d);
-            }
+            for (const auto& row : finger(x, f).rows) out.append(rowDict(row));
             return out;
           },
           py::arg("finger"),
-          "The finger's standard-DH rows (T = Rz(theta + q) Tz(d + q) Tx(a) Rx(alpha), q added "
-          "to theta for revolute and to d for prismatic rows): dicts with a [m], alpha [rad], "
-          "d [m], theta [rad], type and the joint limits.")
+          "The finger's joint rows, base to tip (docs/kinematics.md, 'Joint frames'): dicts "
+          "with form 'dh' (standard DH, T = Rz(theta + q) Tz(d + q) Tx(a) Rx(alpha), q added "
+          "to theta for revolute and to d for prismatic rows) or 'placement' (URDF joints: "
+          "T = placement Rot(axis, q) or placement Trans(axis q)); a [m], alpha [rad], d [m], "
+          "theta [rad], placement (4x4), axis (unit, joint frame), type and the joint limits. "
+          "chain_fk() takes the same dicts.")
       .def(
           "base",
           [](const HandModel& x, int f) { return Eigen::Matrix4d(finger(x, f).base.matrix()); },
@@ -333,6 +439,93 @@ void bindHand(py::module_& m) {
           "closed form (seed 000), the planar three-link closed form with tip angle phi [rad] "
           "(seed 003, target in the finger's plane), or damped least squares with joint limits "
           "from q0. Raises UnreachableTarget with the miss distance [m].")
+      .def(
+          "ik_hand",
+          [](const HandModel& x, const Eigen::Vector3d& target, std::optional<int> f,
+             std::optional<std::string> link, std::optional<std::vector<Vector>> q_now,
+             const std::string& shared, std::optional<Eigen::Matrix3d> rotation) {
+            if (f.has_value() == link.has_value())
+              throw std::invalid_argument("give one of finger= or link=");
+            hand::HandIkOptions o;
+            if (shared == "locked") {
+              o.shared = hand::SharedJoints::Locked;
+            } else if (shared == "free") {
+              o.shared = hand::SharedJoints::Free;
+            } else {
+              throw std::invalid_argument("shared: expected 'locked' or 'free', got '" + shared +
+                                          "'");
+            }
+            if (rotation) {
+              if (!rotation->allFinite() ||
+                  (rotation->transpose() * *rotation - Eigen::Matrix3d::Identity()).norm() > 1e-9)
+                throw std::invalid_argument("rotation: expected a 3x3 rotation matrix");
+              o.target_rotation_palm = *rotation;
+            }
+            const hand::IkEndpoint end =
+                f ? (finger(x, *f), hand::fingerEndpoint(x, *f)) : hand::linkEndpoint(x, *link);
+            std::vector<kinematics::JointVector> now;
+            if (q_now) {
+              now = handJoints(x, *q_now, "q_now");
+            } else {
+              std::vector<double> a(x.actuators.size());
+              for (std::size_t i = 0; i < a.size(); ++i)
+                a[i] = std::clamp(0.0, x.actuators[i].lower, x.actuators[i].upper);
+              now = hand::jointPositions(x, a);
+            }
+            std::vector<kinematics::JointVector> q;
+            {
+              py::gil_scoped_release release;
+              q = hand::handInverseKinematics(x, end, finiteVector3(target, "target"), now, o);
+            }
+            std::vector<Vector> out;
+            for (const auto& v : q) out.emplace_back(v);
+            return out;
+          },
+          py::arg("target"), py::arg("finger") = py::none(), py::arg("link") = py::none(),
+          py::arg("q_now") = py::none(), py::arg("shared") = "locked",
+          py::arg("rotation") = py::none(),
+          "Hand-level inverse kinematics (docs/kinematics.md, 'Hand IK on trees'): joint values "
+          "of the whole hand, one array per finger, that put a finger's tip (finger=index) or a "
+          "link's frame (link=name) at `target` in the palm (URDF: root link) frame [m], and "
+          "its orientation at `rotation` (3x3, palm frame) if given. Solved over the actuated "
+          "coordinates from q_now (default: the zero pose clamped into the limits): every copy "
+          "of a shared URDF joint takes one value, mimic joints follow their masters, limits "
+          "hold. shared='locked' keeps the joints shared with other fingers (a wrist) at their "
+          "q_now values; 'free' moves them, and the other fingers with them. Raises "
+          "UnreachableTarget with the miss [m].")
+      .def(
+          "link_poses",
+          [](const HandModel& x, const std::vector<Vector>& q) {
+            std::vector<std::pair<std::string, Eigen::Matrix4d>> out;
+            for (const auto& [name, pose] : x.linkPoses(handJoints(x, q, "q")))
+              out.emplace_back(name, pose.matrix());
+            py::dict d;
+            for (const auto& [name, pose] : out) d[py::str(name)] = pose;
+            return d;
+          },
+          py::arg("q"),
+          "Every link's 4x4 pose in the palm (URDF: root link) frame [m], by name: URDF link "
+          "names, or 'palm' and '<finger>.link<k>' for hand files. q: one array per finger.")
+      .def(
+          "joint_values",
+          [](const HandModel& x, const std::vector<Vector>& q) {
+            const auto jq = handJoints(x, q, "q");
+            py::dict d;
+            if (!x.tree.empty()) {
+              for (const auto& tj : x.tree.joints)
+                if (!tj.copies.empty())
+                  d[py::str(tj.name)] = jq[static_cast<std::size_t>(tj.copies.front().finger)]
+                                          [tj.copies.front().joint];
+              return d;
+            }
+            for (std::size_t f = 0; f < jq.size(); ++f)
+              for (int j = 0; j < x.fingers[f].dof(); ++j)
+                d[py::str(x.jointName({static_cast<int>(f), j}))] = jq[f][j];
+            return d;
+          },
+          py::arg("q"),
+          "Every movable joint's value by name [rad or m]: URDF joint names (a shared joint "
+          "once, from its first copy) or 'F1.J2' names of hand files.")
       .def(
           "ik_actuators",
           [](const HandModel& x, int f, const Eigen::Vector3d& target,
@@ -461,6 +654,39 @@ void bindHand(py::module_& m) {
       "InputError (file, line, column, field) for a bad file, FileNotFoundError for a missing "
       "one.");
   m.def("builtin_hands", &hand::builtinHandIds, "Ids of the shipped hands.");
+  m.def(
+      "chain_fk",
+      [](const std::vector<py::dict>& rows, const Vector& q, std::optional<Eigen::Matrix4d> base) {
+        const kinematics::Chain c = chainFromRows(rows, base);
+        const auto frames = kinematics::forwardKinematics(c, joints(c, q, "q"));
+        std::vector<Eigen::Matrix4d> out;
+        for (int i = 0; i < frames.count; ++i) out.push_back((c.base * frames.at(i)).matrix());
+        return framesArray(out);
+      },
+      py::arg("rows"), py::arg("q"), py::arg("base") = py::none(),
+      "Forward kinematics of a chain built from row dicts (the form Hand.dh_rows gives: "
+      "form 'dh' with a, alpha, d, theta, or form 'placement' with placement (4x4) and axis; "
+      "type 'revolute', 'prismatic' or 'fixed'; lower, upper): every frame {k0}..{kn} as an "
+      "(n+1, 4, 4) array in the frame `base` (4x4, default identity) is given in. q: one "
+      "value per movable row [rad or m].");
+  m.def(
+      "placement_row",
+      [](const Eigen::Matrix4d& placement, const Eigen::Vector3d& axis, const std::string& type,
+         double lower, double upper) {
+        py::dict d;
+        d["form"] = "placement";
+        d["placement"] = placement;
+        d["axis"] = axis;
+        d["type"] = type;
+        d["lower"] = lower;
+        d["upper"] = upper;
+        return rowDict(rowFromDict(d, 0));
+      },
+      py::arg("placement"), py::arg("axis"), py::arg("type") = "revolute", py::arg("lower") = 0.0,
+      py::arg("upper") = 0.0,
+      "A general-placement row dict (URDF joint): `placement` the 4x4 transform from the "
+      "previous frame to the joint frame, `axis` the joint axis in the joint frame (normalised "
+      "here; zero raises ValueError).");
   m.def("asset_directory", &hand::assetDirectory,
         "The folder of the shipped hands, objects and scenarios.");
 }

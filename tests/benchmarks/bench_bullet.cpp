@@ -134,6 +134,8 @@ struct HandsimScene {
   sim::RunPlan plan;
 };
 
+bool g_warm_start = false;
+
 HandsimScene makeHandsim(double mu, int sweeps = 0) {
   const std::string path = hand::assetDirectory() + "/scenarios/gripper2p_hold_cube.json";
   std::ifstream in(path);
@@ -150,6 +152,10 @@ HandsimScene makeHandsim(double mu, int sweeps = 0) {
   sim::Scenario sc = sim::parseScenario(text, path);
   sc.options.contact.mu = mu;
   if (sweeps > 0) sc.options.solver.sweeps = sweeps;
+  if (g_warm_start) {  // --warm_start: SolverOptions::warm_start with tolerance 1e-9
+    sc.options.solver.warm_start = true;
+    sc.options.solver.tolerance = 1e-9;
+  }
   for (auto& o : sc.objects) o.friction = mu;
   sc.plan.duration = kDuration;
   sc.plan.record_every = std::numeric_limits<int>::max();  // no recording: time the engine
@@ -541,6 +547,8 @@ int main(int argc, char** argv) {
     const std::string a = argv[i];
     if (a.rfind("--side=", 0) == 0) {
       side = a.substr(7);
+    } else if (a == "--warm_start") {
+      g_warm_start = true;
     } else if (a == "--report_only") {
       bench = false;
     } else if (a == "--trace") {

@@ -98,6 +98,8 @@ const std::vector<ObjectCase>& cases() {
   return c;
 }
 
+bool g_warm_start = false;
+
 struct LiftScene {
   std::shared_ptr<const sim::Model> model;
   sim::RunPlan plan;
@@ -107,6 +109,10 @@ struct LiftScene {
 LiftScene makeScene(const ObjectCase& c) {
   sim::Scenario sc =
       sim::loadScenario(hand::assetDirectory() + "/scenarios/barrett_lift_cube.json");
+  if (g_warm_start) {  // --warm_start: SolverOptions::warm_start with tolerance 1e-9
+    sc.options.solver.warm_start = true;
+    sc.options.solver.tolerance = 1e-9;
+  }
   sim::ObjectModel& obj = sc.objects.at(0);
   if (c.make) {
     geometry::TriangleMesh mesh = c.make();
@@ -330,6 +336,8 @@ int main(int argc, char** argv) {
       only = a.substr(9);
     else if (a == "--report_only")
       bench = false;
+    else if (a == "--warm_start")
+      g_warm_start = true;
     else if (a == "--no_report")
       do_report = false;
     else

@@ -332,3 +332,70 @@ TEST(PlotFigure, ThinnedSignalsKeepTheirPeaks) {
     for (std::size_t i = 1; i < tr.t.size(); ++i) EXPECT_LT(tr.t[i - 1], tr.t[i]) << c;
   }
 }
+
+// --- heat maps (heatmap.hpp) ------------------------------------------------------------------
+
+#include "heatmap.hpp"
+
+TEST(HeatMapLayout, LogTicksAreDecadesAndTheirMultiplesWithExactLabels) {
+  // 7.4e3 .. 7.4e5: two decades, so 1, 2 and 5 times each power of ten inside.
+  const auto t = plot::heatTicks(7.4e3, 7.4e5, true);
+  std::vector<double> v;
+  for (const auto& k : t) v.push_back(k.value);
+  EXPECT_EQ(v, (std::vector<double>{1e4, 2e4, 5e4, 1e5, 2e5, 5e5}));
+  EXPECT_EQ(t[0].label, "10\u2074");
+  EXPECT_EQ(t[1].label, "2\u00d710\u2074");
+  // Five decades: powers of ten only.
+  EXPECT_EQ(plot::heatTicks(2e-5, 2e-1, true).size(), 4u);
+  EXPECT_EQ(plot::heatTicks(2e-5, 2e-1, true)[0].label, "10\u207b\u2074");
+  // Within a factor 1.5: no power or multiple inside twice, so round linear ticks.
+  const auto narrow = plot::heatTicks(1.04, 1.06, true);
+  ASSERT_GE(narrow.size(), 2u);
+  for (const auto& k : narrow) {
+    EXPECT_GE(k.value, 1.04 - 1e-12);
+    EXPECT_LE(k.value, 1.06 + 1e-12);
+  }
+  EXPECT_EQ(plot::heatLabel(250.0), "250");
+  EXPECT_EQ(plot::heatLabel(0.002), "0.002");
+}
+
+TEST(HeatMapLayout, CellEdgesAreGeometricMeansOnALogAxisAndTheColourRangeIsTheData) {
+  plot::HeatAxis x, y;
+  x.log = true;
+  x.values = {1000.0, 10.0, 100.0};  // given unsorted
+  y.values = {0.0, 2.0};
+  std::vector<plot::HeatCell> cells;
+  // x index 0 is 1000 as given; after sorting it is column 2.
+  cells.push_back({0, 0, 4.0, false});
+  cells.push_back({1, 1, 0.5, false});
+  cells.push_back({2, 0, std::nan(""), true});
+  const plot::HeatMap m = plot::buildHeatMap(x, y, cells, "ratio", true);
+  ASSERT_EQ(m.x.edges.size(), 4u);
+  // log10 edges: 0.5, 1.5, 2.5, 3.5 (half-way in log10 = geometric means).
+  for (std::size_t i = 0; i < 4; ++i) EXPECT_NEAR(m.x.edges[i], 0.5 + static_cast<double>(i), 1e-12);
+  EXPECT_NEAR(m.x.fraction(100.0), 0.5, 1e-12);
+  EXPECT_EQ(m.cells[0].ix, 2u);
+  EXPECT_EQ(m.cells[1].ix, 0u);
+  // Linear axis: edges -1, 1, 3.
+  EXPECT_NEAR(m.y.edges.front(), -1.0, 1e-12);
+  EXPECT_NEAR(m.y.edges.back(), 3.0, 1e-12);
+  // Colour range from the finite values, logarithmic: 0.5 at 0, 4 at 1, 1 a third of the way.
+  EXPECT_EQ(m.colour_lo, 0.5);
+  EXPECT_EQ(m.colour_hi, 4.0);
+  EXPECT_NEAR(m.colourFraction(1.0), 1.0 / 3.0, 1e-12);
+  EXPECT_TRUE(std::isnan(m.colourFraction(std::nan(""))));
+  // The colour map gets lighter (sum of channels) from 0 to 1.
+  int previous = -1;
+  for (double f = 0.0; f <= 1.0; f += 0.125) {
+    const auto c = plot::heatColour(f);
+    EXPECT_GT(c[0] + c[1] + c[2], previous);
+    previous = c[0] + c[1] + c[2];
+  }
+  // Bad grids.
+  plot::HeatAxis bad = x;
+  bad.values = {10.0, -1.0};
+  EXPECT_THROW(plot::buildHeatMap(bad, y, {}, "r", true), std::invalid_argument);
+  bad.values = {10.0, 10.0};
+  EXPECT_THROW(plot::buildHeatMap(bad, y, {}, "r", true), std::invalid_argument);
+  EXPECT_THROW(plot::buildHeatMap(x, y, {{5, 0, 1.0, false}}, "r", true), std::invalid_argument);
+}

@@ -6,6 +6,7 @@
 #include <Eigen/Geometry>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "../support/cli_run.hpp"
@@ -115,6 +116,52 @@ TEST(UrdfCli, ScenarioNamesAUrdfHandRelativeToItsFolder) {
   EXPECT_EQ(out.at("hand"), "wrist_hand");
   EXPECT_NEAR(out.at("final").at("actuators").at("index_mcp").get<double>(), 0.8, 0.01);
   fs::remove_all(dir);
+}
+
+TEST(UrdfCli, IkSharedFreeReachesWhatLockedMissesAndPrintsEveryJoint) {
+  const std::string hand = urdf("wrist_hand.urdf");
+  // The target: where fk puts the middle fingertip with the wrist turned (a pose of the file).
+  const auto fk = runCli("fk --hand " + hand +
+                         " --set wrist_yaw=0.5,wrist_pitch=0.35,middle_mcp=0.9,middle_pip=0.6");
+  ASSERT_EQ(fk.code, 0) << fk.err;
+  const Eigen::Vector3d target =
+      poseOf(nlohmann::json::parse(fk.out), "middle_distal").block<3, 1>(0, 3);
+  std::ostringstream t;
+  t.precision(17);
+  t << target.x() << "," << target.y() << "," << target.z();
+  const auto locked = runCli("ik --hand " + hand + " --finger middle_distal --target " + t.str());
+  EXPECT_EQ(locked.code, 3) << locked.err;
+  EXPECT_GT(nlohmann::json::parse(locked.out).at("miss").get<double>(), 1e-3);
+  const auto free = runCli("ik --hand " + hand + " --link middle_distal --shared free --target " +
+                           t.str());
+  ASSERT_EQ(free.code, 0) << free.err;
+  const auto out = nlohmann::json::parse(free.out);
+  EXPECT_LT(out.at("residual").get<double>(), 1e-9);
+  const auto& joints = out.at("joints");
+  EXPECT_EQ(joints.size(), 9u);
+  // The joints printed put the link on the target (fk again, from the printed values).
+  std::ostringstream set;
+  set.precision(17);
+  set << "wrist_yaw=" << joints.at("wrist_yaw").get<double>()
+      << ",wrist_pitch=" << joints.at("wrist_pitch").get<double>()
+      << ",middle_mcp=" << joints.at("middle_mcp").get<double>()
+      << ",middle_pip=" << joints.at("middle_pip").get<double>();
+  const auto check = runCli("fk --hand " + hand + " --set " + set.str());
+  ASSERT_EQ(check.code, 0) << check.err;
+  EXPECT_LT((poseOf(nlohmann::json::parse(check.out), "middle_distal").block<3, 1>(0, 3) - target)
+                .norm(),
+            1e-9);
+  // Every finger's chain carries the same wrist values.
+  for (const auto& f : out.at("fingers")) {
+    EXPECT_EQ(f.at("q")[0].get<double>(), joints.at("wrist_yaw").get<double>());
+    EXPECT_EQ(f.at("q")[1].get<double>(), joints.at("wrist_pitch").get<double>());
+  }
+  const auto bad = runCli("ik --hand " + hand + " --link middle_distal --shared maybe --target 0,0,0.1");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("--shared"), std::string::npos) << bad.err;
+  const auto fixed = runCli("ik --hand " + hand + " --link forearm --target 0,0,0.1");
+  EXPECT_EQ(fixed.code, 2);
+  EXPECT_NE(fixed.err.find("forearm"), std::string::npos) << fixed.err;
 }
 
 }  // namespace

@@ -12,22 +12,39 @@
 
 namespace handsim::contact {
 
-/// Runs at most `sweeps` Gauss-Seidel sweeps over the rows of the system (nr = bias.size()),
-/// fewer when a sweep changes no impulse (then every further sweep would repeat it exactly, so
-/// the result is the same bit for bit).
+/// How a solve runs. Deterministic in every setting: fixed row order, and the stopping test
+/// depends only on the impulses.
+struct PgsSettings {
+  /// At most this many sweeps over the rows.
+  int sweeps = 50;
+  /// Stop after a sweep whose largest impulse change is at most `tolerance` times the largest
+  /// impulse magnitude [-]; 0 stops only at the exact fixed point (a sweep that changes no
+  /// impulse: every later sweep would repeat it, so the result is that of all `sweeps`).
+  double tolerance = 0.0;
+  /// A row with w_ii <= row_floor constrains nothing (e.g. a contact on a clutch-locked link)
+  /// and is skipped; its impulse is 0.
+  double row_floor = 0.0;
+  /// Start from the impulses passed in `lambda` (projected onto their bounds first; the
+  /// velocity is moved by them) instead of from zero: Catto 2005's warm start.
+  bool warm_start = false;
+};
+
+/// Runs at most `settings.sweeps` Gauss-Seidel sweeps over the rows of the system
+/// (nr = bias.size()), fewer when a sweep changes no impulse or changes none by more than the
+/// tolerance. Returns the number of sweeps run.
 ///  - rows: J (nr x n), one constraint per row, J v >= bias wanted;
 ///  - minv_rows: M^-1 J^T (n x nr);
-///  - w: J M^-1 J^T (nr x nr), the Delassus matrix; a row with w_ii <= row_floor is skipped
-///    (it constrains nothing, e.g. a contact on a clutch-locked link);
+///  - w: J M^-1 J^T (nr x nr), the Delassus matrix;
 ///  - velocity (n): updated in place to v + M^-1 J^T lambda;
-///  - lambda (nr): the impulses on return (>= 0), starting from zero.
-/// Deterministic (fixed sweep count, fixed row order) and free of heap allocation.
-void projectedGaussSeidel(const Eigen::Ref<const Eigen::MatrixXd>& rows,
-                          const Eigen::Ref<const Eigen::MatrixXd>& minv_rows,
-                          const Eigen::Ref<const Eigen::MatrixXd>& w,
-                          const Eigen::Ref<const Eigen::VectorXd>& bias, int sweeps,
-                          double row_floor, Eigen::Ref<Eigen::VectorXd> velocity,
-                          Eigen::Ref<Eigen::VectorXd> lambda);
+///  - lambda (nr): the impulses on return (>= 0); on entry the warm start if
+///    settings.warm_start, else ignored.
+/// Free of heap allocation.
+int projectedGaussSeidel(const Eigen::Ref<const Eigen::MatrixXd>& rows,
+                         const Eigen::Ref<const Eigen::MatrixXd>& minv_rows,
+                         const Eigen::Ref<const Eigen::MatrixXd>& w,
+                         const Eigen::Ref<const Eigen::VectorXd>& bias,
+                         const PgsSettings& settings, Eigen::Ref<Eigen::VectorXd> velocity,
+                         Eigen::Ref<Eigen::VectorXd> lambda);
 
 /// The same with Coulomb friction rows (box bounds that follow a normal impulse): a row i with
 /// normal_of[i] >= 0 is a tangent row of the contact whose normal row is normal_of[i]; its
@@ -35,15 +52,16 @@ void projectedGaussSeidel(const Eigen::Ref<const Eigen::MatrixXd>& rows,
 /// (updated every sweep), so the tangential velocity is brought to `bias` (0: sticking) unless
 /// that needs more than the friction cone allows (sliding, at the Coulomb bound). Rows with
 /// normal_of[i] < 0 are unilateral as above. The normal rows must come before their tangent
-/// rows. `normal_of` and `mu` have nr entries. Stops at the exact fixed point like the above;
-/// deterministic and free of heap allocation.
-void projectedGaussSeidelFriction(const Eigen::Ref<const Eigen::MatrixXd>& rows,
-                                  const Eigen::Ref<const Eigen::MatrixXd>& minv_rows,
-                                  const Eigen::Ref<const Eigen::MatrixXd>& w,
-                                  const Eigen::Ref<const Eigen::VectorXd>& bias,
-                                  const Eigen::Ref<const Eigen::VectorXi>& normal_of,
-                                  const Eigen::Ref<const Eigen::VectorXd>& mu, int sweeps,
-                                  double row_floor, Eigen::Ref<Eigen::VectorXd> velocity,
-                                  Eigen::Ref<Eigen::VectorXd> lambda);
+/// rows. `normal_of` and `mu` have nr entries. Stops like the above; returns the sweeps run;
+/// free of heap allocation.
+int projectedGaussSeidelFriction(const Eigen::Ref<const Eigen::MatrixXd>& rows,
+                                 const Eigen::Ref<const Eigen::MatrixXd>& minv_rows,
+                                 const Eigen::Ref<const Eigen::MatrixXd>& w,
+                                 const Eigen::Ref<const Eigen::VectorXd>& bias,
+                                 const Eigen::Ref<const Eigen::VectorXi>& normal_of,
+                                 const Eigen::Ref<const Eigen::VectorXd>& mu,
+                                 const PgsSettings& settings,
+                                 Eigen::Ref<Eigen::VectorXd> velocity,
+                                 Eigen::Ref<Eigen::VectorXd> lambda);
 
 }  // namespace handsim::contact

@@ -68,6 +68,19 @@ struct SolverOptions {
   /// A row whose effective inverse mass is below this fraction of the largest one (plus one)
   /// constrains no actuator (e.g. a contact on a clutch-locked link) and is skipped [-].
   double row_floor = 1e-12;
+  /// Each solve stops after a sweep whose largest impulse change is at most this fraction of
+  /// the largest impulse [-] (0: only at the exact fixed point, a sweep that changes nothing);
+  /// `sweeps` stays the maximum.
+  double tolerance = 0.0;
+  /// Start each solve from the last step's impulses of the same contacts (matched by the two
+  /// bodies and the contact point, within `warm_start_radius`) and the last step's limit
+  /// reactions, instead of from zero (docs/performance.md, "Warm start"). Off by default: the
+  /// better converged solve changes grasp outcomes (the BarrettHand then lets the 12-triangle
+  /// cube slip out, as 200 cold sweeps do too; docs/performance.md).
+  bool warm_start = false;
+  /// Largest distance between a contact point and last step's for the two to count as the same
+  /// contact [m].
+  double warm_start_radius = 1e-3;
   /// Speed below which an actuator counts as standing still when the clutch judges the
   /// closing direction; the servo's push decides then [actuator unit/s].
   double standstill_speed = 1e-9;

@@ -96,6 +96,15 @@ struct StepWorkspace {
   std::vector<Eigen::Isometry3d> link_poses;
   /// Intersection points of one contact patch, for its corners (object-object contacts) [m].
   std::vector<Eigen::Vector3d> patch_points;
+  // Warm start of the contact solve (SolverOptions::warm_start): the contacts and limit
+  // reactions of the last step, copied from the state when detectContacts begins (so a copied
+  // state, which comes without this scratch, warm starts the same), and per current contact
+  // the index of its match among them (-1 none).
+  std::vector<contact::Contact> previous_contacts, previous_object_contacts,
+      previous_link_contacts;
+  std::vector<double> previous_limit_reaction;
+  std::vector<int> warm_match;
+  std::vector<std::uint8_t> warm_taken;
 };
 
 /// Everything that changes during a run. Joint quantities describe the state at `time`;

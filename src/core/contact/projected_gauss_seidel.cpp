@@ -5,48 +5,96 @@
 #include "handsim/contact/projected_gauss_seidel.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace handsim::contact {
 
-void projectedGaussSeidel(const Eigen::Ref<const Eigen::MatrixXd>& rows,
-                          const Eigen::Ref<const Eigen::MatrixXd>& minv_rows,
-                          const Eigen::Ref<const Eigen::MatrixXd>& w,
-                          const Eigen::Ref<const Eigen::VectorXd>& bias, int sweeps,
-                          double row_floor, Eigen::Ref<Eigen::VectorXd> velocity,
-                          Eigen::Ref<Eigen::VectorXd> lambda) {
+namespace {
+
+// True when the sweep just done may stop the solve: nothing changed (the exact fixed point)
+// or the largest change is within the tolerance of the largest impulse.
+bool settled(double largest_change, Eigen::Ref<const Eigen::VectorXd> lambda,
+             const PgsSettings& settings) {
+  if (largest_change == 0.0) return true;
+  if (settings.tolerance <= 0.0) return false;
+  return largest_change <= settings.tolerance * lambda.cwiseAbs().maxCoeff();
+}
+
+}  // namespace
+
+int projectedGaussSeidel(const Eigen::Ref<const Eigen::MatrixXd>& rows,
+                         const Eigen::Ref<const Eigen::MatrixXd>& minv_rows,
+                         const Eigen::Ref<const Eigen::MatrixXd>& w,
+                         const Eigen::Ref<const Eigen::VectorXd>& bias,
+                         const PgsSettings& settings, Eigen::Ref<Eigen::VectorXd> velocity,
+                         Eigen::Ref<Eigen::VectorXd> lambda) {
   const Eigen::Index nr = bias.size();
-  lambda.setZero();
-  for (int sweep = 0; sweep < sweeps; ++sweep) {
-    bool changed = false;
+  if (!settings.warm_start) {
+    lambda.setZero();
+  } else {
+    // Start from the given impulses, projected onto lambda >= 0, the velocity moved by them;
+    // rows that constrain nothing start at 0.
     for (Eigen::Index i = 0; i < nr; ++i) {
-      if (!(w(i, i) > row_floor)) continue;  // the row constrains no actuator
+      double l = lambda[i];
+      l = (w(i, i) > settings.row_floor && std::isfinite(l)) ? std::max(0.0, l) : 0.0;
+      lambda[i] = l;
+      if (l != 0.0) velocity += minv_rows.col(i) * l;
+    }
+  }
+  int sweep = 0;
+  while (sweep < settings.sweeps) {
+    ++sweep;
+    double largest = 0.0;
+    for (Eigen::Index i = 0; i < nr; ++i) {
+      if (!(w(i, i) > settings.row_floor)) continue;  // the row constrains no actuator
       const double next =
           std::max(0.0, lambda[i] - (rows.row(i).dot(velocity) - bias[i]) / w(i, i));
       if (next == lambda[i]) continue;
       velocity += minv_rows.col(i) * (next - lambda[i]);
+      largest = std::max(largest, std::abs(next - lambda[i]));
       lambda[i] = next;
-      changed = true;
     }
     // A sweep that changed no impulse leaves the velocity as it was, so every later sweep
     // would repeat it exactly: this is the fixed point the remaining sweeps would return.
-    if (!changed) break;
+    if (settled(largest, lambda, settings)) break;
   }
+  return sweep;
 }
 
-void projectedGaussSeidelFriction(const Eigen::Ref<const Eigen::MatrixXd>& rows,
-                                  const Eigen::Ref<const Eigen::MatrixXd>& minv_rows,
-                                  const Eigen::Ref<const Eigen::MatrixXd>& w,
-                                  const Eigen::Ref<const Eigen::VectorXd>& bias,
-                                  const Eigen::Ref<const Eigen::VectorXi>& normal_of,
-                                  const Eigen::Ref<const Eigen::VectorXd>& mu, int sweeps,
-                                  double row_floor, Eigen::Ref<Eigen::VectorXd> velocity,
-                                  Eigen::Ref<Eigen::VectorXd> lambda) {
+int projectedGaussSeidelFriction(const Eigen::Ref<const Eigen::MatrixXd>& rows,
+                                 const Eigen::Ref<const Eigen::MatrixXd>& minv_rows,
+                                 const Eigen::Ref<const Eigen::MatrixXd>& w,
+                                 const Eigen::Ref<const Eigen::VectorXd>& bias,
+                                 const Eigen::Ref<const Eigen::VectorXi>& normal_of,
+                                 const Eigen::Ref<const Eigen::VectorXd>& mu,
+                                 const PgsSettings& settings,
+                                 Eigen::Ref<Eigen::VectorXd> velocity,
+                                 Eigen::Ref<Eigen::VectorXd> lambda) {
   const Eigen::Index nr = bias.size();
-  lambda.setZero();
-  for (int sweep = 0; sweep < sweeps; ++sweep) {
-    bool changed = false;
+  if (!settings.warm_start) {
+    lambda.setZero();
+  } else {
+    // The warm start, each tangent row inside the box of its (already projected) normal row.
     for (Eigen::Index i = 0; i < nr; ++i) {
-      if (!(w(i, i) > row_floor)) continue;
+      double l = lambda[i];
+      if (!(w(i, i) > settings.row_floor) || !std::isfinite(l)) {
+        l = 0.0;
+      } else if (normal_of[i] < 0) {
+        l = std::max(0.0, l);
+      } else {
+        const double bound = mu[i] * lambda[normal_of[i]];  // normals come first
+        l = std::clamp(l, -bound, bound);
+      }
+      lambda[i] = l;
+      if (l != 0.0) velocity += minv_rows.col(i) * l;
+    }
+  }
+  int sweep = 0;
+  while (sweep < settings.sweeps) {
+    ++sweep;
+    double largest = 0.0;
+    for (Eigen::Index i = 0; i < nr; ++i) {
+      if (!(w(i, i) > settings.row_floor)) continue;
       const double free = lambda[i] - (rows.row(i).dot(velocity) - bias[i]) / w(i, i);
       double next;
       if (normal_of[i] < 0) {
@@ -59,11 +107,12 @@ void projectedGaussSeidelFriction(const Eigen::Ref<const Eigen::MatrixXd>& rows,
       }
       if (next == lambda[i]) continue;
       velocity += minv_rows.col(i) * (next - lambda[i]);
+      largest = std::max(largest, std::abs(next - lambda[i]));
       lambda[i] = next;
-      changed = true;
     }
-    if (!changed) break;
+    if (settled(largest, lambda, settings)) break;
   }
+  return sweep;
 }
 
 }  // namespace handsim::contact

@@ -3,6 +3,8 @@
 // (a_m, alpha_deg, mass_kg...); everything is converted to SI and radians here.
 #include "handsim/hand/hand_loader.hpp"
 
+#include "drive_blocks.hpp"
+
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
@@ -28,6 +30,122 @@ using io::JsonDocument;
 using json = nlohmann::json;
 using kinematics::JointType;
 constexpr double kDeg = 3.14159265358979323846 / 180.0;
+
+}  // namespace
+
+namespace detail {
+
+namespace {
+double num(const JsonDocument& doc, const json& obj, const std::string& ptr, const char* key,
+           double fallback) {
+  const json* v = doc.optional(obj, key);
+  return v ? doc.rational(*v, JsonDocument::child(ptr, key)) : fallback;
+}
+}  // namespace
+
+JointRef namedJoint(const JsonDocument& doc, const HandModel& m, const json& v,
+                    const std::string& ptr) {
+  const std::string name = doc.string(v, ptr);
+  if (!m.tree.empty()) {
+    const int t = m.tree.jointIndex(name);
+    if (t < 0 || m.tree.joints[static_cast<std::size_t>(t)].copies.empty())
+      doc.fail(ptr, "no movable joint '" + name + "' in the URDF");
+    if (m.tree.joints[static_cast<std::size_t>(t)].copies.size() > 1)
+      doc.fail(ptr, "joint '" + name + "' is shared by several fingers (a wrist joint)");
+    return m.tree.joints[static_cast<std::size_t>(t)].copies.front();
+  }
+  const JointRef j = m.jointRef(name);
+  if (j.finger < 0)
+    doc.fail(ptr, "no movable joint '" + name + "' (write FINGER.JOINT, e.g. F1.J2)");
+  return j;
+}
+
+void readTendonBlock(const JsonDocument& doc, const json& tj, const std::string& ptr, HandModel& m) {
+  doc.object(tj, ptr);
+  doc.allowOnly(tj, ptr, {"name", "range_m", "stiffness_N_per_m", "joints"});
+  Tendon t;
+  t.name = doc.string(doc.require(tj, ptr, "name"), JsonDocument::child(ptr, "name"));
+  if (m.tendonIndex(t.name) >= 0 || m.actuatorIndex(t.name) >= 0)
+    doc.fail(JsonDocument::child(ptr, "name"), "duplicate name '" + t.name + "'");
+  const std::string rp = JsonDocument::child(ptr, "range_m");
+  const auto range = doc.numbers(doc.require(tj, ptr, "range_m"), rp, 2);
+  t.lower = range[0];
+  t.upper = range[1];
+  if (t.lower > t.upper) doc.fail(rp, "lower limit is greater than upper limit");
+  t.stiffness = num(doc, tj, ptr, "stiffness_N_per_m", t.stiffness);
+  if (!(t.stiffness > 0.0))
+    doc.fail(JsonDocument::child(ptr, "stiffness_N_per_m"), "must be positive");
+  const std::string jp = JsonDocument::child(ptr, "joints");
+  const json& joints = doc.array(doc.require(tj, ptr, "joints"), jp);
+  if (joints.empty()) doc.fail(jp, "a tendon must pull at least one joint");
+  for (std::size_t i = 0; i < joints.size(); ++i) {
+    const std::string p = JsonDocument::child(jp, i);
+    doc.object(joints[i], p);
+    doc.allowOnly(
+        joints[i], p,
+        {"joint", "pulley_radius_m", "spring_Nm_per_rad", "rest_deg", "damping_Nms_per_rad"});
+    TendonJoint tj2;
+    tj2.joint =
+        namedJoint(doc, m, doc.require(joints[i], p, "joint"), JsonDocument::child(p, "joint"));
+    const auto& row =
+        m.fingers[static_cast<std::size_t>(tj2.joint.finger)].rows[static_cast<std::size_t>(
+            m.fingers[static_cast<std::size_t>(tj2.joint.finger)].rowOfJoint(tj2.joint.joint))];
+    if (row.type != JointType::Revolute)
+      doc.fail(JsonDocument::child(p, "joint"), "tendons pull revolute joints only");
+    const int driver = m.driverOf(tj2.joint).first;
+    if (driver >= 0) {
+      // A URDF joint comes with its own actuator: the tendon takes it over (made passive
+      // below) unless that actuator also drives mimic joints.
+      Actuator& own = m.actuators[static_cast<std::size_t>(driver)];
+      if (m.tree.empty())
+        doc.fail(JsonDocument::child(p, "joint"), "joint is driven by an actuator");
+      if (own.drives.size() != 1)
+        doc.fail(JsonDocument::child(p, "joint"),
+                 "joint's actuator also drives its mimic joints; a tendon cannot pull it");
+      // Passive, as a hand file's tendon joints (addDirectActuators).
+      own.servo.kp = own.servo.kd = 0.0;
+      own.servo.rotor_inertia = 1e-5;
+    }
+    for (const auto& other : m.tendons)
+      for (const auto& oj : other.joints)
+        if (oj.joint == tj2.joint)
+          doc.fail(JsonDocument::child(p, "joint"), "joint is pulled by another tendon");
+    tj2.pulley_radius = num(doc, joints[i], p, "pulley_radius_m", tj2.pulley_radius);
+    tj2.spring = num(doc, joints[i], p, "spring_Nm_per_rad", tj2.spring);
+    tj2.rest = num(doc, joints[i], p, "rest_deg", 0.0) * kDeg;
+    tj2.damping = num(doc, joints[i], p, "damping_Nms_per_rad", tj2.damping);
+    if (!(tj2.pulley_radius > 0.0) || tj2.spring < 0.0 || tj2.damping < 0.0)
+      doc.fail(p, "pulley radius must be positive, spring and damping non-negative");
+    t.joints.push_back(tj2);
+  }
+  m.tendons.push_back(std::move(t));
+}
+
+void readClutchBlock(const JsonDocument& doc, const json& cj, const std::string& ptr, HandModel& m) {
+  doc.object(cj, ptr);
+  doc.allowOnly(cj, ptr, {"actuator", "inner", "outer", "tau_break_Nm"});
+  ClutchModel c;
+  const std::string ap = JsonDocument::child(ptr, "actuator");
+  const std::string an = doc.string(doc.require(cj, ptr, "actuator"), ap);
+  c.actuator = m.actuatorIndex(an);
+  if (c.actuator < 0) doc.fail(ap, "no actuator named '" + an + "'");
+  if (m.clutchOfActuator(c.actuator) >= 0) doc.fail(ap, "actuator already has a clutch");
+  c.inner = namedJoint(doc, m, doc.require(cj, ptr, "inner"), JsonDocument::child(ptr, "inner"));
+  c.outer = namedJoint(doc, m, doc.require(cj, ptr, "outer"), JsonDocument::child(ptr, "outer"));
+  for (const auto& [ref, key] : {std::pair{c.inner, "inner"}, std::pair{c.outer, "outer"}}) {
+    if (m.driverOf(ref).first != c.actuator)
+      doc.fail(JsonDocument::child(ptr, key), "joint is not driven by actuator '" + an + "'");
+  }
+  if (c.inner == c.outer) doc.fail(ptr, "inner and outer joints must differ");
+  const std::string tp = JsonDocument::child(ptr, "tau_break_Nm");
+  c.tau_break = doc.rational(doc.require(cj, ptr, "tau_break_Nm"), tp);
+  if (c.tau_break <= 0.0) doc.fail(tp, "breakaway torque must be positive");
+  m.clutches.push_back(c);
+}
+
+}  // namespace detail
+
+namespace {
 
 class HandReader {
  public:
@@ -277,11 +395,7 @@ class HandReader {
   }
 
   JointRef jointNamed(const HandModel& m, const json& v, const std::string& ptr) {
-    const std::string name = doc_.string(v, ptr);
-    const JointRef j = m.jointRef(name);
-    if (j.finger < 0)
-      doc_.fail(ptr, "no movable joint '" + name + "' (write FINGER.JOINT, e.g. F1.J2)");
-    return j;
+    return detail::namedJoint(doc_, m, v, ptr);
   }
 
   void readActuator(const json& aj, const std::string& ptr, HandModel& m) {
@@ -338,52 +452,7 @@ class HandReader {
   }
 
   void readTendon(const json& tj, const std::string& ptr, HandModel& m) {
-    doc_.object(tj, ptr);
-    doc_.allowOnly(tj, ptr, {"name", "range_m", "stiffness_N_per_m", "joints"});
-    Tendon t;
-    t.name = doc_.string(doc_.require(tj, ptr, "name"), JsonDocument::child(ptr, "name"));
-    if (m.tendonIndex(t.name) >= 0 || m.actuatorIndex(t.name) >= 0)
-      doc_.fail(JsonDocument::child(ptr, "name"), "duplicate name '" + t.name + "'");
-    const std::string rp = JsonDocument::child(ptr, "range_m");
-    const auto range = doc_.numbers(doc_.require(tj, ptr, "range_m"), rp, 2);
-    t.lower = range[0];
-    t.upper = range[1];
-    if (t.lower > t.upper) doc_.fail(rp, "lower limit is greater than upper limit");
-    t.stiffness = num(tj, ptr, "stiffness_N_per_m", t.stiffness);
-    if (!(t.stiffness > 0.0))
-      doc_.fail(JsonDocument::child(ptr, "stiffness_N_per_m"), "must be positive");
-    const std::string jp = JsonDocument::child(ptr, "joints");
-    const json& joints = doc_.array(doc_.require(tj, ptr, "joints"), jp);
-    if (joints.empty()) doc_.fail(jp, "a tendon must pull at least one joint");
-    for (std::size_t i = 0; i < joints.size(); ++i) {
-      const std::string p = JsonDocument::child(jp, i);
-      doc_.object(joints[i], p);
-      doc_.allowOnly(
-          joints[i], p,
-          {"joint", "pulley_radius_m", "spring_Nm_per_rad", "rest_deg", "damping_Nms_per_rad"});
-      TendonJoint tj2;
-      tj2.joint =
-          jointNamed(m, doc_.require(joints[i], p, "joint"), JsonDocument::child(p, "joint"));
-      const auto& row =
-          m.fingers[static_cast<std::size_t>(tj2.joint.finger)].rows[static_cast<std::size_t>(
-              m.fingers[static_cast<std::size_t>(tj2.joint.finger)].rowOfJoint(tj2.joint.joint))];
-      if (row.type != JointType::Revolute)
-        doc_.fail(JsonDocument::child(p, "joint"), "tendons pull revolute joints only");
-      if (m.driverOf(tj2.joint).first >= 0)
-        doc_.fail(JsonDocument::child(p, "joint"), "joint is driven by an actuator");
-      for (const auto& other : m.tendons)
-        for (const auto& oj : other.joints)
-          if (oj.joint == tj2.joint)
-            doc_.fail(JsonDocument::child(p, "joint"), "joint is pulled by another tendon");
-      tj2.pulley_radius = num(joints[i], p, "pulley_radius_m", tj2.pulley_radius);
-      tj2.spring = num(joints[i], p, "spring_Nm_per_rad", tj2.spring);
-      tj2.rest = num(joints[i], p, "rest_deg", 0.0) * kDeg;
-      tj2.damping = num(joints[i], p, "damping_Nms_per_rad", tj2.damping);
-      if (!(tj2.pulley_radius > 0.0) || tj2.spring < 0.0 || tj2.damping < 0.0)
-        doc_.fail(p, "pulley radius must be positive, spring and damping non-negative");
-      t.joints.push_back(tj2);
-    }
-    m.tendons.push_back(std::move(t));
+    detail::readTendonBlock(doc_, tj, ptr, m);
   }
 
   void addDirectActuators(HandModel& m) {
@@ -414,25 +483,7 @@ class HandReader {
   }
 
   void readClutch(const json& cj, const std::string& ptr, HandModel& m) {
-    doc_.object(cj, ptr);
-    doc_.allowOnly(cj, ptr, {"actuator", "inner", "outer", "tau_break_Nm"});
-    ClutchModel c;
-    const std::string ap = JsonDocument::child(ptr, "actuator");
-    const std::string an = doc_.string(doc_.require(cj, ptr, "actuator"), ap);
-    c.actuator = m.actuatorIndex(an);
-    if (c.actuator < 0) doc_.fail(ap, "no actuator named '" + an + "'");
-    if (m.clutchOfActuator(c.actuator) >= 0) doc_.fail(ap, "actuator already has a clutch");
-    c.inner = jointNamed(m, doc_.require(cj, ptr, "inner"), JsonDocument::child(ptr, "inner"));
-    c.outer = jointNamed(m, doc_.require(cj, ptr, "outer"), JsonDocument::child(ptr, "outer"));
-    for (const auto& [ref, key] : {std::pair{c.inner, "inner"}, std::pair{c.outer, "outer"}}) {
-      if (m.driverOf(ref).first != c.actuator)
-        doc_.fail(JsonDocument::child(ptr, key), "joint is not driven by actuator '" + an + "'");
-    }
-    if (c.inner == c.outer) doc_.fail(ptr, "inner and outer joints must differ");
-    const std::string tp = JsonDocument::child(ptr, "tau_break_Nm");
-    c.tau_break = doc_.rational(doc_.require(cj, ptr, "tau_break_Nm"), tp);
-    if (c.tau_break <= 0.0) doc_.fail(tp, "breakaway torque must be positive");
-    m.clutches.push_back(c);
+    detail::readClutchBlock(doc_, cj, ptr, m);
   }
 
   // Which actuators and tendons close the hand is data, not a guess from their names; after

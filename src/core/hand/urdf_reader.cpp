@@ -19,6 +19,7 @@
 #include <urdf_parser/urdf_parser.h>
 
 #include "../io/json_document.hpp"
+#include "drive_blocks.hpp"
 #include "handsim/dynamics/lagrange_euler.hpp"
 #include "handsim/geometry/mesh_loader.hpp"
 #include "handsim/geometry/primitives.hpp"
@@ -753,7 +754,7 @@ class UrdfReader {
   }
 
   // -------------------------------------------------------------------------------------------
-  // Sidecar <stem>.handsim.json: named poses and grasp actuators.
+  // Sidecar <stem>.handsim.json: tendons, clutches, named poses and grasp actuators.
 
   void readSidecar(HandModel& m) {
     const fs::path path = dir_ / (fs::path(file_).stem().string() + ".handsim.json");
@@ -762,7 +763,8 @@ class UrdfReader {
     using json = nlohmann::json;
     const io::JsonDocument doc = io::JsonDocument::load(path.string());
     const json& root = doc.object(doc.root(), "");
-    doc.allowOnly(root, "", {"format", "version", "poses", "grasp", "self_collision"});
+    doc.allowOnly(root, "", {"format", "version", "couplings", "tendons", "clutches", "poses",
+                             "grasp", "self_collision"});
     if (const json* sc = doc.optional(root, "self_collision")) {
       if (!sc->is_boolean()) doc.fail("/self_collision", "expected true or false");
       m.self_collision = sc->get<bool>();
@@ -772,6 +774,24 @@ class UrdfReader {
       doc.fail("/format", "expected \"handsim-urdf-sidecar\", got \"" + format + "\"");
     if (doc.integer(doc.require(root, "", "version"), "/version") != 1)
       doc.fail("/version", "unsupported version");
+    if (const json* couplings = doc.optional(root, "couplings")) {
+      doc.array(*couplings, "/couplings");
+      for (std::size_t c = 0; c < couplings->size(); ++c)
+        readCoupling(doc, (*couplings)[c], io::JsonDocument::child("/couplings", c), m);
+      setServoGains(m);
+    }
+    // The hand files' blocks, naming URDF joints; tendons first, so that a clutch or a pose
+    // sees the passive actuators they leave.
+    if (const json* tendons = doc.optional(root, "tendons")) {
+      doc.array(*tendons, "/tendons");
+      for (std::size_t t = 0; t < tendons->size(); ++t)
+        detail::readTendonBlock(doc, (*tendons)[t], io::JsonDocument::child("/tendons", t), m);
+    }
+    if (const json* clutches = doc.optional(root, "clutches")) {
+      doc.array(*clutches, "/clutches");
+      for (std::size_t c = 0; c < clutches->size(); ++c)
+        detail::readClutchBlock(doc, (*clutches)[c], io::JsonDocument::child("/clutches", c), m);
+    }
     if (const json* poses = doc.optional(root, "poses")) {
       doc.array(*poses, "/poses");
       for (std::size_t i = 0; i < poses->size(); ++i) {
@@ -810,7 +830,7 @@ class UrdfReader {
     }
     if (const json* grasp = doc.optional(root, "grasp")) {
       doc.object(*grasp, "/grasp");
-      doc.allowOnly(*grasp, "/grasp", {"closing_actuators"});
+      doc.allowOnly(*grasp, "/grasp", {"closing_actuators", "closing_tendons"});
       if (const json* acts = doc.optional(*grasp, "closing_actuators")) {
         const std::string ap = "/grasp/closing_actuators";
         doc.array(*acts, ap);
@@ -825,7 +845,80 @@ class UrdfReader {
           m.closing_actuators.push_back(a);
         }
       }
+      if (const json* tendons = doc.optional(*grasp, "closing_tendons")) {
+        const std::string tp = "/grasp/closing_tendons";
+        doc.array(*tendons, tp);
+        for (std::size_t i = 0; i < tendons->size(); ++i) {
+          const std::string p = io::JsonDocument::child(tp, i);
+          const std::string name = doc.string((*tendons)[i], p);
+          const int t = m.tendonIndex(name);
+          if (t < 0) doc.fail(p, "no tendon named '" + name + "'");
+          if (std::find(m.closing_tendons.begin(), m.closing_tendons.end(), t) !=
+              m.closing_tendons.end())
+            doc.fail(p, "tendon '" + name + "' is listed twice");
+          m.closing_tendons.push_back(t);
+        }
+      }
     }
+  }
+
+  /// A sidecar coupling: the joint follows another as a <mimic> would (q = multiplier q_master
+  /// + offset). Its actuator's drives (the joint, its copies and its own mimic joints) move to
+  /// the master's actuator with composed ratios and offsets, and its actuator goes.
+  void readCoupling(const io::JsonDocument& doc, const nlohmann::json& cj, const std::string& ptr,
+                    HandModel& m) {
+    using io::JsonDocument;
+    doc.object(cj, ptr);
+    doc.allowOnly(cj, ptr, {"joint", "follows", "multiplier", "offset"});
+    const auto jointAt = [&](const char* key) {
+      const std::string kp = JsonDocument::child(ptr, key);
+      const std::string name = doc.string(doc.require(cj, ptr, key), kp);
+      const int t = m.tree.jointIndex(name);
+      if (t < 0 || m.tree.joints[static_cast<std::size_t>(t)].copies.empty())
+        doc.fail(kp, "no movable joint '" + name + "' in the URDF");
+      return t;
+    };
+    const int follower = jointAt("joint");
+    const int master = jointAt("follows");
+    TreeJoint& tf = m.tree.joints[static_cast<std::size_t>(follower)];
+    const TreeJoint& tm = m.tree.joints[static_cast<std::size_t>(master)];
+    const std::string jp = JsonDocument::child(ptr, "joint");
+    if (tf.mimic >= 0) doc.fail(jp, "joint '" + tf.name + "' already mimics another joint");
+    if (tf.type != tm.type) doc.fail(jp, "joints of different types (revolute/prismatic)");
+    const double mult = doc.optional(cj, "multiplier")
+                            ? doc.number(cj["multiplier"], JsonDocument::child(ptr, "multiplier"))
+                            : 1.0;
+    const double off =
+        doc.optional(cj, "offset") ? doc.number(cj["offset"], JsonDocument::child(ptr, "offset"))
+                                   : 0.0;
+    if (mult == 0.0 || !std::isfinite(mult) || !std::isfinite(off))
+      doc.fail(ptr, "multiplier must be finite and not zero, offset finite");
+    const int fa = m.driverOf(tf.copies.front()).first;
+    const auto [ma, md] = m.driverOf(tm.copies.front());
+    if (fa < 0 || ma < 0) doc.fail(ptr, "joint has no actuator");
+    if (fa == ma) doc.fail(jp, "the joints already share an actuator (a coupling cycle)");
+    // q_follower = mult (r_m a + o_m) + off; each drive d of the follower's actuator had
+    // q = r_d q_follower + o_d (its primary joint's actuator value is q_follower).
+    const JointDrive primary = m.actuators[static_cast<std::size_t>(ma)].drives
+                                   [static_cast<std::size_t>(md)];
+    Actuator& target = m.actuators[static_cast<std::size_t>(ma)];
+    for (const JointDrive& d : m.actuators[static_cast<std::size_t>(fa)].drives)
+      target.drives.push_back({d.joint, d.ratio * mult * primary.ratio,
+                               d.ratio * (mult * primary.offset + off) + d.offset});
+    for (const JointDrive& d : target.drives) {
+      const auto& chain = m.fingers[static_cast<std::size_t>(d.joint.finger)];
+      const auto& row = chain.rows[static_cast<std::size_t>(chain.rowOfJoint(d.joint.joint))];
+      double lo = (row.lower - d.offset) / d.ratio, hi = (row.upper - d.offset) / d.ratio;
+      if (lo > hi) std::swap(lo, hi);
+      target.lower = std::max(target.lower, lo);
+      target.upper = std::min(target.upper, hi);
+    }
+    if (target.lower > target.upper)
+      doc.fail(ptr, "the coupled joints' limits leave the actuator no common range");
+    tf.mimic = master;
+    tf.multiplier = mult;
+    tf.offset = off;
+    m.actuators.erase(m.actuators.begin() + fa);
   }
 
   std::string text_;

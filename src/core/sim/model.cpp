@@ -65,6 +65,10 @@ void validateOptions(const Options& o) {
   }
   if (!(o.solver.row_floor > 0.0) || !std::isfinite(o.solver.row_floor))
     bad("solver.row_floor", "must be positive and finite");
+  if (!(o.solver.tolerance >= 0.0) || !std::isfinite(o.solver.tolerance))
+    bad("solver.tolerance", "must be non-negative and finite");
+  if (!(o.solver.warm_start_radius >= 0.0) || !std::isfinite(o.solver.warm_start_radius))
+    bad("solver.warm_start_radius", "must be non-negative and finite");
   if (!(o.solver.standstill_speed >= 0.0) || !std::isfinite(o.solver.standstill_speed))
     bad("solver.standstill_speed", "must be finite and not negative");
 }

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "handsim/io/atomic_file.hpp"
+#include "handsim/sim/carried_energy.hpp"
 #include "handsim/sim/rigid_body.hpp"
 
 namespace handsim::sim {
@@ -305,6 +306,16 @@ void addBodyChannels(Recorder& recorder, const std::shared_ptr<const Model>* mod
       const Eigen::Matrix3d R = s.object_pose_world[o].linear();
       return kineticEnergy(mp.mass_kg, R * mp.inertia_com * R.transpose(),
                            s.object_twist_world[o].head<3>(), s.object_twist_world[o].tail<3>());
+    });
+    // What it would have if welded to the palm where it is now (seed 004's shaking metric,
+    // sim/carried_energy.hpp).
+    recorder.addChannel(name + "carried_kinetic_energy", "J", [=](const SimState& s) {
+      if (!has(s)) return nan;
+      const geometry::MassProperties& mp = (*model)->objects[o].mass;
+      const Eigen::Matrix3d R = s.object_pose_world[o].linear();
+      return carriedKineticEnergy(mp.mass_kg, R * mp.inertia_com * R.transpose(),
+                                  s.object_pose_world[o] * mp.centre_of_mass, s.palm_pose_world,
+                                  s.palm_twist_world);
     });
   }
   addContactPairChannels(recorder, m);

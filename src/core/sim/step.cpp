@@ -431,6 +431,16 @@ void detectLinkContacts(const Model& model, SimState& s) {
 }  // namespace
 
 void detectContacts(const Model& model, SimState& s) {
+  // Last step's contacts, with their impulses, for the warm start of this step's solve.
+  StepWorkspace& w = s.work;
+  w.previous_contacts.assign(s.contacts.begin(), s.contacts.end());
+  w.previous_object_contacts.assign(s.object_contacts.begin(),
+                                    s.object_contacts.begin() +
+                                        static_cast<std::ptrdiff_t>(std::min(
+                                            w.object_rows, s.object_contacts.size())));
+  w.previous_link_contacts.assign(s.link_contacts.begin(), s.link_contacts.end());
+  w.previous_limit_reaction.assign(s.actuator_limit_reaction.begin(),
+                                   s.actuator_limit_reaction.end());
   s.contacts.clear();
   s.object_contacts.clear();
   s.link_contacts.clear();
@@ -723,6 +733,78 @@ void addLinkPart(const Model& model, const SimState& s, Eigen::Ref<Eigen::Matrix
     rows(i, static_cast<Eigen::Index>(drives[j].actuator)) += g[idx(j)] * drives[j].ratio;
 }
 
+// True when a and b are contacts between the same two bodies (the same link, object, other).
+bool sameBodies(const Contact& a, const Contact& b) {
+  return a.finger == b.finger && a.row == b.row && a.object == b.object && a.other == b.other &&
+         a.other_finger == b.other_finger && a.other_row == b.other_row;
+}
+
+// For each of the first `count` contacts of `now`, the index in `before` of last step's contact
+// between the same bodies whose point is nearest and within `radius`, each used at most once
+// (in the order of `now`: deterministic), else -1; written to match[0..count).
+void matchContacts(const std::vector<Contact>& now, std::size_t count,
+                   const std::vector<Contact>& before, double radius,
+                   std::vector<std::uint8_t>& taken, int* match) {
+  taken.assign(before.size(), 0);
+  const double r2 = radius * radius;
+  for (std::size_t i = 0; i < count; ++i) {
+    int best = -1;
+    double best_d2 = r2;
+    for (std::size_t j = 0; j < before.size(); ++j) {
+      if (taken[j] || !sameBodies(now[i], before[j])) continue;
+      const double d2 = (now[i].point_world - before[j].point_world).squaredNorm();
+      if (d2 <= best_d2) {
+        if (d2 == best_d2 && best >= 0) continue;  // ties: the first
+        best = static_cast<int>(j);
+        best_d2 = d2;
+      }
+    }
+    match[i] = best;
+    if (best >= 0) taken[static_cast<std::size_t>(best)] = 1;
+  }
+}
+
+// The warm start of the step solve: each row's impulse of last step, from the
+// matched contact's forces and the limit reactions; 0 where nothing matches.
+void warmStart(const Model& model, StepWorkspace& w, const SimState& s, Eigen::Index nc,
+               Eigen::Index ng, Eigen::Index nk, Eigen::Index nl,
+               Eigen::Ref<Eigen::VectorXd> lambda) {
+  const double dt = model.options.dt;
+  const double radius = model.options.solver.warm_start_radius;
+  lambda.setZero();
+  w.warm_match.resize(static_cast<std::size_t>(nc + ng + nk));
+  int* match = w.warm_match.data();
+  matchContacts(s.contacts, static_cast<std::size_t>(nc), w.previous_contacts, radius,
+                w.warm_taken, match);
+  matchContacts(s.object_contacts, static_cast<std::size_t>(ng), w.previous_object_contacts,
+                radius, w.warm_taken, match + nc);
+  matchContacts(s.link_contacts, static_cast<std::size_t>(nk), w.previous_link_contacts, radius,
+                w.warm_taken, match + nc + ng);
+  auto previous = [&](Eigen::Index row) -> const Contact* {
+    const int m = match[row];
+    if (m < 0) return nullptr;
+    const auto j = static_cast<std::size_t>(m);
+    if (row < nc) return &w.previous_contacts[j];
+    if (row < nc + ng) return &w.previous_object_contacts[j];
+    return &w.previous_link_contacts[j];
+  };
+  for (Eigen::Index i = 0; i < nc + ng + nk; ++i)
+    if (const Contact* p = previous(i)) lambda[i] = p->force * dt;
+  // A stop's reaction (its impact included) goes to its step row.
+  for (Eigen::Index k = 0; k < nl; ++k) {
+    const auto [a, sign] = w.limit_rows[static_cast<std::size_t>(k)];
+    if (static_cast<std::size_t>(a) >= w.previous_limit_reaction.size()) continue;
+    const double rho = model.hand().actuators[static_cast<std::size_t>(a)].drives.front().ratio;
+    lambda[nc + ng + nk + k] =
+        std::max(0.0, sign * w.previous_limit_reaction[static_cast<std::size_t>(a)] * dt * rho);
+  }
+  // Friction: last step's friction force on the object (-sum t lambda_t / dt) on this step's
+  // tangents.
+  for (Eigen::Index i = nc + ng + nk + nl; i < lambda.size(); ++i)
+    if (const Contact* p = previous(w.row_normal[i]))
+      lambda[i] = -w.tangents[static_cast<std::size_t>(i)].dot(p->friction_world) * dt;
+}
+
 // One solve of the contact and limit rows of the workspace (impact, then the step). Returns
 // true when an impulse acted. Rows: the hand contacts (nc), the object contacts that are
 // constraints (ng), the link-link contacts (nk), the limits (nl), then two friction rows per
@@ -887,25 +969,36 @@ bool solveRows(const Model& model, SimState& s) {
   const double floor =
       model.options.solver.row_floor * (1.0 + delassus.diagonal().cwiseAbs().maxCoeff());
   auto lambda = w.lambda.head(nr);
-  const int sweeps = model.options.solver.sweeps;
-  auto solve = [&](Eigen::Ref<Eigen::VectorXd> impulses) {
+  auto impact = w.lambda_impact.head(nr);
+  contact::PgsSettings settings;
+  settings.sweeps = model.options.solver.sweeps;
+  settings.tolerance = model.options.solver.tolerance;
+  settings.row_floor = floor;
+  // Only the sustained impulses start warm: an impact is a transient that last step's does
+  // not predict (a resting contact has none), so its solve starts from zero.
+  const bool warm = model.options.solver.warm_start;
+  if (warm) warmStart(model, w, s, nc, ng, nk, nl, lambda);
+  auto solve = [&](Eigen::Ref<Eigen::VectorXd> impulses, bool from_last) {
+    settings.warm_start = from_last;
     if (nfr == 0)
-      contact::projectedGaussSeidel(rows, minv_rows, delassus, bias, sweeps, floor, w.velocity,
+      contact::projectedGaussSeidel(rows, minv_rows, delassus, bias, settings, w.velocity,
                                     impulses);
     else
       contact::projectedGaussSeidelFriction(rows, minv_rows, delassus, bias, normal_of, mu,
-                                            sweeps, floor, w.velocity, impulses);
+                                            settings, w.velocity, impulses);
   };
   // First the impact: the velocity brought into contacts and stops is removed (an impulse,
   // not a force the clutch feels). Then the step's accelerations are constrained; that
-  // impulse over dt is the sustained normal force.
+  // impulse over dt is the sustained normal force. A warm start that ends at zero impulses
+  // leaves the velocity exactly as it was (not as it was plus the rounding of the way there).
   w.velocity = w.velocity_old;
-  auto impact = w.lambda_impact.head(nr);
-  solve(impact);
+  solve(impact, false);
+  if ((impact.array() == 0.0).all()) w.velocity = w.velocity_old;
   bool acted = w.velocity != w.velocity_old;
   w.velocity_impact = w.velocity;
   w.velocity += w.acceleration * dt;
-  solve(lambda);
+  solve(lambda, warm);
+  if ((lambda.array() == 0.0).all()) w.velocity = w.velocity_impact + w.acceleration * dt;
   for (Eigen::Index i = 0; i < nc; ++i) {
     Contact& c = s.contacts[static_cast<std::size_t>(i)];
     c.force = lambda[i] / dt;

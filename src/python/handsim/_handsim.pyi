@@ -52,7 +52,8 @@ class Hand:
     def joint_limits(self, finger: int) -> Array:
         """(dof, 2) [rad or m]."""
     def dh_rows(self, finger: int) -> list[dict]:
-        """Standard-DH rows: a [m], alpha [rad], d [m], theta [rad], type, lower, upper."""
+        """Joint rows: form ('dh' or 'placement'), a [m], alpha [rad], d [m], theta [rad],
+        placement (4x4), axis, type, lower, upper."""
     def base(self, finger: int) -> Array:
         """4x4 finger base {k0} in the palm {P}."""
     def pose(self, name: str) -> list[Array]:
@@ -67,6 +68,15 @@ class Hand:
     def ik(self, finger: int, target: ArrayLike, q0: Optional[ArrayLike] = None,
            phi: Optional[float] = None) -> Array:
         """Joint values putting the fingertip at `target` ({P}, m). Raises UnreachableTarget."""
+    def ik_hand(self, target: ArrayLike, finger: Optional[int] = None,
+                link: Optional[str] = None, q_now: Optional[Sequence[ArrayLike]] = None,
+                shared: str = "locked", rotation: Optional[ArrayLike] = None) -> list[Array]:
+        """Whole-hand joint values putting a finger tip or link at `target` ({P}, m); shared
+        'locked' or 'free'. Raises UnreachableTarget."""
+    def link_poses(self, q: Sequence[ArrayLike]) -> dict[str, Array]:
+        """Every link's 4x4 pose in {P} by name."""
+    def joint_values(self, q: Sequence[ArrayLike]) -> dict[str, float]:
+        """Every movable joint's value by name."""
     def ik_actuators(self, finger: int, target: ArrayLike, actuators_now: Sequence[float],
                      clutches: Optional[Sequence[ClutchState]] = None,
                      phi: Optional[float] = None) -> list[float]:
@@ -94,6 +104,11 @@ class Hand:
 def load_hand(id_or_path: str) -> Hand:
     """A built-in hand id or a hand file. Raises InputError, FileNotFoundError."""
 def builtin_hands() -> list[str]: ...
+def chain_fk(rows: Sequence[dict], q: ArrayLike, base: Optional[ArrayLike] = None) -> Array:
+    """Frames {k0}..{kn}, (n+1, 4, 4), of a chain of row dicts ('dh' or 'placement')."""
+def placement_row(placement: ArrayLike, axis: ArrayLike, type: str = "revolute",
+                  lower: float = 0.0, upper: float = 0.0) -> dict:
+    """A general-placement row dict (URDF joint)."""
 def asset_directory() -> str: ...
 
 # --- simulation -----------------------------------------------------------------------------

@@ -1,0 +1,542 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// handsim-cli vary: runs one scenario over a grid of values of its own keys (dotted paths into
+// the scenario file) and measures seed 004's shaking metric in every cell: the kinetic-energy
+// ratio of a free object against the same object carried rigidly by the palm
+// (sim/carried_energy.hpp; docs/free-objects.md, "Shaking a grasp"). Output: one CSV row per
+// cell and, with two parameters, a heat map like seed 004's Fig. 5-6.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "cli_util.hpp"
+#include "command.hpp"
+#include "handsim/io/atomic_file.hpp"
+#include "handsim/io/input_error.hpp"
+#include "handsim/sim/carried_energy.hpp"
+#include "handsim/sim/scenario.hpp"
+#include "outputs.hpp"
+#ifdef HANDSIM_HAVE_PLOT
+#include "signal_plot.hpp"
+#endif
+
+namespace handsim::cli {
+namespace {
+
+using json = nlohmann::json;
+
+// One --param: a dotted scenario key and its values.
+struct Param {
+  std::string flag_text;  // "--param contact.gi=..." for messages
+  std::string key;        // "contact.gi"
+  std::vector<std::string> path;  // {"contact", "gi"}
+  std::vector<double> values;
+  bool log = false;  // the values were given as a log-spaced range
+};
+
+std::string shortNumber(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.10g", v);
+  return buf;
+}
+
+// "V1,V2,...", "LO:HI:N" (N evenly spaced values, ends included) or "LO:HI:Nlog" (N values
+// evenly spaced in log10).
+Param parseParam(const std::string& text) {
+  Param p;
+  p.flag_text = "--param " + text;
+  const auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw UsageError(p.flag_text + ": expected KEY=VALUES (e.g. contact.gi=25,250,2500 or "
+                                   "contact.g1_n_per_m=7.4e3:7.4e5:5log)");
+  p.key = text.substr(0, eq);
+  const std::string spec = text.substr(eq + 1);
+  std::string::size_type begin = 0;
+  while (true) {
+    const auto dot = p.key.find('.', begin);
+    const std::string part = p.key.substr(begin, dot == std::string::npos ? dot : dot - begin);
+    if (part.empty()) throw UsageError(p.flag_text + ": empty part in the key '" + p.key + "'");
+    p.path.push_back(part);
+    if (dot == std::string::npos) break;
+    begin = dot + 1;
+  }
+  if (spec.find(':') != std::string::npos) {
+    std::vector<std::string> parts;
+    std::string::size_type b = 0;
+    while (true) {
+      const auto c = spec.find(':', b);
+      parts.push_back(spec.substr(b, c == std::string::npos ? c : c - b));
+      if (c == std::string::npos) break;
+      b = c + 1;
+    }
+    if (parts.size() != 3)
+      throw UsageError(p.flag_text + ": a range is LO:HI:N or LO:HI:Nlog");
+    const double lo = parseNumber(parts[0], p.flag_text + " (LO)");
+    const double hi = parseNumber(parts[1], p.flag_text + " (HI)");
+    std::string count = parts[2];
+    if (count.size() > 3 && count.compare(count.size() - 3, 3, "log") == 0) {
+      p.log = true;
+      count.resize(count.size() - 3);
+    }
+    const double n = parseNumber(count, p.flag_text + " (N)");
+    if (n != std::floor(n) || n < 1 || n > 1000)
+      throw UsageError(p.flag_text + ": the count N must be a whole number from 1 to 1000");
+    if (p.log && !(lo > 0.0 && hi > 0.0))
+      throw UsageError(p.flag_text + ": a log range needs LO and HI above 0");
+    if (n == 1 && lo != hi) throw UsageError(p.flag_text + ": one value needs LO equal to HI");
+    const int k = static_cast<int>(n);
+    for (int i = 0; i < k; ++i) {
+      const double f = k == 1 ? 0.0 : static_cast<double>(i) / (k - 1);
+      p.values.push_back(i == k - 1 ? hi
+                         : p.log    ? lo * std::pow(hi / lo, f)
+                                    : lo + f * (hi - lo));
+    }
+  } else {
+    p.values = parseNumbers(spec, p.flag_text);
+  }
+  auto sorted = p.values;
+  std::sort(sorted.begin(), sorted.end());
+  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+    throw UsageError(p.flag_text + ": a value appears twice");
+  return p;
+}
+
+// The JSON pointer of a key path ("/contact/gi").
+std::string pointerOf(const std::vector<std::string>& path) {
+  std::string out;
+  for (const auto& part : path) out += "/" + part;
+  return out;
+}
+
+// Sets doc[path] = value, creating objects on the way; numeric parts index arrays.
+void setKey(json& doc, const Param& p, double value) {
+  json* node = &doc;
+  for (std::size_t i = 0; i < p.path.size(); ++i) {
+    const std::string& part = p.path[i];
+    const bool last = i + 1 == p.path.size();
+    if (node->is_array()) {
+      const bool digits =
+          !part.empty() && std::all_of(part.begin(), part.end(), [](char c) {
+            return c >= '0' && c <= '9';
+          });
+      if (!digits || part.size() > 6 || std::stoul(part) >= node->size())
+        throw UsageError(p.flag_text + ": '" + part + "' in " + p.key + " is not an index of " +
+                         pointerOf({p.path.begin(), p.path.begin() + static_cast<long>(i)}) +
+                         " (" + std::to_string(node->size()) + " entries)");
+      node = &(*node)[std::stoul(part)];
+    } else if (node->is_object() || node->is_null()) {
+      node = &(*node)[part];
+    } else {
+      throw UsageError(p.flag_text + ": " +
+                       pointerOf({p.path.begin(), p.path.begin() + static_cast<long>(i)}) +
+                       " is a value, not an object");
+    }
+    if (last) *node = value;
+  }
+}
+
+// The value at a key path in the file, if it is a number there.
+std::optional<double> numberAt(const json& doc, const Param& p) {
+  const json* node = &doc;
+  for (const auto& part : p.path) {
+    if (node->is_object() && node->contains(part)) {
+      node = &(*node)[part];
+    } else if (node->is_array() && !part.empty() &&
+               std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
+               part.size() <= 6 && std::stoul(part) < node->size()) {
+      node = &(*node)[std::stoul(part)];
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (!node->is_number()) return std::nullopt;
+  return node->get<double>();
+}
+
+struct Cell {
+  std::vector<double> values;  // one per parameter
+  std::string status = "ok";   // ok | refused | failed | non-finite
+  std::string note;
+  sim::EnergyRatio ratio;
+  double max_shift = std::nan("");  // [m] largest displacement in the palm frame in the window
+  double end_shift = std::nan("");  // [m] at the window's end
+  double seconds = 0.0;             // wall time of the run
+  int warnings = 0;
+};
+
+// The object's COM in the palm frame at recorded row r.
+Eigen::Vector3d inPalm(const std::vector<std::vector<double>>& c, std::size_t r) {
+  const Eigen::Quaterniond q(c[3][r], c[4][r], c[5][r], c[6][r]);
+  const Eigen::Vector3d p(c[0][r], c[1][r], c[2][r]), o(c[7][r], c[8][r], c[9][r]);
+  return q.normalized().conjugate() * (o - p);
+}
+
+void runCell(const json& base, const std::string& file, const std::vector<Param>& params,
+             const std::string& object, double from, double to, double window, Cell& cell) {
+  const auto start = std::chrono::steady_clock::now();
+  json doc = base;
+  for (std::size_t i = 0; i < params.size(); ++i) setKey(doc, params[i], cell.values[i]);
+  sim::Scenario sc;
+  try {
+    sc = sim::parseScenario(doc.dump(), file);
+  } catch (const io::InputError& e) {
+    // Values each valid on their own (checked before any run) that the loader refuses
+    // together, e.g. a step above seed004's stable limit.
+    cell.status = "refused";
+    cell.note = e.problem();
+    return;
+  }
+  try {
+    auto run = sim::runScenario(sc);
+    const sim::Recorder& rec = run->recorder();
+    const auto t = rec.series("time");
+    const auto e = rec.series(object + ".kinetic_energy");
+    const auto ec = rec.series(object + ".carried_kinetic_energy");
+    cell.warnings = run->state().warning_count;
+    bool finite = true;
+    for (std::size_t i = 0; i < e.size(); ++i)
+      finite = finite && std::isfinite(e[i]) && std::isfinite(ec[i]);
+    if (!finite) {
+      cell.status = "non-finite";
+      cell.note = "the object's energy became non-finite";
+    } else {
+      cell.ratio = sim::kineticEnergyRatio(t, e, ec, from, to, window);
+      std::vector<std::vector<double>> c;
+      for (const char* n : {"palm.x", "palm.y", "palm.z", "palm.qw", "palm.qx", "palm.qy",
+                            "palm.qz"})
+        c.push_back(rec.series(n));
+      for (const char* a : {".x", ".y", ".z"}) c.push_back(rec.series(object + a));
+      const double eps = 1e-9 * (to - from);
+      const auto first = static_cast<std::size_t>(
+          std::lower_bound(t.begin(), t.end(), from - eps) - t.begin());
+      const auto last = static_cast<std::size_t>(
+          std::upper_bound(t.begin(), t.end(), to + eps) - t.begin());
+      if (first < last) {
+        const Eigen::Vector3d ref = inPalm(c, first);
+        cell.max_shift = 0.0;
+        for (std::size_t r = first; r < last; ++r)
+          cell.max_shift = std::max(cell.max_shift, (inPalm(c, r) - ref).norm());
+        cell.end_shift = (inPalm(c, last - 1) - ref).norm();
+      }
+      if (!run->state().warnings.empty()) cell.note = run->state().warnings.front();
+    }
+  } catch (const std::exception& e) {
+    cell.status = "failed";
+    cell.note = e.what();
+  }
+  cell.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::string csvField(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c == '\n' ? ' ' : c;
+  }
+  return out + "\"";
+}
+
+std::string csvNumber(double v) {
+  if (std::isnan(v)) return "";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+const char* kHelp =
+    "usage: handsim-cli vary SCENARIO.json --param KEY=VALUES [--param KEY=VALUES ...]\n"
+    "                        --csv OUT.csv [--plot OUT.(png|svg|pdf)] [--object NAME]\n"
+    "                        [--from S] [--to S] [--window S] [--threads N] [--metric M]\n"
+    "                        [--mark X,Y] [--plot-size WxH] [--dpi N] [--title T] [--quiet]\n\n"
+    "Runs the scenario once per cell of a grid of values of its own keys and measures seed\n"
+    "004's shaking metric (docs/free-objects.md, \"Shaking a grasp\"): the ratio of the free\n"
+    "object's kinetic energy to the kinetic energy it would have if carried rigidly by the\n"
+    "palm, over the shaking window.\n"
+    "  --param KEY=VALUES  a dotted key of the scenario file (contact.gi, dt_s,\n"
+    "                 objects.0.mass_kg; created when the file lacks it) and its values:\n"
+    "                 V1,V2,... or LO:HI:N (N evenly spaced) or LO:HI:Nlog (log-spaced)\n"
+    "  --csv OUT.csv  one row per cell: the values, status (ok, refused, failed,\n"
+    "                 non-finite), ratio, peak_ratio, the two energy integrals, the object's\n"
+    "                 largest and final displacement in the palm frame, warnings, run time\n"
+    "  --plot OUT     heat map of the metric over the first two parameters (x, y), log axes\n"
+    "                 for log ranges; refused cells drawn as crossed grey cells\n"
+    "  --object NAME  the free object (default: the first free object)\n"
+    "  --from S, --to S  the window [s] (default: from the start of the palm's first\n"
+    "                 sinusoid to the end of its last)\n"
+    "  --window S     sub-window of peak_ratio [s] (default 0.5)\n"
+    "  --threads N    parallel runs (default: the hardware's threads)\n"
+    "  --metric ratio|peak  what the heat map shows (default ratio)\n"
+    "  --mark X,Y     the marked point (default: the file's own values of the two keys)\n"
+    "  --plot-size WxH  inches (default 5x4); --dpi N for PNG (default 300)\n"
+    "  --title T      the heat map's title (default: none)\n"
+    "  --quiet        no progress on stderr\n";
+
+int run(const std::vector<std::string>& argv) {
+  const Args args(argv,
+                  {"--param", "--csv", "--plot", "--object", "--from", "--to", "--window",
+                   "--threads", "--metric", "--mark", "--plot-size", "--dpi", "--title"},
+                  {"--quiet"});
+  if (args.help()) {
+    std::cout << kHelp;
+    return kOk;
+  }
+  args.requirePositional(1, "one scenario file");
+  const std::string file = args.positional()[0];
+  std::vector<OutputFile> outputs{{"--csv", args.required("--csv")}};
+  if (const auto plot = args.value("--plot")) {
+#ifdef HANDSIM_HAVE_PLOT
+    outputs.push_back({"--plot", *plot});
+#else
+    throw UsageError("--plot " + *plot +
+                     ": this handsim-cli was built without the plot library "
+                     "(HANDSIM_BUILD_GUI=OFF)");
+#endif
+  }
+  for (const char* flag : {"--metric", "--mark", "--plot-size", "--dpi", "--title"})
+    if (!args.has("--plot") && args.has(flag))
+      throw UsageError(std::string(flag) + " needs --plot OUT.(png|svg|pdf)");
+  std::vector<Param> params;
+  for (const std::string& p : args.values("--param")) params.push_back(parseParam(p));
+  if (params.empty()) throw UsageError("--param KEY=VALUES is required (see --help)");
+  for (std::size_t i = 0; i < params.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (params[i].key == params[j].key)
+        throw UsageError(params[i].flag_text + ": the key is given twice");
+  if (args.has("--plot") && params.size() != 2)
+    throw UsageError("--plot draws a map of two parameters; got " +
+                     std::to_string(params.size()) + " --param");
+  std::size_t cell_count = 1;
+  for (const Param& p : params) cell_count *= p.values.size();
+  if (cell_count > 100000) throw UsageError("--param: more than 100000 cells");
+  const std::string metric = args.value("--metric").value_or("ratio");
+  if (metric != "ratio" && metric != "peak")
+    throw UsageError("--metric " + metric + ": use ratio or peak");
+  unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
+  if (const auto j = args.value("--threads")) {
+    const double v = parseNumber(*j, "--threads");
+    if (v < 1 || v > 256 || v != std::floor(v))
+      throw UsageError("--threads " + *j + ": a whole number from 1 to 256");
+    jobs = static_cast<unsigned>(v);
+  }
+  const double window = args.value("--window") ? parseNumber(*args.value("--window"), "--window")
+                                               : 0.5;
+  if (!(window > 0.0)) throw UsageError("--window: must be positive");
+#ifdef HANDSIM_HAVE_PLOT
+  plot::FigureSize size{5.0, 4.0};
+  if (const auto s = args.value("--plot-size")) {
+    try {
+      size = plot::parseFigureSize(*s);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("--plot-size: ") + e.what());
+    }
+  }
+  int dpi = 300;
+  if (const auto d = args.value("--dpi")) {
+    const double v = parseNumber(*d, "--dpi");
+    if (v != std::floor(v) || v < 50 || v > 2400)
+      throw UsageError("--dpi " + *d + ": use a whole number from 50 to 2400");
+    dpi = static_cast<int>(v);
+  }
+#endif
+  std::optional<std::array<double, 2>> mark;
+  if (const auto m = args.value("--mark")) {
+    const auto v = parseNumbers(*m, "--mark");
+    if (v.size() != 2) throw UsageError("--mark: expected X,Y");
+    mark = std::array<double, 2>{v[0], v[1]};
+  }
+  for (const auto& out : outputs) requireWritable(out);
+  requireDistinct(outputs, {file});
+
+  // The scenario as JSON (comments allowed, as the loader), and as loaded.
+  const sim::Scenario base_sc = sim::loadScenario(file);
+  json base;
+  try {
+    base = json::parse(io::readFile(file), nullptr, true, true);
+  } catch (const json::exception& e) {
+    throw UsageError(file + ": " + e.what());
+  }
+  {
+    std::vector<std::string> inputs{base_sc.hand->source_file};
+    for (const auto& o : base_sc.objects) inputs.push_back(o.source);
+    requireDistinct(outputs, inputs);
+  }
+  // Every value of every key on its own: an unknown key, or a value the loader refuses at
+  // that key, is the command line's fault (exit 2), not a refused cell.
+  for (const Param& p : params)
+    for (double v : p.values) {
+      json doc = base;
+      setKey(doc, p, v);
+      try {
+        (void)sim::parseScenario(doc.dump(), file);
+      } catch (const io::InputError& e) {
+        const std::string& field = e.location().field;
+        const std::string ptr = pointerOf(p.path);
+        if (field.rfind(ptr, 0) == 0 || (!field.empty() && ptr.rfind(field, 0) == 0))
+          throw UsageError(p.flag_text + ": " + p.key + " = " + shortNumber(v) + ": " +
+                           e.problem());
+      }
+    }
+  // The object and the window.
+  std::string object;
+  if (const auto o = args.value("--object")) {
+    object = *o;
+    const auto it = std::find_if(base_sc.objects.begin(), base_sc.objects.end(),
+                                 [&](const sim::ObjectModel& m) { return m.name == object; });
+    if (it == base_sc.objects.end() || it->fixed)
+      throw UsageError("--object " + object + ": the scenario has no free object of that name");
+  } else {
+    for (const auto& m : base_sc.objects)
+      if (!m.fixed) {
+        object = m.name;
+        break;
+      }
+    if (object.empty()) throw UsageError(file + ": the scenario has no free object");
+  }
+  double from = INFINITY, to = -INFINITY;
+  for (int a = 0; a < 6; ++a)
+    for (const sim::Sinusoid& s : base_sc.plan.palm_motion.axis(a).sinusoids) {
+      from = std::min(from, s.start);
+      to = std::max(to, s.start + s.cycles / s.frequency_hz);
+    }
+  if (const auto f = args.value("--from")) from = parseNumber(*f, "--from");
+  if (const auto t = args.value("--to")) to = parseNumber(*t, "--to");
+  if (!std::isfinite(from) || !std::isfinite(to))
+    throw UsageError("--from/--to: the palm has no sinusoid to take the window from; give both");
+  if (!(to > from)) throw UsageError("--to must be after --from");
+  if (to > base_sc.plan.duration + 1e-9)
+    throw UsageError("--to " + shortNumber(to) + ": after the end of the run (" +
+                     shortNumber(base_sc.plan.duration) + " s)");
+
+  // The grid, first parameter slowest.
+  std::vector<Cell> cells(cell_count);
+  for (std::size_t c = 0; c < cell_count; ++c) {
+    std::size_t rest = c;
+    cells[c].values.assign(params.size(), 0.0);
+    for (std::size_t i = params.size(); i-- > 0;) {
+      cells[c].values[i] = params[i].values[rest % params[i].values.size()];
+      rest /= params[i].values.size();
+    }
+  }
+  const bool quiet = args.has("--quiet");
+  const auto start = std::chrono::steady_clock::now();
+  std::atomic<std::size_t> next{0};
+  std::size_t done = 0;
+  std::mutex progress;
+  auto worker = [&] {
+    for (std::size_t c = next++; c < cells.size(); c = next++) {
+      runCell(base, file, params, object, from, to, window, cells[c]);
+      const std::lock_guard<std::mutex> lock(progress);
+      ++done;
+      if (!quiet) std::fprintf(stderr, "\rvary: %zu/%zu cells", done, cells.size());
+    }
+  };
+  {
+    std::vector<std::thread> pool;
+    const unsigned n = static_cast<unsigned>(std::min<std::size_t>(jobs, cells.size()));
+    for (unsigned i = 1; i < n; ++i) pool.emplace_back(worker);
+    worker();
+    for (auto& t : pool) t.join();
+  }
+  if (!quiet) std::fprintf(stderr, "\rvary: done             \n");
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  // The CSV.
+  std::string csv;
+  for (const Param& p : params) csv += csvField(p.key) + ",";
+  csv += "status,ratio,peak_ratio,energy_integral_js,carried_energy_integral_js,max_shift_m,"
+         "end_shift_m,warnings,run_s,note\n";
+  std::size_t refused = 0, ok = 0;
+  double lo = INFINITY, hi = -INFINITY;
+  for (const Cell& c : cells) {
+    for (double v : c.values) csv += csvNumber(v) + ",";
+    csv += c.status + "," + csvNumber(c.ratio.integral_ratio) + "," +
+           csvNumber(c.ratio.peak_window_ratio) + "," + csvNumber(c.ratio.energy_integral) + "," +
+           csvNumber(c.ratio.carried_energy_integral) + "," + csvNumber(c.max_shift) + "," +
+           csvNumber(c.end_shift) + "," + std::to_string(c.warnings) + "," +
+           csvNumber(c.seconds) + "," + csvField(c.note) + "\n";
+    refused += c.status == "refused";
+    ok += c.status == "ok";
+    const double m = metric == "ratio" ? c.ratio.integral_ratio : c.ratio.peak_window_ratio;
+    if (c.status == "ok" && std::isfinite(m)) {
+      lo = std::min(lo, m);
+      hi = std::max(hi, m);
+    }
+  }
+  io::writeFileAtomically(outputs[0].path, csv);
+
+#ifdef HANDSIM_HAVE_PLOT
+  if (const auto plot_path = args.value("--plot")) {
+    auto axis = [](const Param& p) {
+      plot::HeatAxis a;
+      a.title = p.key;
+      a.values = p.values;
+      const auto [mn, mx] = std::minmax_element(p.values.begin(), p.values.end());
+      a.log = p.log || (*mn > 0.0 && *mx / *mn >= 10.0);
+      return a;
+    };
+    std::vector<plot::HeatCell> hc;
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+      plot::HeatCell h;
+      h.ix = c / params[1].values.size();
+      h.iy = c % params[1].values.size();
+      h.refused = cells[c].status == "refused";
+      h.value = cells[c].status != "ok"           ? std::nan("")
+                : metric == "ratio" ? cells[c].ratio.integral_ratio
+                                    : cells[c].ratio.peak_window_ratio;
+      hc.push_back(h);
+    }
+    try {
+      plot::HeatMap map = plot::buildHeatMap(
+          axis(params[0]), axis(params[1]), hc,
+          metric == "ratio" ? "kinetic energy ratio" : "peak kinetic energy ratio (" +
+                                                           shortNumber(window) + " s)",
+          true);
+      map.title = args.value("--title").value_or("");
+      if (!mark) {
+        const auto x = numberAt(base, params[0]), y = numberAt(base, params[1]);
+        if (x && y) mark = std::array<double, 2>{*x, *y};
+      }
+      if (mark && ((map.x.log && !((*mark)[0] > 0)) || (map.y.log && !((*mark)[1] > 0))))
+        throw UsageError("--mark: a log axis needs a positive value");
+      map.marker = mark;
+      plot::renderHeatMapFile(map, *plot_path, size, dpi);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("--plot: ") + e.what());
+    }
+  }
+#endif
+  nlohmann::ordered_json keys = nlohmann::ordered_json::array();
+  for (const Param& p : params) keys.push_back({{"key", p.key}, {"values", p.values}});
+  const nlohmann::ordered_json summary = {
+      {"scenario", file},
+      {"object", object},
+      {"window_s", {from, to}},
+      {"params", keys},
+      {"cells", cells.size()},
+      {"ok", ok},
+      {"refused", refused},
+      {"other", cells.size() - ok - refused},
+      {"metric", metric},
+      {"range", ok ? nlohmann::ordered_json({lo, hi}) : nlohmann::ordered_json()},
+      {"threads", jobs},
+      {"seconds", seconds},
+      {"csv", outputs[0].path},
+      {"plot", args.value("--plot") ? nlohmann::ordered_json(*args.value("--plot"))
+                                    : nlohmann::ordered_json()}};
+  printJson(summary);
+  return kOk;
+}
+
+const CommandRegistration reg({"vary", "run a scenario over a grid of its own keys (seed 004 "
+                                       "energy-ratio maps)",
+                               run});
+
+}  // namespace
+}  // namespace handsim::cli

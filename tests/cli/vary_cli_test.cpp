@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// handsim-cli vary: the per-cell metric against the energies of a `simulate` run of the same
+// cell, integrated here; refused cells; grid and key errors naming the flag; the heat map's
+// colour bar and log-axis ticks read back from the SVG.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "../support/cli_run.hpp"
+
+using nlohmann::json;
+using handsim::test::runCli;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// A short shake: the shipped gripper3r_shake scenario cut to 1.2 s, one 1 Hz period of shaking
+// from 0.2 s (the sphere sits on the ground while the fingers close: any motion will do here).
+struct Workdir {
+  fs::path dir;
+  Workdir() {
+    dir = fs::temp_directory_path() /
+          ("handsim_vary_" + std::to_string(::getpid()) + "_" +
+           ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir);
+    std::ifstream in(std::string(HANDSIM_SOURCE_DIR) + "/assets/scenarios/gripper3r_shake.json");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    json doc = json::parse(ss.str(), nullptr, true, true);
+    doc["duration_s"] = 1.2;
+    doc["palm"]["motion"].erase("z");
+    for (const char* a : {"x", "rz"}) {
+      doc["palm"]["motion"][a]["sinusoids"][0]["start_s"] = 0.2;
+      doc["palm"]["motion"][a]["sinusoids"][0]["cycles"] = 1;
+    }
+    doc["objects"][0]["mesh"] = std::string(HANDSIM_SOURCE_DIR) + "/assets/objects/sphere50.wrl";
+    write("shake.json", doc.dump(2));
+  }
+  ~Workdir() {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
+  std::string path(const std::string& name) const { return (dir / name).string(); }
+  void write(const std::string& name, const std::string& text) const {
+    std::ofstream(path(name)) << text;
+  }
+  std::string read(const std::string& name) const {
+    std::ifstream in(path(name));
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  }
+};
+
+// CSV text -> header and rows of fields (no quoted commas in what is read here).
+std::vector<std::vector<std::string>> csvRows(const std::string& text) {
+  std::vector<std::vector<std::string>> rows;
+  std::stringstream ss(text);
+  std::string line;
+  while (std::getline(ss, line)) {
+    std::vector<std::string> f;
+    std::stringstream ls(line);
+    std::string item;
+    while (std::getline(ls, item, ',')) f.push_back(item);
+    if (!line.empty() && line.back() == ',') f.push_back("");
+    rows.push_back(f);
+  }
+  return rows;
+}
+
+std::size_t column(const std::vector<std::string>& header, const std::string& name) {
+  for (std::size_t i = 0; i < header.size(); ++i)
+    if (header[i] == name) return i;
+  ADD_FAILURE() << "no column " << name;
+  return 0;
+}
+
+}  // namespace
+
+TEST(VaryCli, CellMetricEqualsTheIntegralsOfASimulateRun) {
+  Workdir w;
+  const auto r = runCli("vary " + w.path("shake.json") +
+                        " --param contact.gi=25,250 --param contact.g1_n_per_m=74000 --csv " +
+                        w.path("cells.csv") + " --quiet --threads 2");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json summary = json::parse(r.out);
+  EXPECT_EQ(summary["cells"], 2);
+  EXPECT_EQ(summary["ok"], 2);
+  EXPECT_DOUBLE_EQ(summary["window_s"][0].get<double>(), 0.2);
+  EXPECT_DOUBLE_EQ(summary["window_s"][1].get<double>(), 1.2);
+  const auto cells = csvRows(w.read("cells.csv"));
+  ASSERT_EQ(cells.size(), 3u);
+  const auto& h = cells[0];
+  EXPECT_EQ(h[0], "contact.gi");
+  EXPECT_EQ(h[1], "contact.g1_n_per_m");
+  // The cell gi = 25 on its own, through `simulate`, its energies integrated here.
+  std::ifstream in(w.path("shake.json"));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  json doc = json::parse(ss.str());
+  doc["contact"]["gi"] = 25;
+  w.write("cell.json", doc.dump(2));
+  const auto s = runCli("simulate " + w.path("cell.json") + " --quiet --csv " + w.path("run.csv"));
+  ASSERT_EQ(s.code, 0) << s.err;
+  const auto rows = csvRows(w.read("run.csv"));
+  const std::size_t ct = column(rows[0], "time"), ce = column(rows[0], "sphere.kinetic_energy"),
+                    cc = column(rows[0], "sphere.carried_kinetic_energy");
+  double e = 0.0, c = 0.0, t_prev = 0.0, e_prev = 0.0, c_prev = 0.0;
+  bool inside = false;
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    const double t = std::stod(rows[i][ct]), ei = std::stod(rows[i][ce]),
+                 ci = std::stod(rows[i][cc]);
+    if (t >= 0.2 - 1e-9 && t <= 1.2 + 1e-9) {
+      if (inside) {
+        e += 0.5 * (t - t_prev) * (ei + e_prev);
+        c += 0.5 * (t - t_prev) * (ci + c_prev);
+      }
+      inside = true;
+    }
+    t_prev = t;
+    e_prev = ei;
+    c_prev = ci;
+  }
+  ASSERT_GT(c, 1e-5);  // the palm moved
+  const auto& cell = cells[1];
+  EXPECT_EQ(std::stod(cell[0]), 25.0);
+  EXPECT_EQ(cell[column(h, "status")], "ok");
+  EXPECT_NEAR(std::stod(cell[column(h, "energy_integral_js")]), e, 1e-12 + 1e-9 * e);
+  EXPECT_NEAR(std::stod(cell[column(h, "carried_energy_integral_js")]), c, 1e-9 * c);
+  EXPECT_NEAR(std::stod(cell[column(h, "ratio")]), e / c, 1e-9 * e / c);
+}
+
+TEST(VaryCli, ValuesTheLoaderRefusesTogetherAreRefusedCellsNotFailures) {
+  Workdir w;
+  // eq. 8's slope at zero slip bounds the step (docs/free-objects.md): 1e5 s/m needs a step far
+  // below 1 ms, so the loader refuses that cell's dt_s; each value alone is in range.
+  const auto r = runCli("vary " + w.path("shake.json") +
+                        " --param contact.tanh_slope_s_per_m=100,100000 --param contact.gi=250"
+                        " --csv " + w.path("cells.csv") + " --plot " + w.path("map.svg") +
+                        " --quiet");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json summary = json::parse(r.out);
+  EXPECT_EQ(summary["ok"], 1);
+  EXPECT_EQ(summary["refused"], 1);
+  const auto cells = csvRows(w.read("cells.csv"));
+  const auto& h = cells[0];
+  EXPECT_EQ(cells[2][column(h, "status")], "refused");
+  EXPECT_EQ(cells[2][column(h, "ratio")], "");
+  EXPECT_NE(w.read("cells.csv").find("stable limit"), std::string::npos);
+  const std::string svg = w.read("map.svg");
+  EXPECT_NE(svg.find("data-refused=\"1\""), std::string::npos);
+  EXPECT_NE(svg.find("data-refused=\"0\""), std::string::npos);
+}
+
+TEST(VaryCli, BadGridsAndKeysNameTheFlag) {
+  Workdir w;
+  const std::string base = "vary " + w.path("shake.json") + " --csv " + w.path("x.csv") + " ";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"--param contact.gi", "KEY=VALUES"},
+      {"--param contact.gi=1:2", "LO:HI:N"},
+      {"--param contact.gi=0:10:3log", "above 0"},
+      {"--param contact.gi=1:10:2.5", "whole number"},
+      {"--param contact.gi=1,x", "--param contact.gi=1,x"},
+      {"--param contact.gi=1,1", "twice"},
+      {"--param contact.g3=1,2", "unknown field 'g3'"},
+      {"--param contact.gi=-1,2", "--param contact.gi=-1,2: contact.gi = -1"},
+      {"--param objects.5.mass_kg=1", "not an index"},
+      {"--param contact..gi=1", "empty part"},
+      {"--param contact.gi=1 --param contact.gi=2", "given twice"},
+      {"--param contact.gi=1 --plot " + w.path("m.svg"), "two parameters"},
+      {"--param contact.gi=1 --threads 0", "--threads"},
+      {"--param contact.gi=1 --from 2 --to 1", "--to"},
+      {"--param contact.gi=1 --metric peak", "--metric needs --plot"},
+  };
+  for (const auto& [args, expect] : cases) {
+    const auto r = runCli(base + args);
+    EXPECT_EQ(r.code, 2) << args << ": " << r.err;
+    EXPECT_NE(r.err.find(expect), std::string::npos) << args << ": " << r.err;
+  }
+  EXPECT_FALSE(fs::exists(w.path("x.csv")));
+}
+
+namespace {
+
+// data- attributes of every <g class="CLS"> group in an SVG.
+std::vector<std::map<std::string, std::string>> groups(const std::string& svg,
+                                                        const std::string& cls) {
+  std::vector<std::map<std::string, std::string>> out;
+  const std::regex g("<g class=\"" + cls + "\"([^>]*)>");
+  const std::regex attr("data-([a-z-]+)=\"([^\"]*)\"");
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), g); it != std::sregex_iterator();
+       ++it) {
+    std::map<std::string, std::string> m;
+    const std::string attrs = (*it)[1];
+    for (auto a = std::sregex_iterator(attrs.begin(), attrs.end(), attr);
+         a != std::sregex_iterator(); ++a)
+      m[(*a)[1]] = (*a)[2];
+    out.push_back(m);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST(VaryCli, HeatMapColourBarSpansTheCellsAndLogTicksSitAtTheirDecades) {
+  Workdir w;
+  const auto r = runCli("vary " + w.path("shake.json") +
+                        " --param contact.g1_n_per_m=7.4e3:7.4e5:3log --param contact.gi=25,2500"
+                        " --csv " + w.path("cells.csv") + " --plot " + w.path("map.svg") +
+                        " --to 0.7 --quiet");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string svg = w.read("map.svg");
+  // Six cells; the colour bar runs from the smallest to the largest ratio of the CSV.
+  const auto cells = groups(svg, "cell");
+  ASSERT_EQ(cells.size(), 6u);
+  const auto rows = csvRows(w.read("cells.csv"));
+  double lo = INFINITY, hi = -INFINITY;
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    const double v = std::stod(rows[i][column(rows[0], "ratio")]);
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  }
+  auto bar = groups(svg, "colourbar");
+  ASSERT_EQ(bar.size(), 1u);
+  EXPECT_NEAR(std::stod(bar[0]["lo"]), lo, 1e-12 * lo);
+  EXPECT_NEAR(std::stod(bar[0]["hi"]), hi, 1e-12 * hi);
+  // The bar's rectangle, and its ticks inside it, higher values higher up (smaller y).
+  std::stringstream rect(bar[0]["rect"]);
+  double bx, by, bw, bh;
+  rect >> bx >> by >> bw >> bh;
+  std::vector<std::pair<double, double>> colour_ticks;  // value, y
+  std::vector<std::pair<double, double>> x_ticks;       // value, x
+  for (auto& t : groups(svg, "tick")) {
+    if (t["axis"] == "colour") colour_ticks.push_back({std::stod(t["value"]), std::stod(t["pos"])});
+    if (t["axis"] == "x") x_ticks.push_back({std::stod(t["value"]), std::stod(t["pos"])});
+  }
+  ASSERT_GE(colour_ticks.size(), 2u);
+  for (std::size_t i = 0; i < colour_ticks.size(); ++i) {
+    EXPECT_GE(colour_ticks[i].first, lo - 1e-12);
+    EXPECT_LE(colour_ticks[i].first, hi + 1e-12);
+    EXPECT_GE(colour_ticks[i].second, by - 1e-9);
+    EXPECT_LE(colour_ticks[i].second, by + bh + 1e-9);
+    // Log colour scale: y linear in log10(value) from the bar's bottom (lo) to its top (hi).
+    const double f = std::log10(colour_ticks[i].first / lo) / std::log10(hi / lo);
+    EXPECT_NEAR(colour_ticks[i].second, by + bh - f * bh, 1e-6);
+  }
+  // x ticks: the decades 1e4 and 1e5 inside the cells' span (7.4e3/10^0.5 .. 7.4e5*10^0.5)
+  // with their 2 and 5 multiples, placed linearly in log10.
+  std::vector<double> xv;
+  for (const auto& [v, x] : x_ticks) xv.push_back(v);
+  for (double d : {1e4, 1e5, 1e6}) EXPECT_NE(std::find(xv.begin(), xv.end(), d), xv.end()) << d;
+  ASSERT_GE(x_ticks.size(), 3u);
+  const double slope = (x_ticks.back().second - x_ticks.front().second) /
+                       std::log10(x_ticks.back().first / x_ticks.front().first);
+  EXPECT_GT(slope, 0.0);
+  for (const auto& [v, x] : x_ticks)
+    EXPECT_NEAR(x, x_ticks.front().second + slope * std::log10(v / x_ticks.front().first), 1e-6);
+  // The green dot at the file's own values: g1 = 74000 (the middle column's centre) and
+  // gi = 250, half-way in log10 between the two rows 25 and 2500.
+  auto marker = groups(svg, "marker");
+  ASSERT_EQ(marker.size(), 1u);
+  EXPECT_EQ(std::stod(marker[0]["x"]), 74000.0);
+  EXPECT_EQ(std::stod(marker[0]["y"]), 250.0);
+  std::stringstream mp(marker[0]["pos"]);
+  double mx, my;
+  mp >> mx >> my;
+  EXPECT_NEAR(mx, x_ticks.front().second + slope * std::log10(74000.0 / x_ticks.front().first),
+              1e-6);
+}

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The projected Gauss-Seidel solves, cold and warm started, checked against the conditions
+// that define their answer, written out here independently of the solver: for the impulses
+// returned, v+ = v + M^-1 J^T lambda (recomputed with a dense inverse), each normal row
+// 0 <= lambda _|_ J v+ - c >= 0, and each friction row inside its Coulomb box
+// |lambda_t| <= mu lambda_n, with J_t v+ = c_t when strictly inside and the sliding velocity
+// against the impulse at the bound. No comparison with another run of the solver decides
+// these tests (except the determinism test, which is about exactly that).
+#include <gtest/gtest.h>
+
+#include <Eigen/Dense>
+#include <random>
+
+#include "handsim/contact/projected_gauss_seidel.hpp"
+
+using namespace handsim;
+
+namespace {
+
+struct System {
+  Eigen::MatrixXd m_inv;   // n x n
+  Eigen::MatrixXd j;       // nr x n
+  Eigen::VectorXd bias;    // nr
+  Eigen::VectorXd v0;      // n
+  Eigen::VectorXi normal;  // nr: -1 normal rows, else the normal row of a tangent row
+  Eigen::VectorXd mu;      // nr
+};
+
+// `contacts` contacts, each a normal row then two tangent rows, on n generalised velocities
+// with a random positive definite inertia; normal right-hand sides of both signs (pushing out
+// and allowing approach), tangent ones zero (sticking wanted).
+System randomSystem(std::mt19937& rng, int n, int contacts, double friction) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  auto random = [&](Eigen::Index r, Eigen::Index c) {
+    Eigen::MatrixXd a(r, c);
+    for (Eigen::Index i = 0; i < r; ++i)
+      for (Eigen::Index k = 0; k < c; ++k) a(i, k) = u(rng);
+    return a;
+  };
+  System s;
+  const Eigen::MatrixXd a = random(n, n);
+  const Eigen::MatrixXd mass = a * a.transpose() + Eigen::MatrixXd::Identity(n, n);
+  s.m_inv = mass.inverse();
+  const int nr = 3 * contacts;
+  s.j = random(nr, n);
+  s.bias = Eigen::VectorXd::Zero(nr);
+  s.normal = Eigen::VectorXi::Constant(nr, -1);
+  s.mu = Eigen::VectorXd::Zero(nr);
+  // Normal rows first (the solver's order), then two tangent rows per contact.
+  for (int c = 0; c < contacts; ++c) {
+    s.bias[c] = 0.5 * u(rng);
+    for (int k = 0; k < 2; ++k) {
+      const int t = contacts + 2 * c + k;
+      s.normal[t] = c;
+      s.mu[t] = friction;
+    }
+  }
+  s.v0 = 2.0 * random(n, 1);
+  return s;
+}
+
+// The largest violation of the conditions above, scaled to velocities [the units of J v].
+double lcpViolation(const System& s, const Eigen::VectorXd& lambda, const Eigen::VectorXd& v) {
+  const Eigen::VectorXd v_expected = s.v0 + s.m_inv * s.j.transpose() * lambda;
+  double worst = (v - v_expected).cwiseAbs().maxCoeff();
+  const Eigen::VectorXd r = s.j * v_expected - s.bias;
+  const double scale = 1.0 + lambda.cwiseAbs().maxCoeff();
+  for (Eigen::Index i = 0; i < r.size(); ++i) {
+    if (s.normal[i] < 0) {
+      worst = std::max(worst, -lambda[i]);               // no pulling
+      worst = std::max(worst, -r[i]);                    // no approach beyond c
+      worst = std::max(worst, std::abs(lambda[i] * r[i]) / scale);  // complementarity
+    } else {
+      const double bound = s.mu[i] * lambda[s.normal[i]];
+      worst = std::max(worst, std::abs(lambda[i]) - bound);  // inside Coulomb's box
+      const double slack = 1e-9 * scale;
+      if (std::abs(lambda[i]) < bound - slack)
+        worst = std::max(worst, std::abs(r[i]));  // sticking: tangential velocity at c
+      else if (lambda[i] > 0.0)
+        worst = std::max(worst, r[i]);  // sliding along -t, the impulse along +t opposes it
+      else if (lambda[i] < 0.0)
+        worst = std::max(worst, -r[i]);
+    }
+  }
+  return worst;
+}
+
+struct Solve {
+  Eigen::VectorXd lambda, v;
+  int sweeps = 0;
+};
+
+Solve solve(const System& s, const contact::PgsSettings& settings,
+            const Eigen::VectorXd& start) {
+  const Eigen::MatrixXd minv_rows = s.m_inv * s.j.transpose();
+  const Eigen::MatrixXd w = s.j * minv_rows;
+  Solve out;
+  out.lambda = start;
+  out.v = s.v0;
+  out.sweeps = contact::projectedGaussSeidelFriction(s.j, minv_rows, w, s.bias, s.normal, s.mu,
+                                                     settings, out.v, out.lambda);
+  return out;
+}
+
+}  // namespace
+
+TEST(PgsWarmStart, ColdAndWarmStartsBothMeetTheCoulombComplementarityConditions) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int trial = 0; trial < 40; ++trial) {
+    const System s = randomSystem(rng, 8, 2 + trial % 3, trial % 2 ? 0.3 : 0.8);
+    contact::PgsSettings settings;
+    settings.sweeps = 20000;
+    settings.tolerance = 1e-13;
+    const Eigen::VectorXd zero = Eigen::VectorXd::Zero(s.bias.size());
+    const Solve cold = solve(s, settings, zero);
+    ASSERT_LT(cold.sweeps, settings.sweeps) << "trial " << trial << ": the tolerance stopped it";
+    EXPECT_LT(lcpViolation(s, cold.lambda, cold.v), 1e-9) << "trial " << trial;
+    // Warm from an arbitrary guess, negative and beyond the friction bounds too: the start is
+    // projected, and the answer meets the same conditions.
+    settings.warm_start = true;
+    Eigen::VectorXd guess(s.bias.size());
+    for (Eigen::Index i = 0; i < guess.size(); ++i) guess[i] = 3.0 * u(rng);
+    const Solve warm = solve(s, settings, guess);
+    ASSERT_LT(warm.sweeps, settings.sweeps) << "trial " << trial;
+    EXPECT_LT(lcpViolation(s, warm.lambda, warm.v), 1e-9) << "trial " << trial;
+    // Warm from a nearby answer (the last step's, slightly off): few sweeps.
+    Eigen::VectorXd near = cold.lambda;
+    for (Eigen::Index i = 0; i < near.size(); ++i) near[i] *= 1.0 + 1e-3 * u(rng);
+    const Solve again = solve(s, settings, near);
+    EXPECT_LT(lcpViolation(s, again.lambda, again.v), 1e-9) << "trial " << trial;
+  }
+}
+
+TEST(PgsWarmStart, AStartAtTheAnswerStopsAtOnce) {
+  std::mt19937 rng(11);
+  const System s = randomSystem(rng, 6, 3, 0.5);
+  contact::PgsSettings settings;
+  settings.sweeps = 20000;
+  settings.tolerance = 1e-13;
+  const Solve cold = solve(s, settings, Eigen::VectorXd::Zero(s.bias.size()));
+  settings.warm_start = true;
+  const Solve warm = solve(s, settings, cold.lambda);
+  EXPECT_LE(warm.sweeps, 2);
+  EXPECT_LT(cold.sweeps, settings.sweeps);
+  EXPECT_GT(cold.sweeps, warm.sweeps);
+  EXPECT_LT(lcpViolation(s, warm.lambda, warm.v), 1e-9);
+}
+
+TEST(PgsWarmStart, TheToleranceBoundsTheLastSweepsChange) {
+  // Stopped by a loose tolerance, one more sweep from the result changes no impulse by more
+  // than that tolerance of the largest one would allow a sweep to (checked with a plain
+  // sweep budget of 1 warm started from the result).
+  std::mt19937 rng(3);
+  System s = randomSystem(rng, 8, 4, 0.5);
+  s.bias.head(4) = s.bias.head(4).cwiseAbs().array() + 0.1;  // every contact pushed out
+  contact::PgsSettings settings;
+  settings.sweeps = 20000;
+  settings.tolerance = 1e-4;
+  const Solve loose = solve(s, settings, Eigen::VectorXd::Zero(s.bias.size()));
+  contact::PgsSettings one = settings;
+  one.sweeps = 1;
+  one.tolerance = 0.0;
+  one.warm_start = true;
+  const Solve next = solve(s, one, loose.lambda);
+  const double largest = loose.lambda.cwiseAbs().maxCoeff();
+  EXPECT_GT(largest, 0.0);
+  // The sweep after the stopping one moves less than a few tolerances' worth (PGS contracts).
+  EXPECT_LT((next.lambda - loose.lambda).cwiseAbs().maxCoeff(), 10.0 * 1e-4 * largest);
+}
+
+TEST(PgsWarmStart, SameInputSameOutputBitForBit) {
+  std::mt19937 rng(5);
+  const System s = randomSystem(rng, 7, 3, 0.4);
+  contact::PgsSettings settings;
+  settings.tolerance = 1e-8;
+  settings.warm_start = true;
+  Eigen::VectorXd guess = Eigen::VectorXd::Constant(s.bias.size(), 0.1);
+  const Solve a = solve(s, settings, guess);
+  const Solve b = solve(s, settings, guess);
+  EXPECT_EQ(a.sweeps, b.sweeps);
+  EXPECT_TRUE((a.lambda.array() == b.lambda.array()).all());
+  EXPECT_TRUE((a.v.array() == b.v.array()).all());
+}
