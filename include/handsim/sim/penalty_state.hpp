@@ -20,6 +20,7 @@ struct PenaltyPairState {
   contact::LowPassState filter;    ///< eq. 4 on the equivalent depth [m, m/s]
   contact::FirstContact first;     ///< eq. 5: when this contact began and how fast
   contact::AnchorState anchor;     ///< the anchor friction's spring (world frame)
+  double twist = 0.0;              ///< the anchor's torsional extension about the normal [rad]
   bool open_warned = false;        ///< an open mesh of this pair was reported
 };
 
@@ -29,6 +30,8 @@ struct PenaltyLoad {
   int pair = -1;                                          ///< into PenaltyGeometry::pairs
   Eigen::Vector3d point_world = Eigen::Vector3d::Zero();  ///< c [m]
   Eigen::Vector3d force_on_b_world = Eigen::Vector3d::Zero();  ///< normal + friction [N]
+  /// The patch's torsional friction on B (about the normal; A gets its opposite) [N m].
+  Eigen::Vector3d torque_on_b_world = Eigen::Vector3d::Zero();
 };
 
 /// Scratch of the seed004 stage; capacities only grow, so a warm run does not allocate.
@@ -38,6 +41,10 @@ struct PenaltyWorkspace {
   std::vector<PenaltyLoad> loads;                  ///< the step's wrenches
   std::vector<contact::Contact> link_contacts;     ///< published into SimState::contacts
   std::vector<contact::Contact> object_contacts;   ///< published into SimState::object_contacts
+  // A link pair's actuator-space vectors (sized to the actuator count; no allocation once warm):
+  // the generalised force of a unit force along the pair's normal at c and along the link's
+  // flux vector, and the inertia's answer to the first.
+  Eigen::VectorXd row_normal, row_flux, answer;
 };
 
 }  // namespace handsim::sim

@@ -126,39 +126,127 @@ void addWrench(const Model& model, SimState& s, int free_body, int object,
       body.inverse_inertia_world * (p - body.com_world).cross(f);
 }
 
-// The loads of link pairs as external forces in the finger dynamics, reflected to actuator
-// space (R^T J^T f), and the actuator accelerations solved again.
-void applyLinkLoads(const Model& model, SimState& s) {
-  const PenaltyGeometry& g = *model.penalty;
+// The actuator-space generalised force R^T J_v(p)^T d of a unit force `d_world` at `p_world` on
+// the link of finger `finger`, row `row`; by duality also the velocity along d of the link's
+// point p per unit of actuator velocity (the palm's motion apart). `out` is sized by the caller.
+void linkActuatorRow(const Model& model, const SimState& s, int finger, int row,
+                     const Eigen::Vector3d& p_world, const Eigen::Vector3d& d_world,
+                     Eigen::VectorXd& out) {
+  out.setZero();
+  const auto f = static_cast<std::size_t>(finger);
+  const Eigen::Isometry3d to_base = fingerBaseWorld(model, s, finger).inverse();
+  const kinematics::JointVector j =
+      contact::linkPointJacobianTranspose(model.hand().fingers[f], s.link_frames[f], row,
+                                          to_base * p_world, to_base.linear() * d_world);
+  for (std::size_t k = 0; k < s.work.drives[f].size(); ++k) {
+    const auto& e = s.work.drives[f][k];
+    if (e.ratio == 0.0) continue;
+    out[idx(static_cast<std::size_t>(e.actuator))] += e.ratio * j[idx(k)];
+  }
+}
+
+// Adds the force f at p on a link (body A of a Link pair) to the actuator forces and, through
+// the factorised actuator-space inertia, to the actuator accelerations of the step, so that the
+// pairs after it see the finger's answer (the Gauss-Seidel pass of the file comment).
+void addLinkLoad(const Model& model, SimState& s, int finger, int row, const Eigen::Vector3d& p,
+                 const Eigen::Vector3d& f) {
+  const double magnitude = f.norm();
+  if (!(magnitude > 0.0)) return;
   StepWorkspace& w = s.work;
-  bool any = false;
-  for (const PenaltyLoad& l : w.penalty.loads) {
-    const PenaltyPair& p = g.pairs[static_cast<std::size_t>(l.pair)];
-    if (p.kind != PenaltyPair::Kind::Link) continue;
-    const auto f = static_cast<std::size_t>(p.finger);
-    const Eigen::Isometry3d to_base = fingerBaseWorld(model, s, p.finger).inverse();
-    const kinematics::JointVector ext = contact::linkPointJacobianTranspose(
-        model.hand().fingers[f], s.link_frames[f], p.row, to_base * l.point_world,
-        -(to_base.linear() * l.force_on_b_world));
-    for (std::size_t j = 0; j < w.drives[f].size(); ++j) {
-      const auto& e = w.drives[f][j];
-      if (e.ratio == 0.0) continue;
-      w.force[idx(static_cast<std::size_t>(e.actuator))] += e.ratio * ext[idx(j)];
-    }
-    any = true;
-  }
-  if (!any) return;
+  PenaltyWorkspace& pw = w.penalty;
+  linkActuatorRow(model, s, finger, row, p, f / magnitude, pw.row_flux);
+  pw.row_flux *= magnitude;
   const auto na = idx(model.actuatorCount());
-  w.acceleration.head(na) = w.mass_ldlt.solve(w.force);
-  if (!w.acceleration.head(na).allFinite()) {
-    addWarning(s, "seed004 contact: the finger accelerations are not finite; set to 0");
-    w.acceleration.head(na).setZero();
+  w.force += pw.row_flux;
+  pw.answer = w.mass_ldlt.solve(pw.row_flux);
+  w.acceleration.head(na) += pw.answer;
+}
+
+// A pure couple T on a link: forces -/+ |T| / (2 h) v at c -/+ h u (u, v, T / |T| a right-handed
+// frame); exact for any h, since a rigid link's point Jacobian is affine in the point.
+void addLinkCouple(const Model& model, SimState& s, int finger, int row, const Eigen::Vector3d& c,
+                   const Eigen::Vector3d& torque) {
+  const double t = torque.norm();
+  if (!(t > 0.0)) return;
+  const Eigen::Vector3d axis = torque / t;
+  const Eigen::Vector3d u = axis.unitOrthogonal(), v = axis.cross(u);
+  const double h = 0.01;
+  addLinkLoad(model, s, finger, row, c + h * u, (t / (2.0 * h)) * v);
+  addLinkLoad(model, s, finger, row, c - h * u, -(t / (2.0 * h)) * v);
+}
+
+// Adds the couple T to a moving free object's angular acceleration (eq. 2).
+void addTorque(const Model& model, SimState& s, int free_body, const Eigen::Vector3d& torque) {
+  if (free_body < 0) return;
+  const auto b = static_cast<std::size_t>(free_body);
+  const Eigen::Index slot = idx(model.actuatorCount() + 6 * b);
+  s.work.acceleration.segment<3>(slot + 3) += s.work.bodies[b].inverse_inertia_world * torque;
+}
+
+// The anchor friction of a contact patch: the tangential anchor spring of
+// contact::anchorFriction together with a torsional one about the normal, on one limit surface.
+// The patch is taken as a disc of radius r pressed uniformly: sliding, it gives Coulomb's mu f_n;
+// spinning about its centre, mu f_n e with e = 2 r / 3; a mix of both, the ellipse
+// |f_t|^2 + (tau / e)^2 <= (mu f_n)^2 (the limit surface of a soft contact). The torsional spring
+// k_t e^2 and damper c_t e^2 make the spring space (z, e theta) isotropic, so the return onto the
+// ellipse along the trial converges to the maximum-dissipation slip of a spinning, sliding patch
+// (a spinning patch then pushes no net force, as a distributed friction would not).
+struct PatchFriction {
+  Eigen::Vector3d force = Eigen::Vector3d::Zero();  // on B [N]
+  double torque = 0.0;                              // on B about n [N m]
+};
+
+PatchFriction patchAnchorFriction(const contact::AnchorFrictionParams& p,
+                                  contact::AnchorState& anchor, double& twist,
+                                  const Eigen::Vector3d& n, const Eigen::Vector3d& slip,
+                                  double spin, double normal_force, double e, double dt) {
+  PatchFriction out;
+  const double k = p.stiffness_n_per_m;
+  if (!(normal_force > 0.0) || !(k > 0.0)) {
+    anchor = {};
+    twist = 0.0;
+    return out;
   }
+  const Eigen::Vector3d vt = slip - slip.dot(n) * n;
+  Eigen::Vector3d z = anchor.active ? Eigen::Vector3d(anchor.extension -
+                                                      anchor.extension.dot(n) * n)
+                                    : Eigen::Vector3d::Zero();
+  double theta = anchor.active ? twist : 0.0;
+  z += vt * dt;
+  theta += spin * dt;
+  const double limit = p.mu * normal_force;
+  const double k_r = k * e * e, c_r = p.damping_ns_per_m * e * e;
+  const double spring = k * std::sqrt(z.squaredNorm() + e * e * theta * theta);
+  if (spring > limit) {
+    // Slip: the anchor slides so that the springs stay on the limit surface.
+    const double scale = limit / spring;
+    z *= scale;
+    theta *= scale;
+    out.force = -k * z;
+    out.torque = -k_r * theta;
+  } else {
+    // Stick: springs plus as much of the dampers as the limit surface allows.
+    const Eigen::Vector3d fs = -k * z, fd = -p.damping_ns_per_m * vt;
+    const double ts = -k_r * theta, td = -c_r * spin;
+    const double ie2 = e > 0.0 ? 1.0 / (e * e) : 0.0;
+    const double a = fd.squaredNorm() + td * td * ie2, bh = fs.dot(fd) + ts * td * ie2,
+                 c = fs.squaredNorm() + ts * ts * ie2 - limit * limit;
+    double beta = 1.0;
+    if (a + 2.0 * bh + c > 0.0 && a > 0.0)
+      beta = std::clamp((-bh + std::sqrt(std::max(0.0, bh * bh - a * c))) / a, 0.0, 1.0);
+    out.force = fs + beta * fd;
+    out.torque = ts + beta * td;
+  }
+  anchor.extension = z;
+  anchor.active = true;
+  twist = theta;
+  return out;
 }
 
 void releasePair(PenaltyPairState& st) {
   st.touching = false;
   st.anchor = {};
+  st.twist = 0.0;
 }
 
 // Coulomb coefficient of a pair: the object's; the ground's own when it gives one; the smaller
@@ -238,6 +326,9 @@ void computePenaltyContacts(const Model& model, SimState& s) {
   const contact::PenaltyContactParams& pp = co.penalty;
   const double dt = model.options.dt;
   const double t = s.time;
+  const auto na = idx(model.actuatorCount());
+  for (Eigen::VectorXd* v : {&pw.row_normal, &pw.row_flux, &pw.answer})
+    if (v->size() != na) v->resize(na);
   for (std::size_t k = 0; k < g.pairs.size(); ++k) {
     const PenaltyPair& pair = g.pairs[k];
     PenaltyPairState& st = s.penalty_pairs[k];
@@ -297,6 +388,7 @@ void computePenaltyContacts(const Model& model, SimState& s) {
       st.first.time_s = t;
       st.first.approach_mps = std::max(0.0, -u_star);
       st.anchor = {};
+      st.twist = 0.0;
     }
     // The rate of the equivalent depth, exactly from the geometry: the overlap's volume changes
     // by the flux of each body's velocity through its own part of the overlap's boundary,
@@ -328,8 +420,32 @@ void computePenaltyContacts(const Model& model, SimState& s) {
         w_rate += sign_of_force * scale *
                   (N.dot(n) / m +
                    M.dot(body.inverse_inertia_world * (c - body.com_world).cross(n)));
+      } else if (side.finger >= 0) {
+        // A link: its velocity at c at the end of the step with the finger accelerations of the
+        // pairs before (the link's own turning left out), and its answer to a unit force along
+        // sign * s_n at c through the actuator-space inertia. Without this answer the link's
+        // side of the stiff damper was explicit: a servo-driven jaw (0.3 kg reflected) with
+        // g2 dt / m = 17 per pad bounced off the object every step.
+        const Eigen::Vector3d palm_v =
+            s.palm_twist_world.head<3>() +
+            s.palm_twist_world.tail<3>().cross(c - s.palm_pose_world.translation());
+        const double nn = N.norm();
+        if (nn > 0.0) {
+          linkActuatorRow(model, s, side.finger, side.row, c, N / nn, pw.row_flux);
+          pw.row_flux *= nn;
+        } else {
+          pw.row_flux.setZero();
+        }
+        double rate = N.dot(palm_v);
+        for (Eigen::Index i = 0; i < na; ++i)
+          rate += pw.row_flux[i] * (s.actuator_velocity[static_cast<std::size_t>(i)] +
+                                    dt * s.work.acceleration[i]);
+        rate_star += scale * rate;
+        linkActuatorRow(model, s, side.finger, side.row, c, n, pw.row_normal);
+        pw.answer = s.work.mass_ldlt.solve(pw.row_normal);
+        w_rate += sign_of_force * scale * pw.row_flux.dot(pw.answer);
       } else {
-        // A link, the palm or the ground: its velocity at c (the link's own turning left out).
+        // The palm or the ground: its velocity at c (the palm's turning left out).
         rate_star += scale * N.dot(pointVelocity(model, s, side, c));
       }
     };
@@ -363,6 +479,7 @@ void computePenaltyContacts(const Model& model, SimState& s) {
     }
     addWrench(model, s, b.free_body, b.object, c, normal_force);
     addWrench(model, s, a.free_body, a.object, c, -normal_force);
+    if (a.finger >= 0) addLinkLoad(model, s, a.finger, a.row, c, -normal_force);
     // Friction, explicit: on B's velocity relative to A at c at the start of the step. That is
     // the velocity the bodies moved with during the last step, so the anchor's extension is
     // their true relative displacement (a predicted velocity that the friction itself then
@@ -371,20 +488,39 @@ void computePenaltyContacts(const Model& model, SimState& s) {
         pointVelocity(model, s, b, c, false) - pointVelocity(model, s, a, c, false);
     const double mu = pairMu(model, pair);
     Eigen::Vector3d friction;
+    Eigen::Vector3d torque = Eigen::Vector3d::Zero();
     if (co.friction == PenaltyFriction::Tanh) {
       contact::PenaltyContactParams p = pp;
       p.mu = mu;
       friction = contact::tanhFriction(p, magnitude, slip - slip.dot(n) * n);
     } else {
+      // The anchor with its torsional part (not in seed 004, whose pair is one force at one
+      // point: a two-finger pinch would turn freely about the line through its two contacts).
+      // The patch is a disc of the overlap's mean area (docs/free-objects.md); the relative
+      // spin about n from the relative velocity field (affine: any h gives it exactly).
+      const double radius = std::sqrt(0.5 * (ov.area_a + ov.area_b) / 3.141592653589793);
+      const Eigen::Vector3d u = n.unitOrthogonal(), v = n.cross(u);
+      const double h = 1e-3;
+      auto relative = [&](const Eigen::Vector3d& p) -> Eigen::Vector3d {
+        return pointVelocity(model, s, b, p, false) - pointVelocity(model, s, a, p, false);
+      };
+      const double spin = (relative(c + h * u) - relative(c - h * u)).dot(v) / (2.0 * h);
       contact::AnchorFrictionParams p = co.anchor;
       p.mu = mu;
-      friction = contact::anchorFriction(p, st.anchor, n, slip, magnitude, dt).force;
+      const PatchFriction pf = patchAnchorFriction(p, st.anchor, st.twist, n, slip, spin,
+                                                   magnitude, 2.0 * radius / 3.0, dt);
+      friction = pf.force;
+      if (std::isfinite(pf.torque)) torque = pf.torque * n;
     }
     if (!friction.allFinite()) friction.setZero();
     addWrench(model, s, b.free_body, b.object, c, friction);
     addWrench(model, s, a.free_body, a.object, c, -friction);
+    if (a.finger >= 0) addLinkLoad(model, s, a.finger, a.row, c, -friction);
+    addTorque(model, s, b.free_body, torque);
+    addTorque(model, s, a.free_body, -torque);
+    if (a.finger >= 0) addLinkCouple(model, s, a.finger, a.row, c, -torque);
     if (magnitude == 0.0 && friction.squaredNorm() == 0.0) continue;
-    pw.loads.push_back({static_cast<int>(k), c, normal_force + friction});
+    pw.loads.push_back({static_cast<int>(k), c, normal_force + friction, torque});
     Contact ct;
     ct.object = pair.object;
     ct.point_world = c;
@@ -412,7 +548,12 @@ void computePenaltyContacts(const Model& model, SimState& s) {
         break;
     }
   }
-  applyLinkLoads(model, s);
+  // The links' loads are in the actuator forces and accelerations already (addLinkLoad).
+  const auto na_end = idx(model.actuatorCount());
+  if (!s.work.acceleration.head(na_end).allFinite()) {
+    addWarning(s, "seed004 contact: the finger accelerations are not finite; set to 0");
+    s.work.acceleration.head(na_end).setZero();
+  }
 }
 
 void applyPenaltyContacts(const Model& model, SimState& s) {
@@ -426,8 +567,13 @@ void applyPenaltyContacts(const Model& model, SimState& s) {
     const Side a = sideA(model, s, g, pair);
     addWrench(model, s, b.free_body, b.object, l.point_world, l.force_on_b_world);
     addWrench(model, s, a.free_body, a.object, l.point_world, -l.force_on_b_world);
+    addTorque(model, s, b.free_body, l.torque_on_b_world);
+    addTorque(model, s, a.free_body, -l.torque_on_b_world);
+    if (a.finger >= 0) {
+      addLinkLoad(model, s, a.finger, a.row, l.point_world, -l.force_on_b_world);
+      addLinkCouple(model, s, a.finger, a.row, l.point_world, -l.torque_on_b_world);
+    }
   }
-  applyLinkLoads(model, s);
 }
 
 void publishPenaltyContacts(SimState& s) {
