@@ -23,6 +23,16 @@ enum class PenaltyFriction {
   Tanh,    ///< seed 004 eq. 8: Coulomb with tanh plus viscous (creeps under any steady load)
 };
 
+/// How the seed004 stage integrates eq. 6's normal force (scenario "contact": "integration").
+enum class PenaltyIntegration {
+  /// Linearly implicit in the depth rate: stable at any step, dissipative (the default).
+  Implicit,
+  /// Eq. 4-6 evaluated from the state at the start of the step and held constant over it (the
+  /// free bodies' symplectic Euler step then moves with it): the ODE the paper integrates with
+  /// ode45, bounded by `penaltyStableStep` (docs/free-objects.md, "Explicit integration").
+  Explicit,
+};
+
 /// Parameters of the contact stage (docs/simulation.md, "Contacts").
 struct ContactOptions {
   /// Fraction of a contact's penetration beyond `slop` pushed back per step [-]. 0 (the
@@ -48,6 +58,8 @@ struct ContactOptions {
   /// Friction law of the seed004 model; its Coulomb coefficient is each pair's (the object's
   /// `friction`, which defaults to `mu`), not the `mu` fields of the two structs below.
   PenaltyFriction friction = PenaltyFriction::Anchor;
+  /// Integration of the seed004 normal force.
+  PenaltyIntegration integration = PenaltyIntegration::Implicit;
   /// Seed 004's gains in SI (g1, g2, gi, gt, d_t, the eq. 4 filter, eq. 8's beta and gamma).
   contact::PenaltyContactParams penalty;
   /// The anchor spring's k_t and c_t.

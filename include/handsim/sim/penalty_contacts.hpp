@@ -14,6 +14,8 @@
 // force, through the spring on the end-of-step depth and eq. 4's exact update, is folded into
 // the velocity update), one Gauss-Seidel pass over the pairs in a fixed order: stable for any
 // step in the normal direction. Friction is explicit; `penaltyStableStep` gives its bound.
+// With ContactOptions::integration Explicit, eq. 4-6 come from the state at the start of the
+// step and act as a constant force over it (the ODE the paper integrates, with its step bound).
 #pragma once
 
 #include <memory>
@@ -80,8 +82,10 @@ void sizePenaltyState(const Model& model, SimState& s);
 
 /// The largest step the seed004 model's explicit part (friction) can take with these free
 /// objects (mass and friction): for the anchor spring dt^2 k_t/m + 2 dt c_t/m < 4; for eq. 8 its
-/// slope at zero slip under the object's weight, 2 m / (beta + mu gamma m |g|). The normal
-/// force is implicit (no bound). Infinity without free objects.
+/// slope at zero slip under the object's weight, 2 m / (beta + mu gamma m |g|). The implicit
+/// normal force has no bound; the explicit one (ContactOptions::integration) needs
+/// dt^2 g1/m + 2 dt g2/m < 4 (the steady contact's gains; eq. 5's transient left out).
+/// Infinity without free objects.
 StepLimit penaltyStableStep(const Options& options, const std::vector<ObjectModel>& objects);
 
 }  // namespace handsim::sim

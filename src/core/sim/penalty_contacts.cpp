@@ -361,7 +361,8 @@ void computePenaltyContacts(const Model& model, SimState& s) {
     collision::OverlapOptions oo;
     oo.a_closed = a.closed;
     oo.b_closed = b.closed;
-    oo.keep_pieces = true;  // the pieces give the exact depth rate
+    // The pieces give the implicit step's exact depth rate.
+    oo.keep_pieces = co.integration == PenaltyIntegration::Implicit;
     collision::computeOverlap(a.body->tree, a.pose, b.body->tree, b.pose, pw.overlap, pw.result,
                               oo);
     const collision::OverlapResult& ov = pw.result;
@@ -381,7 +382,8 @@ void computePenaltyContacts(const Model& model, SimState& s) {
     const Eigen::Vector3d& c = ov.centroid_world;
     const double d0 = contact::equivalentDepth(ov.volume, ov.area_a, ov.area_b);
     const double u_star = (pointVelocity(model, s, b, c) - pointVelocity(model, s, a, c)).dot(n);
-    if (!st.touching) {
+    const bool fresh = !st.touching;
+    if (fresh) {
       // A new contact: eq. 4 starts at rest on the depth, eq. 5's impact at this approach speed.
       st.touching = true;
       st.filter = contact::startLowPass(d0);
@@ -390,85 +392,97 @@ void computePenaltyContacts(const Model& model, SimState& s) {
       st.anchor = {};
       st.twist = 0.0;
     }
-    // The rate of the equivalent depth, exactly from the geometry: the overlap's volume changes
-    // by the flux of each body's velocity through its own part of the overlap's boundary,
-    // dv/dt = sum_A a_i n_i . v_A(x_i) + sum_B a_i n_i . v_B(x_i) (rigid velocity fields are
-    // affine, so a flat piece's flux is its area times the value at its centroid), and
-    // d' = 2 v' / (area_A + area_B) at fixed areas. It is affine in the twists: N . v + M . w.
-    const double scale = 2.0 / (ov.area_a + ov.area_b);
-    double rate_star = 0.0, w_rate = 0.0;
-    auto flux = [&](const Side& side, const std::vector<collision::OverlapPiece>& pieces,
-                    double sign_of_force) {
-      Eigen::Vector3d N = Eigen::Vector3d::Zero(), M = Eigen::Vector3d::Zero();
-      const Eigen::Vector3d origin = side.free_body >= 0
-                                         ? s.work.bodies[static_cast<std::size_t>(side.free_body)]
-                                               .com_world
-                                         : c;
-      for (const collision::OverlapPiece& piece : pieces) {
-        N += piece.area * piece.normal_world;
-        M += piece.area * (piece.centre_world - origin).cross(piece.normal_world);
-      }
-      if (side.free_body >= 0) {
-        const auto fb = static_cast<std::size_t>(side.free_body);
-        const Eigen::Index slot = idx(model.actuatorCount() + 6 * fb);
-        const Twist tw = s.object_twist_world[static_cast<std::size_t>(side.object)] +
-                         s.work.acceleration.segment<6>(slot) * dt;
-        rate_star += scale * (N.dot(tw.head<3>()) + M.dot(tw.tail<3>()));
-        // Its answer to a unit force along sign * s_n at c.
-        const FreeBodyScratch& body = s.work.bodies[fb];
-        const double m = model.objects[static_cast<std::size_t>(side.object)].mass.mass_kg;
-        w_rate += sign_of_force * scale *
-                  (N.dot(n) / m +
-                   M.dot(body.inverse_inertia_world * (c - body.com_world).cross(n)));
-      } else if (side.finger >= 0) {
-        // A link: its velocity at c at the end of the step with the finger accelerations of the
-        // pairs before (the link's own turning left out), and its answer to a unit force along
-        // sign * s_n at c through the actuator-space inertia. Without this answer the link's
-        // side of the stiff damper was explicit: a servo-driven jaw (0.3 kg reflected) with
-        // g2 dt / m = 17 per pad bounced off the object every step.
-        const Eigen::Vector3d palm_v =
-            s.palm_twist_world.head<3>() +
-            s.palm_twist_world.tail<3>().cross(c - s.palm_pose_world.translation());
-        const double nn = N.norm();
-        if (nn > 0.0) {
-          linkActuatorRow(model, s, side.finger, side.row, c, N / nn, pw.row_flux);
-          pw.row_flux *= nn;
-        } else {
-          pw.row_flux.setZero();
+    double magnitude = 0.0;
+    if (co.integration == PenaltyIntegration::Explicit) {
+      // Eq. 4-6 from the state at the start of the step, held constant over it: eq. 4's filter
+      // catches up with the depth measured now (its input linear from last step's), eq. 5's
+      // gain at t, eq. 6 on d0 and the filtered rate. A new contact's filter starts at rest.
+      if (!fresh)
+        contact::advanceLowPass(st.filter, d0, dt, pp.filter_damping_ratio,
+                                pp.filter_natural_frequency_radps);
+      magnitude = contact::penaltyForceMagnitude(pp, contact::firstContactGain(pp, st.first, t),
+                                                 d0, st.filter.rate);
+    } else {
+      // The rate of the equivalent depth, exactly from the geometry: the overlap's volume changes
+      // by the flux of each body's velocity through its own part of the overlap's boundary,
+      // dv/dt = sum_A a_i n_i . v_A(x_i) + sum_B a_i n_i . v_B(x_i) (rigid velocity fields are
+      // affine, so a flat piece's flux is its area times the value at its centroid), and
+      // d' = 2 v' / (area_A + area_B) at fixed areas. It is affine in the twists: N . v + M . w.
+      const double scale = 2.0 / (ov.area_a + ov.area_b);
+      double rate_star = 0.0, w_rate = 0.0;
+      auto flux = [&](const Side& side, const std::vector<collision::OverlapPiece>& pieces,
+                      double sign_of_force) {
+        Eigen::Vector3d N = Eigen::Vector3d::Zero(), M = Eigen::Vector3d::Zero();
+        const Eigen::Vector3d origin = side.free_body >= 0
+                                           ? s.work.bodies[static_cast<std::size_t>(side.free_body)]
+                                                 .com_world
+                                           : c;
+        for (const collision::OverlapPiece& piece : pieces) {
+          N += piece.area * piece.normal_world;
+          M += piece.area * (piece.centre_world - origin).cross(piece.normal_world);
         }
-        double rate = N.dot(palm_v);
-        for (Eigen::Index i = 0; i < na; ++i)
-          rate += pw.row_flux[i] * (s.actuator_velocity[static_cast<std::size_t>(i)] +
-                                    dt * s.work.acceleration[i]);
-        rate_star += scale * rate;
-        linkActuatorRow(model, s, side.finger, side.row, c, n, pw.row_normal);
-        pw.answer = s.work.mass_ldlt.solve(pw.row_normal);
-        w_rate += sign_of_force * scale * pw.row_flux.dot(pw.answer);
-      } else {
-        // The palm or the ground: its velocity at c (the palm's turning left out).
-        rate_star += scale * N.dot(pointVelocity(model, s, side, c));
-      }
-    };
-    flux(a, ov.pieces_a, -1.0);
-    flux(b, ov.pieces_b, 1.0);
-    w_rate = std::min(w_rate, 0.0);  // a push never deepens the overlap it pushes apart
-    // Eq. 5-6, linearly implicit in the depth rate (file comment).
-    const double kappa = contact::firstContactGain(pp, st.first, t + dt);
-    st.filter.input = d0;  // the measured depth replaces last step's prediction
-    contact::LowPassState f0 = st.filter, f1 = st.filter;
-    contact::advanceLowPass(f0, 0.0, dt, pp.filter_damping_ratio,
-                            pp.filter_natural_frequency_radps);
-    contact::advanceLowPass(f1, 1.0, dt, pp.filter_damping_ratio,
-                            pp.filter_natural_frequency_radps);
-    const double alpha = f0.rate, gamma = f1.rate - f0.rate;
-    const double g1 = pp.stiffness_n_per_m, g2 = pp.damping_ns_per_m;
-    const double f_0 = kappa * ((g1 + g2 * gamma) * d0 + g2 * alpha);
-    const double k_d = kappa * (g1 + g2 * gamma) * dt;
-    const double implicit_force = (f_0 + k_d * rate_star) / (1.0 - dt * k_d * w_rate);
-    const double d1 = d0 + dt * (rate_star + dt * w_rate * std::max(0.0, implicit_force));
-    contact::advanceLowPass(st.filter, d1, dt, pp.filter_damping_ratio,
-                            pp.filter_natural_frequency_radps);
-    const double magnitude = contact::penaltyForceMagnitude(pp, kappa, d1, st.filter.rate);
+        if (side.free_body >= 0) {
+          const auto fb = static_cast<std::size_t>(side.free_body);
+          const Eigen::Index slot = idx(model.actuatorCount() + 6 * fb);
+          const Twist tw = s.object_twist_world[static_cast<std::size_t>(side.object)] +
+                           s.work.acceleration.segment<6>(slot) * dt;
+          rate_star += scale * (N.dot(tw.head<3>()) + M.dot(tw.tail<3>()));
+          // Its answer to a unit force along sign * s_n at c.
+          const FreeBodyScratch& body = s.work.bodies[fb];
+          const double m = model.objects[static_cast<std::size_t>(side.object)].mass.mass_kg;
+          w_rate += sign_of_force * scale *
+                    (N.dot(n) / m +
+                     M.dot(body.inverse_inertia_world * (c - body.com_world).cross(n)));
+        } else if (side.finger >= 0) {
+          // A link: its velocity at c at the end of the step with the finger accelerations of the
+          // pairs before (the link's own turning left out), and its answer to a unit force along
+          // sign * s_n at c through the actuator-space inertia. Without this answer the link's
+          // side of the stiff damper was explicit: a servo-driven jaw (0.3 kg reflected) with
+          // g2 dt / m = 17 per pad bounced off the object every step.
+          const Eigen::Vector3d palm_v =
+              s.palm_twist_world.head<3>() +
+              s.palm_twist_world.tail<3>().cross(c - s.palm_pose_world.translation());
+          const double nn = N.norm();
+          if (nn > 0.0) {
+            linkActuatorRow(model, s, side.finger, side.row, c, N / nn, pw.row_flux);
+            pw.row_flux *= nn;
+          } else {
+            pw.row_flux.setZero();
+          }
+          double rate = N.dot(palm_v);
+          for (Eigen::Index i = 0; i < na; ++i)
+            rate += pw.row_flux[i] * (s.actuator_velocity[static_cast<std::size_t>(i)] +
+                                      dt * s.work.acceleration[i]);
+          rate_star += scale * rate;
+          linkActuatorRow(model, s, side.finger, side.row, c, n, pw.row_normal);
+          pw.answer = s.work.mass_ldlt.solve(pw.row_normal);
+          w_rate += sign_of_force * scale * pw.row_flux.dot(pw.answer);
+        } else {
+          // The palm or the ground: its velocity at c (the palm's turning left out).
+          rate_star += scale * N.dot(pointVelocity(model, s, side, c));
+        }
+      };
+      flux(a, ov.pieces_a, -1.0);
+      flux(b, ov.pieces_b, 1.0);
+      w_rate = std::min(w_rate, 0.0);  // a push never deepens the overlap it pushes apart
+      // Eq. 5-6, linearly implicit in the depth rate (file comment).
+      const double kappa = contact::firstContactGain(pp, st.first, t + dt);
+      st.filter.input = d0;  // the measured depth replaces last step's prediction
+      contact::LowPassState f0 = st.filter, f1 = st.filter;
+      contact::advanceLowPass(f0, 0.0, dt, pp.filter_damping_ratio,
+                              pp.filter_natural_frequency_radps);
+      contact::advanceLowPass(f1, 1.0, dt, pp.filter_damping_ratio,
+                              pp.filter_natural_frequency_radps);
+      const double alpha = f0.rate, gamma = f1.rate - f0.rate;
+      const double g1 = pp.stiffness_n_per_m, g2 = pp.damping_ns_per_m;
+      const double f_0 = kappa * ((g1 + g2 * gamma) * d0 + g2 * alpha);
+      const double k_d = kappa * (g1 + g2 * gamma) * dt;
+      const double implicit_force = (f_0 + k_d * rate_star) / (1.0 - dt * k_d * w_rate);
+      const double d1 = d0 + dt * (rate_star + dt * w_rate * std::max(0.0, implicit_force));
+      contact::advanceLowPass(st.filter, d1, dt, pp.filter_damping_ratio,
+                              pp.filter_natural_frequency_radps);
+      magnitude = contact::penaltyForceMagnitude(pp, kappa, d1, st.filter.rate);
+    }
     const Eigen::Vector3d normal_force = contact::penaltyForceOnB(magnitude, n);
     if (!normal_force.allFinite()) {
       addWarning(s, "seed004 contact of object '" +
@@ -610,6 +624,21 @@ StepLimit penaltyStableStep(const Options& options, const std::vector<ObjectMode
     if (bound < out.dt_max) {
       out.dt_max = bound;
       out.what = what;
+    }
+    if (co.integration == PenaltyIntegration::Explicit) {
+      // Eq. 6 held constant over the step, the body's symplectic Euler step: one mode of
+      // m x'' = -g1 x - g2 x' against a fixed body, stable for dt^2 g1/m + 2 dt g2/m < 4
+      // (stability.hpp's Jury bound). The steady contact's gains (eq. 5's kappa = 1); the
+      // first-contact gain raises both by up to 1 + gi / sqrt(pi) for a few d_v, which this
+      // bound leaves out (docs/free-objects.md, "Explicit integration").
+      const double lk = co.penalty.stiffness_n_per_m / m, lc = co.penalty.damping_ns_per_m / m;
+      const double normal = (-lc + std::sqrt(lc * lc + 4.0 * lk)) / lk;
+      if (normal < out.dt_max) {
+        out.dt_max = normal;
+        out.what = "the explicit eq. 6 (g1 " + shortNumber(co.penalty.stiffness_n_per_m) +
+                   " N/m, g2 " + shortNumber(co.penalty.damping_ns_per_m) + " N s/m) on object '" +
+                   o.name + "' (" + shortNumber(m) + " kg)";
+      }
     }
   }
   return out;

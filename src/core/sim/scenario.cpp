@@ -143,7 +143,8 @@ Scenario readScenario(const JsonDocument& doc) {
                   {"stiffness", "slop_m", "sink_rate", "kdop_k", "model", "mu", "object_push",
                    "friction", "g1_n_per_m", "g2_ns_per_m", "gi", "gt", "target_depth_m",
                    "filter_damping_ratio", "filter_natural_frequency_radps", "viscous_ns_per_m",
-                   "tanh_slope_s_per_m", "anchor_stiffness_n_per_m", "anchor_damping_ns_per_m"});
+                   "tanh_slope_s_per_m", "anchor_stiffness_n_per_m", "anchor_damping_ns_per_m",
+                   "integration"});
     auto read = [&](const char* key, double& value, double lo, double hi) {
       if (const json* v = doc.optional(*c, key)) {
         const std::string p = JsonDocument::child("/contact", key);
@@ -196,6 +197,14 @@ Scenario readScenario(const JsonDocument& doc) {
         sc.options.contact.friction = PenaltyFriction::Tanh;
       else if (law != "anchor")
         doc.fail("/contact/friction", "expected \"anchor\" or \"tanh\"");
+    }
+    if (const json* in = doc.optional(*c, "integration")) {
+      if (!seed004) doc.fail("/contact/integration", "only with \"model\": \"seed004\"");
+      const std::string how = doc.string(*in, "/contact/integration");
+      if (how == "explicit")
+        sc.options.contact.integration = PenaltyIntegration::Explicit;
+      else if (how != "implicit")
+        doc.fail("/contact/integration", "expected \"implicit\" or \"explicit\"");
     }
     if (const json* k = doc.optional(*c, "kdop_k")) {
       sc.options.contact.kdop_k = doc.integer(*k, "/contact/kdop_k");
@@ -462,7 +471,8 @@ Scenario readScenario(const JsonDocument& doc) {
       sc.objects.push_back(std::move(obj));
     }
   }
-  // The seed004 model's explicit friction bounds the step too (sim/penalty_contacts.hpp).
+  // The seed004 model's explicit friction (and, with "integration": "explicit", its normal
+  // force) bounds the step too (sim/penalty_contacts.hpp).
   if (sc.options.contact.model == ContactModel::Seed004) {
     const StepLimit limit = penaltyStableStep(sc.options, sc.objects);
     if (sc.options.dt > limit.dt_max)
@@ -551,6 +561,9 @@ std::string scenarioToJson(const Scenario& sc, const std::string& target_file) {
     ordered& c = doc["contact"];
     c["model"] = "seed004";
     c["friction"] = sc.options.contact.friction == PenaltyFriction::Tanh ? "tanh" : "anchor";
+    c["integration"] = sc.options.contact.integration == PenaltyIntegration::Explicit
+                           ? "explicit"
+                           : "implicit";
     c["g1_n_per_m"] = pp.stiffness_n_per_m;
     c["g2_ns_per_m"] = pp.damping_ns_per_m;
     c["gi"] = pp.first_contact_gain;
