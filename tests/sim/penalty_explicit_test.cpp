@@ -116,8 +116,8 @@ TEST(PenaltyExplicit, DampedBounceHasTheDampedOscillatorsRestitution) {
   const Bounce b = bounce(opt, v0);
   const double a = g2 / (2.0 * m), w = std::sqrt(g1 / m - a * a);
   const double t_star = (kPi - std::atan(g2 * w / (g1 - g2 * a))) / w;
-  const double exit = (v0 / w) * std::exp(-a * t_star) *
-                      (w * std::cos(w * t_star) - a * std::sin(w * t_star));
+  const double exit =
+      (v0 / w) * std::exp(-a * t_star) * (w * std::cos(w * t_star) - a * std::sin(w * t_star));
   const double restitution = -exit / v0;
   ASSERT_GT(restitution, 0.3);
   ASSERT_LT(restitution, 0.8);
@@ -174,8 +174,8 @@ TEST(PenaltyExplicit, ScenarioStepAboveTheBoundIsRefused) {
     FAIL() << e.what();
   }
   EXPECT_EQ(sc.options.contact.integration, PenaltyIntegration::Explicit);
-  const Scenario back = parseScenario(scenarioToJson(sc, dir + "explicit.json"),
-                                      dir + "explicit.json");
+  const Scenario back =
+      parseScenario(scenarioToJson(sc, dir + "explicit.json"), dir + "explicit.json");
   EXPECT_EQ(back.options.contact.integration, PenaltyIntegration::Explicit);
   // The default stays implicit, and the implicit model accepts the larger step.
   std::string implicit_text = scenario("8.5e-5");
