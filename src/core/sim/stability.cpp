@@ -35,7 +35,8 @@ std::string shortNumber(double value) {
 
 StepLimit stableStep(const Model& model, const SimState& s) {
   StepLimit limit = stableStep(model.hand(), s.q, s.clutches);
-  // seed004: the explicit friction of the penalty contact (sim/penalty_contacts.hpp).
+  // seed004: the explicit friction of the penalty contact, and its normal force when integrated
+  // explicitly (sim/penalty_contacts.hpp).
   if (model.options.contact.model == ContactModel::Seed004) {
     const StepLimit penalty = penaltyStableStep(model.options, model.objects);
     if (penalty.dt_max < limit.dt_max) limit = penalty;
