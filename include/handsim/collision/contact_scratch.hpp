@@ -99,6 +99,8 @@ struct FrontierCache {
   /// cache, every query descends the trees (the plain `allContacts`).
   double margin_m = 5e-4;
   std::vector<Record> records;
+  std::uint64_t replays = 0;    ///< queries answered from a record so far
+  std::uint64_t refreshes = 0;  ///< queries that descended (and recorded) so far
   /// Drops every record (keeps the memory): the next queries descend.
   void invalidate() {
     for (Record& r : records) r.valid = false;

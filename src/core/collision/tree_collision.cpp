@@ -495,12 +495,14 @@ void allContacts(const KdopTree& a, const KdopTree& b, const Eigen::Isometry3d& 
   Query q(a, b, b_in_a, !replay);
   if (replay) {
     ++q.stats.frontier_replays;
+    ++cache.replays;
   } else {
     // Record at this pose: every node-pair test widened by how far a projection can move when
     // the points move by the slack (plus this pose's margin again, for the rounding of the
     // later pose's tests), so that at any pose within the slack every leaf pair holding an
     // intersecting triangle pair is among the recorded ones.
     ++q.stats.frontier_refreshes;
+    ++cache.refreshes;
     rec->valid = false;
     rec->slack = cache.margin_m;
     rec->rotation = b_in_a.linear();
