@@ -81,8 +81,10 @@ struct WalkCounts {
 // Walks B around A: mostly small motions (well below, and of the order of, the margin), now
 // and then a big jump back to a random touching pose. Every step compares the cached query with
 // the plain descent.
-WalkCounts walk(const test::Scene& scene, double margin, int steps, unsigned seed) {
-  const KdopTree a(scene.link), b(scene.object);
+WalkCounts walk(const test::Scene& scene, double margin, int steps, unsigned seed, int k) {
+  KdopTreeOptions options;
+  options.k = k;
+  const KdopTree a(scene.link, options), b(scene.object, options);
   std::mt19937 rng(seed);
   FrontierCache cache;
   cache.margin_m = margin;
@@ -129,7 +131,8 @@ TEST(FrontierCache, RandomMotionsGiveTheDescentsContactsBitForBit) {
   unsigned seed = 11;
   for (const test::Scene& scene : test::narrowPhaseScenes())
     for (const double margin : {1e-4, 5e-4, 2e-3}) {
-      const WalkCounts n = walk(scene, margin, 600, seed++);
+      const int k = margin < 2e-4 ? 14 : margin < 1e-3 ? 18 : 26;  // each k-DOP kind once
+      const WalkCounts n = walk(scene, margin, 600, seed++, k);
       EXPECT_EQ(n.replays + n.refreshes, n.steps);
       // The walk did exercise both paths, mostly while touching.
       EXPECT_GT(n.replays, n.steps / 4) << scene.name << " margin " << margin;
