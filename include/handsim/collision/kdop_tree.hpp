@@ -77,6 +77,9 @@ class KdopTree {
   double scale() const { return scale_; }
   /// Heap memory held by the tree [bytes].
   std::size_t memoryBytes() const;
+  /// Identity of the built hierarchy: distinct for every tree built in the process (a copy
+  /// shares its source's, as it holds the same hierarchy). Keys the frontier cache.
+  std::uint64_t id() const { return id_; }
 
  private:
   int k_ = 18;
@@ -87,6 +90,7 @@ class KdopTree {
   std::vector<int> triangle_of_slot_;
   std::vector<int> slot_of_triangle_;
   double scale_ = 0.0;
+  std::uint64_t id_ = 0;
 };
 
 }  // namespace handsim::collision

@@ -12,12 +12,16 @@
 namespace handsim::collision {
 
 struct ContactScratch;
+struct FrontierCache;
 
 /// Work done by one query (counts, no units).
 struct CollisionStats {
   std::uint64_t node_tests = 0;      ///< bounding-volume pair overlap tests
   std::uint64_t triangle_tests = 0;  ///< triangle pairs given to the exact test (after the
                                      ///< cheap bounding-box rejections in leaf pairs)
+  std::uint64_t frontier_replays = 0;    ///< cached queries answered from their record
+  std::uint64_t frontier_refreshes = 0;  ///< cached queries that descended the trees anew
+  std::uint64_t leaf_pairs = 0;          ///< leaf pairs given to the exact tests
 };
 
 /// One intersecting triangle pair. Geometry is expressed in A's frame [m].
@@ -48,5 +52,18 @@ std::vector<TrianglePairContact> allContacts(const KdopTree& a, const KdopTree& 
 void allContacts(const KdopTree& a, const KdopTree& b, const Eigen::Isometry3d& b_in_a,
                  ContactScratch& scratch, std::vector<TrianglePairContact>& out,
                  CollisionStats* stats = nullptr);
+
+/// Same pairs in the same order as the overloads above (bit for bit), with temporal coherence:
+/// `cache` keeps, per tree pair (KdopTree::id), the leaf node pairs whose k-DOPs overlap when
+/// every bounding test is widened by the cache's motion margin, recorded at some earlier pose.
+/// While no point of B has moved by more than that margin relative to A since the record
+/// (bounded by |dt| + |dR|_F r_B, r_B bounding B's vertices about its origin), only those leaf
+/// pairs are given to the exact tests, in their recorded (traversal) order; otherwise the trees
+/// are descended again with the widened tests and the record replaced. docs/collision.md,
+/// section "Frontier cache", argues why the result equals the full descent's. Allocates only
+/// when `cache` meets a new tree pair or a record, `out` or a scratch buffer must grow.
+void allContacts(const KdopTree& a, const KdopTree& b, const Eigen::Isometry3d& b_in_a,
+                 FrontierCache& cache, ContactScratch& scratch,
+                 std::vector<TrianglePairContact>& out, CollisionStats* stats = nullptr);
 
 }  // namespace handsim::collision

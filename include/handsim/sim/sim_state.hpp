@@ -89,6 +89,9 @@ struct StepWorkspace {
   Eigen::VectorXd lambda;               ///< impulses (capacity)
   Eigen::VectorXd lambda_impact;         ///< impulses of the impact (capacity)
   collision::ContactScratch collision;  ///< narrow-phase buffers (pairs, patches)
+  /// Leaf pairs of the last descent per mesh pair, replayed while the pair barely moves
+  /// (temporal coherence; the contacts are those of a full descent bit for bit).
+  collision::FrontierCache frontier;
   PenaltyWorkspace penalty;             ///< seed004 stage (sim/penalty_contacts.hpp)
   /// Number of leading SimState::object_contacts that are constraints (the rest are reported).
   std::size_t object_rows = 0;

@@ -64,27 +64,40 @@ void makeDistinct(std::vector<int>& v) {
 // Joins every two contacts that have points within `tol` of each other. Points within tol lie in
 // the same or adjacent cells of side tol, so each point is compared with the points of its 27
 // neighbouring cells: in the list sorted by cell (lexicographically), the three cells
-// (x + dx, y + dy, z - 1 .. z + 1) are one contiguous run, found by binary search. Each unordered
-// pair of points is examined once, from the one earlier in the list: runs with dx = -1, or with
-// dx = 0 and dy = -1, lie wholly before the point, and in its own run only later entries count.
+// (x + dx, y + dy, z - 1 .. z + 1) are one contiguous run. Each unordered pair of points is
+// examined once, from the one earlier in the list: runs with dx = -1, or with dx = 0 and
+// dy = -1, lie wholly before the point, and in its own run only later entries count. The run
+// (dx, dy) of a point starts at the first entry not below (x + dx, y + dy, z - 1) and ends before
+// the first above (x + dx, y + dy, z + 1); both bounds grow with the point's cell, so one cursor
+// per bound walks forward through the sorted list once (instead of a binary search per point).
 void joinNearbyPoints(const std::vector<detail::CellPoint>& points, double tol,
                       std::vector<int>& parent) {
-  auto before = [](const detail::CellPoint& p, const Cell& c) { return p.cell < c; };
-  auto after = [](const Cell& c, const detail::CellPoint& p) { return c < p.cell; };
-  const auto begin = points.begin(), end = points.end();
-  for (auto it = begin; it != end; ++it) {
-    const Cell& c = it->cell;
-    for (std::int64_t dx = 0; dx <= 1; ++dx)
-      for (std::int64_t dy = dx == 0 ? 0 : -1; dy <= 1; ++dy) {
-        const auto first =
-            dx == 0 && dy == 0
-                ? it + 1
-                : std::lower_bound(begin, end, Cell{c[0] + dx, c[1] + dy, c[2] - 1}, before);
-        const auto last = std::upper_bound(first, end, Cell{c[0] + dx, c[1] + dy, c[2] + 1}, after);
-        for (auto other = first; other != last; ++other)
-          if (other->contact != it->contact && (*other->point - *it->point).norm() <= tol)
-            joinSets(parent, it->contact, other->contact);
-      }
+  constexpr std::array<std::array<std::int64_t, 2>, 4> kRuns{{{0, 1}, {1, -1}, {1, 0}, {1, 1}}};
+  const std::size_t n = points.size();
+  std::array<std::size_t, 4> first{}, last{};
+  auto examine = [&](std::size_t i, std::size_t from, std::size_t to) {
+    const detail::CellPoint& p = points[i];
+    for (std::size_t j = from; j < to; ++j) {
+      const detail::CellPoint& other = points[j];
+      if (other.contact != p.contact && (*other.point - *p.point).norm() <= tol)
+        joinSets(parent, p.contact, other.contact);
+    }
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    const Cell& c = points[i].cell;
+    // Own run: the later entries up to (x, y, z + 1).
+    const Cell own_end{c[0], c[1], c[2] + 1};
+    std::size_t end = i + 1;
+    while (end < n && !(own_end < points[end].cell)) ++end;
+    examine(i, i + 1, end);
+    for (std::size_t r = 0; r < kRuns.size(); ++r) {
+      const Cell lo{c[0] + kRuns[r][0], c[1] + kRuns[r][1], c[2] - 1};
+      const Cell hi{c[0] + kRuns[r][0], c[1] + kRuns[r][1], c[2] + 1};
+      while (first[r] < n && points[first[r]].cell < lo) ++first[r];
+      last[r] = std::max(last[r], first[r]);
+      while (last[r] < n && !(hi < points[last[r]].cell)) ++last[r];
+      examine(i, first[r], last[r]);
+    }
   }
 }
 

@@ -4,6 +4,7 @@
 #include "handsim/collision/kdop_tree.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -119,8 +120,12 @@ struct Builder {
 
 }  // namespace
 
+namespace {
+std::atomic<std::uint64_t> g_next_tree_id{1};
+}  // namespace
+
 KdopTree::KdopTree(const geometry::TriangleMesh& mesh, const KdopTreeOptions& options)
-    : k_(options.k) {
+    : k_(options.k), id_(g_next_tree_id.fetch_add(1, std::memory_order_relaxed)) {
   const Eigen::Vector3d* dirs = kdopDirections(options.k);
   if (options.max_leaf_triangles < 1 || options.max_leaf_triangles > 16)
     throw std::invalid_argument("max_leaf_triangles must be in 1..16, got " +

@@ -161,13 +161,20 @@ struct Query {
   Eigen::Isometry3d b_in_a;
   DirectionBounds a_dirs_on_b;  // bounds B's nodes along A's directions
   DirectionBounds b_dirs_on_a;  // bounds A's nodes along B's directions
-  double margin = 0.0;
+  double margin = 0.0;       // of every test at this pose
+  double node_margin = 0.0;  // of the node-pair tests: `margin`, widened for a frontier record
   CollisionStats stats;
 
-  Query(const KdopTree& ta, const KdopTree& tb, const Eigen::Isometry3d& pose)
+  // `node_bounds`: false when only leaf pairs will be tested (a frontier replay).
+  Query(const KdopTree& ta, const KdopTree& tb, const Eigen::Isometry3d& pose,
+        bool node_bounds = true)
       : a(ta), b(tb), b_in_a(pose) {
     const Eigen::Matrix3d r = pose.linear();
     const Vec t = pose.translation();
+    // Weights of the well-conditioned bases stay below ~10 |direction|; 20x covers rounding.
+    margin = 20.0 * kMarginRelative * (a.scale() + b.scale() + t.norm());
+    node_margin = margin;
+    if (!node_bounds) return;
     std::array<Vec, kMaxKdopAxes> rotated;
     std::array<double, kMaxKdopAxes> offsets{};
     // Projection on A's direction d of a point x_B of B: dot(R^T d, x_B) + dot(d, t).
@@ -184,8 +191,6 @@ struct Query {
       offsets[j] = -rotated[j].dot(t);
     }
     b_dirs_on_a.build(b.axisCount(), rotated.data(), offsets.data(), a.k());
-    // Weights of the well-conditioned bases stay below ~10 |direction|; 20x covers rounding.
-    margin = 20.0 * kMarginRelative * (a.scale() + b.scale() + t.norm());
   }
 };
 
@@ -225,6 +230,7 @@ double boxSize(const KdopTree& t, std::size_t n) {
 template <class OnHit>
 bool leafPair(Query& q, std::size_t na, const KdopTree::Node& la, const KdopTree::Node& lb,
               OnHit&& on_hit) {
+  ++q.stats.leaf_pairs;
   constexpr std::size_t kMaxLeaf = 16;
   std::array<Vec, 3 * kMaxLeaf> vb;  // B's surviving triangles moved into A's frame
   std::array<Vec, kMaxLeaf> b_min, b_max;
@@ -276,8 +282,12 @@ bool leafPair(Query& q, std::size_t na, const KdopTree::Node& la, const KdopTree
 // pays for bounding the child. Records live in a stack-ordered pool: an entry's records are
 // never newer than those of the entries above it, so popping an entry releases every later one.
 // Stack and pool are the scratch's, kept between queries so that a warm query allocates nothing.
-template <class OnHit>
-void traverse(Query& q, ContactScratch& scratch, OnHit&& on_hit) {
+// `on_leaf(na, nb)` is called for every leaf pair reached, in the traversal's order, and returns
+// true to stop. The order depends on the trees alone (which child is split and visited first
+// does not depend on the pose), so the leaf pairs reached at any pose, and with any margin,
+// come in one fixed relative order.
+template <class OnLeaf>
+void traverse(Query& q, ContactScratch& scratch, OnLeaf&& on_leaf) {
   if (q.a.empty() || q.b.empty()) return;
   using Entry = detail::TraversalEntry;
   std::vector<Entry>& stack = scratch.stack;
@@ -335,17 +345,18 @@ void traverse(Query& q, ContactScratch& scratch, OnHit&& on_hit) {
     const double* a_half = q.a.slabHalfWidth(e.na);
     const double* b_mid = q.b.slabCentre(e.nb);
     const double* b_half = q.b.slabHalfWidth(e.nb);
-    if (new_a ? separated(a_mid, a_half, ensureDop(e.bounds_b), axes_a, q.margin)
-              : separated(b_mid, b_half, ensureDop(e.bounds_a), axes_b, q.margin))
+    const double margin = q.node_margin;
+    if (new_a ? separated(a_mid, a_half, ensureDop(e.bounds_b), axes_a, margin)
+              : separated(b_mid, b_half, ensureDop(e.bounds_a), axes_b, margin))
       return false;
     const KdopTree::NormalSlab& sa = q.a.normalSlab(e.na);
     const KdopTree::NormalSlab& sb = q.b.normalSlab(e.nb);
     if (sa.valid && sb.valid &&
-        (normalSeparated(sa, ensureNormal(e.bounds_a), sb, b_mid, b_half, q.margin) ||
-         normalSeparated(sb, ensureNormal(e.bounds_b), sa, a_mid, a_half, q.margin)))
+        (normalSeparated(sa, ensureNormal(e.bounds_a), sb, b_mid, b_half, margin) ||
+         normalSeparated(sb, ensureNormal(e.bounds_b), sa, a_mid, a_half, margin)))
       return false;
-    return new_a ? !separated(b_mid, b_half, ensureDop(e.bounds_a), axes_b, q.margin)
-                 : !separated(a_mid, a_half, ensureDop(e.bounds_b), axes_a, q.margin);
+    return new_a ? !separated(b_mid, b_half, ensureDop(e.bounds_a), axes_b, margin)
+                 : !separated(a_mid, a_half, ensureDop(e.bounds_b), axes_a, margin);
   };
   {
     const std::uint32_t ra = alloc(0, true);
@@ -360,7 +371,7 @@ void traverse(Query& q, ContactScratch& scratch, OnHit&& on_hit) {
     const KdopTree::Node& node_a = q.a.node(e.na);
     const KdopTree::Node& node_b = q.b.node(e.nb);
     if (node_a.isLeaf() && node_b.isLeaf()) {
-      if (leafPair(q, e.na, node_a, node_b, on_hit)) return;
+      if (on_leaf(e.na, e.nb)) return;
       continue;
     }
     // Descend the larger volume so that both sides shrink at a similar rate. The right child
@@ -384,6 +395,49 @@ void addStats(CollisionStats* out, const CollisionStats& s) {
   if (out == nullptr) return;
   out->node_tests += s.node_tests;
   out->triangle_tests += s.triangle_tests;
+  out->frontier_replays += s.frontier_replays;
+  out->frontier_refreshes += s.frontier_refreshes;
+  out->leaf_pairs += s.leaf_pairs;
+}
+
+// Every leaf pair reached by the full descent at `q`'s pose, given to the exact tests.
+template <class OnHit>
+void descend(Query& q, ContactScratch& scratch, OnHit&& on_hit) {
+  traverse(q, scratch, [&](std::uint32_t na, std::uint32_t nb) {
+    return leafPair(q, na, q.a.node(na), q.b.node(nb), on_hit);
+  });
+}
+
+// Largest norm of the slab directions of either tree, and of a normal slab's (1): how far a
+// projection moves per metre a point moves.
+double largestDirectionNorm(const KdopTree& a, const KdopTree& b) {
+  double n = 1.0;
+  for (const KdopTree* t : {&a, &b}) {
+    const Vec* d = kdopDirections(t->k());
+    for (int j = 0; j < t->axisCount(); ++j) n = std::max(n, d[j].norm());
+  }
+  return n;
+}
+
+// Bound on |x| over the tree's vertices (its own frame) from the root's x, y, z slabs [m].
+double radiusBound(const KdopTree& t) {
+  const double* mid = t.slabCentre(0);
+  const double* half = t.slabHalfWidth(0);
+  double r2 = 0.0;
+  for (int i = 0; i < 3; ++i) {
+    const double far = std::abs(mid[i]) + half[i];
+    r2 += far * far;
+  }
+  return std::sqrt(r2) * (1.0 + 1e-12);
+}
+
+// Upper bound on how far any vertex of B moved relative to A between the record and `pose`:
+// |(R - R0) x + (t - t0)| <= |R - R0|_F |x| + |t - t0| (the Frobenius norm bounds the spectral
+// one), rounded up.
+double motionSinceRecord(const FrontierCache::Record& r, const Eigen::Isometry3d& pose) {
+  const double dt = (pose.translation() - r.translation).norm();
+  const double dr = (pose.linear() - r.rotation).norm();
+  return (dt + dr * r.radius_b) * (1.0 + 1e-12);
 }
 
 }  // namespace
@@ -393,7 +447,7 @@ bool anyContact(const KdopTree& a, const KdopTree& b, const Eigen::Isometry3d& b
   Query q(a, b, b_in_a);
   ContactScratch scratch;
   bool found = false;
-  traverse(q, scratch, [&](int, int, const TriangleIntersection&) { return found = true; });
+  descend(q, scratch, [&](int, int, const TriangleIntersection&) { return found = true; });
   addStats(stats, q.stats);
   return found;
 }
@@ -403,11 +457,69 @@ void allContacts(const KdopTree& a, const KdopTree& b, const Eigen::Isometry3d& 
                  CollisionStats* stats) {
   out.clear();
   Query q(a, b, b_in_a);
-  traverse(q, scratch, [&](int slot_a, int slot_b, const TriangleIntersection& hit) {
+  descend(q, scratch, [&](int slot_a, int slot_b, const TriangleIntersection& hit) {
     out.push_back({a.slotTriangle(static_cast<std::size_t>(slot_a)),
                    b.slotTriangle(static_cast<std::size_t>(slot_b)), hit});
     return false;
   });
+  addStats(stats, q.stats);
+}
+
+void allContacts(const KdopTree& a, const KdopTree& b, const Eigen::Isometry3d& b_in_a,
+                 FrontierCache& cache, ContactScratch& scratch,
+                 std::vector<TrianglePairContact>& out, CollisionStats* stats) {
+  if (!(cache.margin_m >= 0.0)) {  // disabled (or NaN): the plain descent
+    allContacts(a, b, b_in_a, scratch, out, stats);
+    return;
+  }
+  out.clear();
+  if (a.empty() || b.empty()) return;
+  FrontierCache::Record* rec = nullptr;
+  for (FrontierCache::Record& r : cache.records)
+    if (r.tree_a == a.id() && r.tree_b == b.id()) {
+      rec = &r;
+      break;
+    }
+  if (rec == nullptr) {
+    cache.records.emplace_back();
+    rec = &cache.records.back();
+    rec->tree_a = a.id();
+    rec->tree_b = b.id();
+  }
+  auto on_hit = [&](int slot_a, int slot_b, const TriangleIntersection& hit) {
+    out.push_back({a.slotTriangle(static_cast<std::size_t>(slot_a)),
+                   b.slotTriangle(static_cast<std::size_t>(slot_b)), hit});
+    return false;
+  };
+  const bool replay = rec->valid && motionSinceRecord(*rec, b_in_a) <= rec->slack;
+  Query q(a, b, b_in_a, !replay);
+  if (replay) {
+    ++q.stats.frontier_replays;
+    ++cache.replays;
+  } else {
+    // Record at this pose: every node-pair test widened by how far a projection can move when
+    // the points move by the slack (plus this pose's margin again, for the rounding of the
+    // later pose's tests), so that at any pose within the slack every leaf pair holding an
+    // intersecting triangle pair is among the recorded ones.
+    ++q.stats.frontier_refreshes;
+    ++cache.refreshes;
+    rec->valid = false;
+    rec->slack = cache.margin_m;
+    rec->rotation = b_in_a.linear();
+    rec->translation = b_in_a.translation();
+    rec->radius_b = radiusBound(b);
+    q.node_margin = 2.0 * q.margin + largestDirectionNorm(a, b) * rec->slack * (1.0 + 1e-9);
+    rec->leaves.clear();
+    traverse(q, scratch, [&](std::uint32_t na, std::uint32_t nb) {
+      rec->leaves.push_back({na, nb});
+      return false;
+    });
+    rec->valid = true;
+  }
+  // The recorded leaf pairs in traversal order: those the full descent at this pose reaches
+  // come in its order, and the others hold no intersecting triangle pair.
+  for (const std::array<std::uint32_t, 2>& l : rec->leaves)
+    if (leafPair(q, l[0], a.node(l[0]), b.node(l[1]), on_hit)) break;
   addStats(stats, q.stats);
 }
 

@@ -334,7 +334,7 @@ void addBodyPairContacts(const CollisionBody& x, const Eigen::Isometry3d& x_pose
   if (!boundingBoxesOverlap(x, x_pose, y, y_pose, kBoxMargin)) return;
   const Eigen::Isometry3d y_in_x = x_pose.inverse() * y_pose;
   collision::ContactScratch& scratch = s.work.collision;
-  collision::allContacts(x.tree, y.tree, y_in_x, scratch, scratch.pairs);
+  collision::allContacts(x.tree, y.tree, y_in_x, s.work.frontier, scratch, scratch.pairs);
   if (scratch.pairs.empty()) return;
   const std::size_t patches =
       collision::buildContactPatches(x.mesh, y.mesh, y_in_x, scratch.pairs, scratch);
@@ -371,7 +371,7 @@ void detectLinkContacts(const Model& model, SimState& s) {
     if ((a_pose * a.centre - b_pose * b.centre).norm() > a.radius + b.radius) return;
     if (!boundingBoxesOverlap(a, a_pose, b, b_pose, kBoxMargin)) return;
     const Eigen::Isometry3d b_in_a = a_pose.inverse() * b_pose;
-    collision::allContacts(a.tree, b.tree, b_in_a, scratch, scratch.pairs);
+    collision::allContacts(a.tree, b.tree, b_in_a, s.work.frontier, scratch, scratch.pairs);
     if (scratch.pairs.empty()) return;
     const std::size_t patches =
         collision::buildContactPatches(a.mesh, b.mesh, b_in_a, scratch.pairs, scratch);
@@ -478,7 +478,8 @@ void detectContacts(const Model& model, SimState& s) {
         if ((lc - oc).norm() > link.radius + obj.radius) continue;
         const Eigen::Isometry3d obj_in_link = link_pose.inverse() * object_pose;
         collision::ContactScratch& scratch = s.work.collision;
-        collision::allContacts(link.tree, obj.tree, obj_in_link, scratch, scratch.pairs);
+        collision::allContacts(link.tree, obj.tree, obj_in_link, s.work.frontier, scratch,
+                               scratch.pairs);
         if (scratch.pairs.empty()) continue;
         const std::size_t patches = collision::buildContactPatches(link.mesh, obj.mesh, obj_in_link,
                                                                    scratch.pairs, scratch);
