@@ -13,13 +13,15 @@
 //    the spin they exchanged is within the bound of the normal impulse;
 //  - the BarrettHand's lift of the 12-triangle cube with the solve converged (warm start and
 //    tolerance 1e-9, or 200 cold sweeps) holds it: slip below 1 mm over 10 s (with torsion off
-//    the converged solve lets it slip out, docs/performance.md).
+//    the converged solve lets it slip out, docs/performance.md), and the converged step meets
+//    the bounds and complementarity of every row, checked on its own system; the scenario key.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
 
 #include "handsim/hand/hand_loader.hpp"
+#include "handsim/io/input_error.hpp"
 #include "handsim/sim/run.hpp"
 #include "handsim/sim/scenario.hpp"
 #include "handsim/sim/step.hpp"
@@ -232,4 +234,86 @@ TEST(TorsionalFriction, TheConvergedBarrettLiftHoldsTheCube) {
   std::printf("converged (warm, tol 1e-9), torsion off: rise %.2f mm, slip %.3g mm\n",
               1e3 * off.rise, 1e3 * off.slip);
   EXPECT_GT(off.slip, 5e-3);
+}
+
+TEST(TorsionalFriction, TheScenarioKeyIsReadAndChecked) {
+  const std::string text =
+      "{\"format\": \"handsim-scenario\", \"version\": 1, \"hand\": \"barrett\",\n"
+      " \"duration_s\": 0.1,\n"
+      " \"contact\": {\"torsional_m\": 0.003}}";
+  EXPECT_EQ(sim::ContactOptions{}.torsional, 0.0) << "off by default";
+  const sim::Scenario sc = sim::parseScenario(text, "t.json");
+  EXPECT_EQ(sc.options.contact.torsional, 0.003);
+  std::string bad = text;
+  bad.replace(bad.find("0.003"), 5, "-0.01");
+  try {
+    sim::parseScenario(bad, "t.json");
+    FAIL() << "a negative torsional_m was accepted";
+  } catch (const io::InputError& e) {
+    EXPECT_EQ(e.location().line, 3);
+    EXPECT_NE(std::string(e.what()).find("/contact/torsional_m"), std::string::npos) << e.what();
+  }
+  sim::Options o;
+  o.contact.torsional = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_THROW(sim::validateOptions(o), std::invalid_argument);
+}
+
+// The converged solve of the BarrettHand holding the cube with torsion, checked row by row on
+// the step's own system (StepWorkspace: J, c, lambda, v+) against the conditions written out
+// here: normal rows 0 <= lambda _|_ J v+ - c >= 0, friction and torsional rows inside
+// |lambda| <= mu lambda_n, aiming at J v+ = c strictly inside and sliding against the impulse
+// at the bound.
+TEST(TorsionalFriction, TheConvergedStepSatisfiesTheBoundsAndComplementarity) {
+  sim::Scenario sc =
+      sim::loadScenario(std::string(HANDSIM_SOURCE_DIR) + "/assets/scenarios/barrett_lift_cube.json");
+  sc.options.contact.torsional = sim::kRecommendedTorsional;
+  sc.options.solver.warm_start = true;
+  sc.options.solver.tolerance = 1e-9;
+  sc.options.solver.sweeps = 400;
+  sc.plan.record_every = std::numeric_limits<int>::max();
+  sim::Run run(sim::compileScenario(sc), sc.plan);
+  int spin_rows = 0;
+  double worst_bound = 0.0, worst_normal = 0.0, worst_stick = 0.0, worst_slide = 0.0;
+  while (run.state().time < 6.0 - 1e-9) {
+    run.step();
+    const sim::SimState& s = run.state();
+    if (s.time < 4.0 || s.step % 100 != 0) continue;
+    const sim::StepWorkspace& w = s.work;
+    const auto nc = static_cast<Eigen::Index>(s.contacts.size());
+    const auto ng = static_cast<Eigen::Index>(w.object_rows);
+    const auto nk = static_cast<Eigen::Index>(s.link_contacts.size());
+    const auto nl = static_cast<Eigen::Index>(w.limit_rows.size());
+    Eigen::Index nr = nc + ng + nk + nl + 3 * ng;
+    for (const auto& c : s.contacts)
+      if (!run.model().objects[static_cast<std::size_t>(c.object)].fixed) nr += 3;
+    const double scale = w.lambda.head(nr).cwiseAbs().maxCoeff();
+    ASSERT_GT(scale, 0.0);
+    for (Eigen::Index i = 0; i < nr; ++i) {
+      const double wii = w.rows.row(i).squaredNorm();
+      if (wii == 0.0) continue;
+      const double gap = w.rows.row(i).dot(w.velocity) - w.row_bias[i];  // J v+ - c
+      const double l = w.lambda[i];
+      const int n = w.row_normal[i];
+      if (n < 0) {
+        ASSERT_GE(l, 0.0);
+        worst_normal = std::max({worst_normal, -gap, std::abs(l * gap) / scale});
+        continue;
+      }
+      spin_rows += w.row_spin[static_cast<std::size_t>(i)];
+      const double bound = w.row_mu[i] * w.lambda[n];
+      worst_bound = std::max(worst_bound, (std::abs(l) - bound) / scale);
+      if (std::abs(l) < bound - 1e-9 * scale)
+        worst_stick = std::max(worst_stick, std::abs(gap));
+      else if (bound > 0.0)
+        worst_slide = std::max(worst_slide, l * gap / scale);  // against the impulse
+    }
+  }
+  std::printf("converged step: %d torsional rows checked; bound %.2g, normal %.2g m/s, "
+              "stick %.2g, slide %.2g\n",
+              spin_rows, worst_bound, worst_normal, worst_stick, worst_slide);
+  EXPECT_GT(spin_rows, 0);
+  EXPECT_LE(worst_bound, 1e-12);
+  EXPECT_LT(worst_normal, 1e-5);
+  EXPECT_LT(worst_stick, 1e-5);
+  EXPECT_LT(worst_slide, 1e-5);
 }
