@@ -263,6 +263,9 @@ void bindSim(py::module_& m) {
                     "Link-link contacts: the pushed link's row.")
       .def_readonly("friction", &contact::Contact::friction_world,
                     "Friction force on the object, world frame [N] (free objects).")
+      .def_readonly("spin_moment", &contact::Contact::spin_moment,
+                    "Torsional friction moment on the object about the contact normal [N m] "
+                    "(free objects; contact option torsional_m).")
       .def_property_readonly(
           "force_on_object", [](const contact::Contact& c) { return c.forceOnObjectWorld(); },
           "Total sustained force on the object (normal and friction), world frame [N].");

@@ -11,7 +11,8 @@
 // the time split over the stages of sim::step (docs/simulation.md), measured by running the
 // stages one by one exactly as sim::step does (checked: the same final state as sim::Run, bit
 // for bit). Flags (before Google Benchmark's own): --object=cube12|cube10k|sphere10k (only that
-// one, for peak-memory runs), --report_only, --no_report.
+// one, for peak-memory runs), --report_only, --no_report, --warm_start (warm start with tolerance
+// 1e-9), --torsional_m=X (the torsional friction length, 0 off), --sweeps=N (at most N sweeps).
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 
@@ -99,6 +100,8 @@ const std::vector<ObjectCase>& cases() {
 }
 
 bool g_warm_start = false;
+double g_torsional = -1.0;  // --torsional_m=X: ContactOptions::torsional (negative: the scenario's)
+int g_sweeps = 0;           // --sweeps=N: SolverOptions::sweeps (0: the scenario's)
 
 struct LiftScene {
   std::shared_ptr<const sim::Model> model;
@@ -113,6 +116,8 @@ LiftScene makeScene(const ObjectCase& c) {
     sc.options.solver.warm_start = true;
     sc.options.solver.tolerance = 1e-9;
   }
+  if (g_torsional >= 0.0) sc.options.contact.torsional = g_torsional;
+  if (g_sweeps > 0) sc.options.solver.sweeps = g_sweeps;
   sim::ObjectModel& obj = sc.objects.at(0);
   if (c.make) {
     geometry::TriangleMesh mesh = c.make();
@@ -338,6 +343,10 @@ int main(int argc, char** argv) {
       bench = false;
     else if (a == "--warm_start")
       g_warm_start = true;
+    else if (a.rfind("--torsional_m=", 0) == 0)
+      g_torsional = std::stod(a.substr(14));
+    else if (a.rfind("--sweeps=", 0) == 0)
+      g_sweeps = std::stoi(a.substr(9));
     else if (a == "--no_report")
       do_report = false;
     else

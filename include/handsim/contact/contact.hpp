@@ -46,6 +46,12 @@ struct Contact {
   Eigen::Vector3d friction_world = Eigen::Vector3d::Zero();
   /// The friction impulse of the impact over dt [N], world frame.
   Eigen::Vector3d impact_friction_world = Eigen::Vector3d::Zero();
+  /// Sustained torsional friction moment the link applies to the object about normal_world
+  /// [N m] (the moment is spin_moment * normal_world; the object gets the opposite): at most
+  /// mu_spin * force in size (sim::ContactOptions::torsional; 0 where it is off).
+  double spin_moment = 0.0;
+  /// The torsional impulse of the impact over dt [N m].
+  double impact_spin_moment = 0.0;
 
   /// Force the link applies to the object, normal and friction [N], world frame.
   Eigen::Vector3d forceOnObjectWorld() const { return force * normal_world + friction_world; }

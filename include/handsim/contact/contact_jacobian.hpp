@@ -24,4 +24,14 @@ kinematics::JointVector linkPointJacobianTranspose(const kinematics::Chain& chai
                                                    int link_row, const Eigen::Vector3d& point_base,
                                                    const Eigen::Vector3d& direction_base);
 
+/// J_w^T m: the generalised force (per unit of m) of a pure moment `axis_base` m on the link
+/// rigid with frame {link_row + 1}, in the finger base frame: the angular rows of the geometric
+/// Jacobian (Spong et al. eq. 4.88 with a moment; a prismatic joint gets 0). For a unit axis it
+/// is the row of the link's angular velocity about that axis (a torsional friction row).
+/// Throws std::invalid_argument when link_row is not a row of the chain.
+kinematics::JointVector linkAngularJacobianTranspose(const kinematics::Chain& chain,
+                                                     const kinematics::ChainFrames& frames,
+                                                     int link_row,
+                                                     const Eigen::Vector3d& axis_base);
+
 }  // namespace handsim::contact

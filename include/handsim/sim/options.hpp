@@ -33,6 +33,13 @@ enum class PenaltyIntegration {
   Explicit,
 };
 
+/// Recommended torsional friction length [m]: a soft pad's disc patch of radius r = 6 mm under
+/// uniform pressure with mu = 0.5 resists spin with 2/3 mu r f_n = 2 mm * f_n
+/// (docs/free-objects.md, "Contacts and friction that holds"). Not yet the default: with the
+/// default cold 50-sweep solve it makes the BarrettHand lift worse; with the converged solve
+/// (SolverOptions::warm_start) it holds (docs/performance.md).
+inline constexpr double kRecommendedTorsional = 2e-3;
+
 /// Parameters of the contact stage (docs/simulation.md, "Contacts").
 struct ContactOptions {
   /// Fraction of a contact's penetration beyond `slop` pushed back per step [-]. 0 (the
@@ -52,6 +59,11 @@ struct ContactOptions {
   /// Fraction of a free object's penetration beyond `slop` pushed back per step, for its
   /// contacts with the ground [-] (hand contacts keep `stiffness`).
   double object_push = 0.2;
+  /// Torsional friction length mu_spin [m] (scenario "contact": "torsional_m"): each contact on
+  /// a free object also resists spinning about its normal with a moment of at most
+  /// mu_spin * f_n, the soft-finger contact (docs/free-objects.md, "Torsional friction"). 0
+  /// turns it off (point contacts that turn freely about their normal), the default for now.
+  double torsional = 0.0;
   /// The contact model (scenario "contact": "model"); Default keeps every field above in force,
   /// Seed004 uses the three below instead (docs/free-objects.md).
   ContactModel model = ContactModel::Default;
@@ -87,8 +99,10 @@ struct SolverOptions {
   /// Start each solve from the last step's impulses of the same contacts (matched by the two
   /// bodies and the contact point, within `warm_start_radius`) and the last step's limit
   /// reactions, instead of from zero (docs/performance.md, "Warm start"). Off by default: the
-  /// better converged solve changes grasp outcomes (the BarrettHand then lets the 12-triangle
-  /// cube slip out, as 200 cold sweeps do too; docs/performance.md).
+  /// better converged solve changes grasp outcomes; without torsional friction the BarrettHand
+  /// lets the 12-triangle cube slip out (as 200 cold sweeps do too), with it
+  /// (ContactOptions::torsional = kRecommendedTorsional) the converged solve holds it
+  /// (docs/performance.md: turning both on is the recommended next default).
   bool warm_start = false;
   /// Largest distance between a contact point and last step's for the two to count as the same
   /// contact [m].

@@ -79,7 +79,10 @@ struct StepWorkspace {
   std::vector<int> body_of_object;      ///< body index of each object, -1 fixed (no)
   Eigen::VectorXi row_normal;           ///< per row: its normal row if a tangent row, else -1
   Eigen::VectorXd row_mu;               ///< per row: Coulomb coefficient of a tangent row
-  std::vector<Eigen::Vector3d> tangents;  ///< two unit tangents per contact (2 per contact)
+  /// Per friction row its direction: a unit tangent of a sliding row, the contact normal of a
+  /// torsional row (row_spin 1).
+  std::vector<Eigen::Vector3d> tangents;
+  std::vector<std::uint8_t> row_spin;  ///< per row: 1 for a torsional friction row
   Eigen::VectorXd lower, upper;            ///< actuator ranges narrowed by joint limits (na)
   std::vector<std::pair<Eigen::Index, double>> limit_rows;  ///< (actuator, +1 lower/-1 upper)
   Eigen::MatrixXd rows;                                     ///< constraint rows J (capacity x n)

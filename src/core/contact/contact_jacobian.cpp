@@ -8,19 +8,38 @@
 
 namespace handsim::contact {
 
-kinematics::JointVector linkPointJacobianTranspose(const kinematics::Chain& chain,
-                                                   const kinematics::ChainFrames& frames,
-                                                   int link_row, const Eigen::Vector3d& point_base,
-                                                   const Eigen::Vector3d& direction_base) {
+namespace {
+
+void checkRow(const kinematics::Chain& chain, int link_row) {
   if (link_row < 0 || link_row >= static_cast<int>(chain.rows.size()))
     throw std::invalid_argument("link_row " + std::to_string(link_row) + " is outside finger '" +
                                 chain.name + "' with " + std::to_string(chain.rows.size()) +
                                 " rows");
+}
+
+}  // namespace
+
+kinematics::JointVector linkPointJacobianTranspose(const kinematics::Chain& chain,
+                                                   const kinematics::ChainFrames& frames,
+                                                   int link_row, const Eigen::Vector3d& point_base,
+                                                   const Eigen::Vector3d& direction_base) {
+  checkRow(chain, link_row);
   const Eigen::Vector3d local = frames.at(link_row + 1).inverse() * point_base;
   return kinematics::geometricJacobian(chain, frames, link_row + 1, local)
              .topRows<3>()
              .transpose() *
          direction_base;
+}
+
+kinematics::JointVector linkAngularJacobianTranspose(const kinematics::Chain& chain,
+                                                     const kinematics::ChainFrames& frames,
+                                                     int link_row,
+                                                     const Eigen::Vector3d& axis_base) {
+  checkRow(chain, link_row);
+  return kinematics::geometricJacobian(chain, frames, link_row + 1, Eigen::Vector3d::Zero())
+             .bottomRows<3>()
+             .transpose() *
+         axis_base;
 }
 
 }  // namespace handsim::contact

@@ -34,6 +34,8 @@ void validateOptions(const Options& o) {
     bad("contact.mu", "must be finite and not negative");
   if (!(o.contact.object_push >= 0.0 && o.contact.object_push <= 1.0))
     bad("contact.object_push", "must lie in [0, 1]");
+  if (!(o.contact.torsional >= 0.0) || !std::isfinite(o.contact.torsional))
+    bad("contact.torsional", "must be finite and not negative");
   if (!std::isfinite(o.ground.height)) bad("ground.height", "must be finite");
   if (std::isnan(o.ground.friction) || std::isinf(o.ground.friction))
     bad("ground.friction", "must be finite (negative: each object's own)");

@@ -141,7 +141,7 @@ Scenario readScenario(const JsonDocument& doc) {
     doc.object(*c, "/contact");
     doc.allowOnly(*c, "/contact",
                   {"stiffness", "slop_m", "sink_rate", "kdop_k", "model", "mu", "object_push",
-                   "friction", "g1_n_per_m", "g2_ns_per_m", "gi", "gt", "target_depth_m",
+                   "torsional_m", "friction", "g1_n_per_m", "g2_ns_per_m", "gi", "gt", "target_depth_m",
                    "filter_damping_ratio", "filter_natural_frequency_radps", "viscous_ns_per_m",
                    "tanh_slope_s_per_m", "anchor_stiffness_n_per_m", "anchor_damping_ns_per_m",
                    "integration"});
@@ -159,6 +159,7 @@ Scenario readScenario(const JsonDocument& doc) {
     read("sink_rate", sc.options.contact.sink_rate, 0.0, 1.0);
     read("mu", sc.options.contact.mu, 0.0, 100.0);
     read("object_push", sc.options.contact.object_push, 0.0, 1.0);
+    read("torsional_m", sc.options.contact.torsional, 0.0, 0.1);
     if (const json* m = doc.optional(*c, "model")) {
       // "default": the velocity-level Coulomb model; "seed004": seed 004's penalty contact
       // (docs/free-objects.md, "Seed 004's model in the engine").
@@ -555,7 +556,8 @@ std::string scenarioToJson(const Scenario& sc, const std::string& target_file) {
                     {"kdop_k", sc.options.contact.kdop_k},
                     {"model", "default"},
                     {"mu", sc.options.contact.mu},
-                    {"object_push", sc.options.contact.object_push}};
+                    {"object_push", sc.options.contact.object_push},
+                    {"torsional_m", sc.options.contact.torsional}};
   if (sc.options.contact.model == ContactModel::Seed004) {
     const contact::PenaltyContactParams& pp = sc.options.contact.penalty;
     ordered& c = doc["contact"];

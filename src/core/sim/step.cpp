@@ -45,6 +45,7 @@ void reserveRows(StepWorkspace& w, Eigen::Index rows, Eigen::Index n) {
   w.row_normal.resize(cap);
   w.row_mu.resize(cap);
   w.tangents.resize(static_cast<std::size_t>(cap));
+  w.row_spin.resize(static_cast<std::size_t>(cap));
 }
 
 // Number of objects that are free in the model (each a body of the solver unless stopped).
@@ -800,16 +801,18 @@ void warmStart(const Model& model, StepWorkspace& w, const SimState& s, Eigen::I
         std::max(0.0, sign * w.previous_limit_reaction[static_cast<std::size_t>(a)] * dt * rho);
   }
   // Friction: last step's friction force on the object (-sum t lambda_t / dt) on this step's
-  // tangents.
+  // tangents; a torsional row: last step's moment (-lambda_s / dt).
   for (Eigen::Index i = nc + ng + nk + nl; i < lambda.size(); ++i)
     if (const Contact* p = previous(w.row_normal[i]))
-      lambda[i] = -w.tangents[static_cast<std::size_t>(i)].dot(p->friction_world) * dt;
+      lambda[i] = w.row_spin[static_cast<std::size_t>(i)]
+                      ? -p->spin_moment * dt
+                      : -w.tangents[static_cast<std::size_t>(i)].dot(p->friction_world) * dt;
 }
 
 // One solve of the contact and limit rows of the workspace (impact, then the step). Returns
 // true when an impulse acted. Rows: the hand contacts (nc), the object contacts that are
-// constraints (ng), the link-link contacts (nk), the limits (nl), then two friction rows per
-// contact on a free object.
+// constraints (ng), the link-link contacts (nk), the limits (nl), then per contact on a free
+// object two friction rows and, when ContactOptions::torsional > 0, a torsional one.
 bool solveRows(const Model& model, SimState& s) {
   const hand::HandModel& hand = model.hand();
   const std::size_t na = hand.actuators.size();
@@ -822,15 +825,21 @@ bool solveRows(const Model& model, SimState& s) {
   const auto ng = static_cast<Eigen::Index>(w.object_rows);
   const auto nk = static_cast<Eigen::Index>(s.link_contacts.size());
   const auto nl = static_cast<Eigen::Index>(w.limit_rows.size());
-  Eigen::Index nfr = 2 * ng;
+  // Torsional friction (the soft-finger contact): a third friction row per contact, the
+  // relative angular velocity about the normal, its impulse an angular impulse about n within
+  // +-mu_spin lambda_n (docs/free-objects.md, "Torsional friction").
+  const bool spin = co.torsional > 0.0;
+  const Eigen::Index per_contact = spin ? 3 : 2;
+  Eigen::Index nfr = per_contact * ng;
   for (const Contact& c : s.contacts)
-    if (w.body_of_object[static_cast<std::size_t>(c.object)] >= 0) nfr += 2;
+    if (w.body_of_object[static_cast<std::size_t>(c.object)] >= 0) nfr += per_contact;
   const Eigen::Index nr = nc + ng + nk + nl + nfr;
   for (std::vector<Contact>* list : {&s.contacts, &s.object_contacts, &s.link_contacts})
     for (Contact& c : *list) {
       c.force = c.impact_force = 0.0;
       c.friction_world.setZero();
       c.impact_friction_world.setZero();
+      c.spin_moment = c.impact_spin_moment = 0.0;
     }
   std::fill(s.actuator_limit_reaction.begin(), s.actuator_limit_reaction.end(), 0.0);
   w.velocity = w.velocity_old + w.acceleration * dt;
@@ -889,6 +898,24 @@ bool solveRows(const Model& model, SimState& s) {
       bias[fr] = palm_moves ? -t[k].dot(palmVelocity(c.point_world)) : 0.0;
       normal_of[fr] = i;
       mu[fr] = model.objects[static_cast<std::size_t>(c.object)].friction;
+      w.row_spin[static_cast<std::size_t>(fr)] = 0;
+    }
+    if (spin) {
+      // (w_link - w_object) . n: the link's angular velocity about n through its drives (the
+      // palm's turning carries it: on the right-hand side), the object's -n . w.
+      const kinematics::JointVector ga = contact::linkAngularJacobianTranspose(
+          chain, s.link_frames[f], c.row, to_base.linear() * c.normal_world);
+      for (std::size_t j = 0; j < drives[f].size(); ++j) {
+        const auto& e = drives[f][j];
+        rows(fr, static_cast<Eigen::Index>(e.actuator)) += ga[idx(j)] * e.ratio;
+      }
+      rows.block<1, 3>(fr, idx(na) + 6 * body + 3) = -c.normal_world.transpose();
+      bias[fr] = palm_moves ? -c.normal_world.dot(s.palm_twist_world.tail<3>()) : 0.0;
+      w.tangents[static_cast<std::size_t>(fr)] = c.normal_world;
+      w.row_spin[static_cast<std::size_t>(fr)] = 1;
+      normal_of[fr] = i;
+      mu[fr] = co.torsional;
+      ++fr;
     }
   }
   // Object contacts: the pushing side (the ground, the palm, another object) plays the link.
@@ -923,6 +950,20 @@ bool solveRows(const Model& model, SimState& s) {
       bias[fr] = palm ? -t[j].dot(palmVelocity(c.point_world)) : 0.0;
       normal_of[fr] = i;
       mu[fr] = pair_mu;
+      w.row_spin[static_cast<std::size_t>(fr)] = 0;
+    }
+    if (spin) {
+      // (w_other - w_object) . n; the ground and a fixed object do not turn, the palm turns
+      // as prescribed (right-hand side).
+      if (body >= 0) rows.block<1, 3>(fr, idx(na) + 6 * body + 3) = -c.normal_world.transpose();
+      if (other_body >= 0)
+        rows.block<1, 3>(fr, idx(na) + 6 * other_body + 3) = c.normal_world.transpose();
+      bias[fr] = palm ? -c.normal_world.dot(s.palm_twist_world.tail<3>()) : 0.0;
+      w.tangents[static_cast<std::size_t>(fr)] = c.normal_world;
+      w.row_spin[static_cast<std::size_t>(fr)] = 1;
+      normal_of[fr] = i;
+      mu[fr] = co.torsional;
+      ++fr;
     }
   }
   // Link-link contacts: the relative velocity of the two links (the palm's motion carries both
@@ -1021,6 +1062,12 @@ bool solveRows(const Model& model, SimState& s) {
     const Eigen::Index normal = normal_of[i];
     Contact& c = normal < nc ? s.contacts[static_cast<std::size_t>(normal)]
                              : s.object_contacts[static_cast<std::size_t>(normal - nc)];
+    if (w.row_spin[static_cast<std::size_t>(i)]) {
+      // +lambda n on the link, -lambda n on the object.
+      c.spin_moment -= lambda[i] / dt;
+      c.impact_spin_moment -= impact[i] / dt;
+      continue;
+    }
     const Eigen::Vector3d& t = w.tangents[static_cast<std::size_t>(i)];
     c.friction_world -= t * (lambda[i] / dt);
     c.impact_friction_world -= t * (impact[i] / dt);
@@ -1104,8 +1151,9 @@ bool updateClutches(const Model& model, SimState& s) {
                                       to_base.linear() * l.force_world);
     for (const Contact& ct : s.contacts)
       if (ct.finger == cm.inner.finger && ct.row == inner_row && ct.force > 0.0)
-        load += hand::innerLoadTorque(hand, cm, frames, to_base * ct.point_world,
-                                      to_base.linear() * ct.forceOnLinkWorld());
+        load += hand::innerLoadTorque(
+            hand, cm, frames, to_base * ct.point_world, to_base.linear() * ct.forceOnLinkWorld(),
+            to_base.linear() * (-ct.spin_moment * ct.normal_world));
     // Another finger (or the palm) pressing on the inner link loads the clutch the same way.
     for (const Contact& ct : s.link_contacts) {
       if (!(ct.force > 0.0)) continue;
@@ -1153,6 +1201,11 @@ void computeJointTorques(const Model& model, SimState& s) {
     w.external[f] += contact::linkPointJacobianTranspose(hand.fingers[f], s.link_frames[f], c.row,
                                                          to_base * c.point_world,
                                                          to_base.linear() * c.forceOnLinkWorld());
+    // The torsional moment the object applies to the link (-spin_moment n).
+    if (c.spin_moment != 0.0)
+      w.external[f] += contact::linkAngularJacobianTranspose(
+          hand.fingers[f], s.link_frames[f], c.row,
+          to_base.linear() * (-c.spin_moment * c.normal_world));
   }
   // Link-link contacts load both links (the palm takes its share through the prescribed motion).
   for (const Contact& c : s.link_contacts) {

@@ -189,6 +189,7 @@ class Contact:
     other_finger: int  # link-link contacts: the pushed link's finger (-1: palm)
     other_row: int
     friction: Array  # friction force on the object, {W} [N]
+    spin_moment: float  # torsional friction moment on the object about the normal [N m]
     force_on_object: Array  # normal + friction, {W} [N]
 
 class Run:
