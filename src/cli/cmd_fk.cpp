@@ -3,6 +3,7 @@
 
 #include "cli_util.hpp"
 #include "command.hpp"
+#include "handsim/hand/hand_ik.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/hand/transmission.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
@@ -137,10 +138,16 @@ int run(const std::vector<std::string>& argv) {
     const auto frames = kinematics::forwardKinematics(c, q[f]);
     nlohmann::ordered_json fr = nlohmann::ordered_json::array();
     for (int i = 0; i < frames.count; ++i) fr.push_back(toJson(c.base * frames.at(i)));
+    // The point `ik --finger` places: the tip for hand files; for URDF hands the last link
+    // rigid with the last frame (a fingertip link fixed beyond it), which "tip" does not include.
+    const hand::IkEndpoint ep = hand::fingerEndpoint(h, static_cast<int>(f));
+    const Eigen::Vector3d ik_tip =
+        (c.base * frames.at(ep.row + 1) * ep.in_frame).translation();
     fingers.push_back({{"name", c.name},
                        {"q", vectorJson(q[f])},
                        {"tip", toJson(Eigen::Vector3d(c.base * frames.tip().translation()))},
                        {"tip_local", toJson(Eigen::Vector3d(frames.tip().translation()))},
+                       {"ik_tip", toJson(ik_tip)},
                        {"frames", fr}});
   }
   nlohmann::ordered_json links = nlohmann::ordered_json::array();

@@ -156,6 +156,28 @@ TEST(UrdfCli, IkSharedFreeReachesWhatLockedMissesAndPrintsEveryJoint) {
     EXPECT_EQ(f.at("q")[0].get<double>(), joints.at("wrist_yaw").get<double>());
     EXPECT_EQ(f.at("q")[1].get<double>(), joints.at("wrist_pitch").get<double>());
   }
+  // fk's "ik_tip" is the point `ik --finger` places (the fixed index_tip link beyond the
+  // distal frame, where "tip" stops): a target taken from it is reached.
+  const auto fk_index = nlohmann::json::parse(
+      runCli("fk --hand " + hand + " --set wrist_yaw=0.3,index_mcp=0.4").out);
+  const auto& index = fk_index.at("fingers")[0];
+  ASSERT_EQ(index.at("name"), "index_distal");
+  const Eigen::Vector3d ik_tip(index.at("ik_tip")[0].get<double>(),
+                               index.at("ik_tip")[1].get<double>(),
+                               index.at("ik_tip")[2].get<double>());
+  EXPECT_LT((ik_tip - poseOf(fk_index, "index_tip").block<3, 1>(0, 3)).norm(), 1e-15);
+  EXPECT_GT((ik_tip - Eigen::Vector3d(index.at("tip")[0].get<double>(),
+                                      index.at("tip")[1].get<double>(),
+                                      index.at("tip")[2].get<double>()))
+                .norm(),
+            1e-3);
+  std::ostringstream it;
+  it.precision(17);
+  it << ik_tip.x() << "," << ik_tip.y() << "," << ik_tip.z();
+  const auto reach = runCli("ik --hand " + hand + " --finger index_distal --shared free --target " +
+                            it.str());
+  ASSERT_EQ(reach.code, 0) << reach.err;
+  EXPECT_LT(nlohmann::json::parse(reach.out).at("residual").get<double>(), 1e-9);
   const auto bad = runCli("ik --hand " + hand + " --link middle_distal --shared maybe --target 0,0,0.1");
   EXPECT_EQ(bad.code, 2);
   EXPECT_NE(bad.err.find("--shared"), std::string::npos) << bad.err;
