@@ -14,6 +14,17 @@
 namespace handsim::cli {
 namespace {
 
+/// The reply to an unreachable target: the miss and the nearest joint values as JSON on
+/// stdout, the message on stderr, exit code 3.
+int reportUnreachable(const kinematics::UnreachableTarget& e) {
+  printJson({{"error", "unreachable"},
+             {"miss", e.miss()},
+             {"message", e.what()},
+             {"closest_q", vectorJson(e.closest())}});
+  std::cerr << "handsim-cli ik: " << e.what() << "\n";
+  return kInfeasible;
+}
+
 const char* kHelp =
     "usage: handsim-cli ik --hand ID --finger NAME --target x,y,z [--phi ANGLE] [--deg]\n"
     "                      [--q0 v1,...]\n"
@@ -83,12 +94,7 @@ int runHandIk(const Args& args, const hand::HandModel& h) {
   try {
     q = hand::handInverseKinematics(h, endpoint, target, q_now, opt);
   } catch (const kinematics::UnreachableTarget& e) {
-    printJson({{"error", "unreachable"},
-               {"miss", e.miss()},
-               {"message", e.what()},
-               {"closest_q", vectorJson(e.closest())}});
-    std::cerr << "handsim-cli ik: " << e.what() << "\n";
-    return kInfeasible;
+    return reportUnreachable(e);
   }
   const auto& chain = h.fingers[static_cast<std::size_t>(endpoint.finger)];
   const auto frames =
@@ -173,12 +179,7 @@ int run(const std::vector<std::string>& argv) {
       residual = (kinematics::fingertipPosition(chain, q) - target).norm();
     }
   } catch (const kinematics::UnreachableTarget& e) {
-    printJson({{"error", "unreachable"},
-               {"miss", e.miss()},
-               {"message", e.what()},
-               {"closest_q", vectorJson(e.closest())}});
-    std::cerr << "handsim-cli ik: " << e.what() << "\n";
-    return kInfeasible;
+    return reportUnreachable(e);
   }
   printJson(
       {{"finger", chain.name}, {"q", vectorJson(q)}, {"residual", residual}, {"solver", solver}});

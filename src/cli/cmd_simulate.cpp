@@ -114,15 +114,7 @@ int run(const std::vector<std::string>& argv) {
 #ifdef HANDSIM_HAVE_PLOT
   const PlotRequest plot_request = plotRequest(args);
 #endif
-  if (const auto plot = args.value("--plot")) {
-#ifdef HANDSIM_HAVE_PLOT
-    outputs.push_back({"--plot", *plot});
-#else
-    throw UsageError("--plot " + *plot +
-                     ": this handsim-cli was built without the plot library "
-                     "(HANDSIM_BUILD_GUI=OFF)");
-#endif
-  }
+  addPlotOutput(args, outputs);
   for (const auto& out : outputs) requireWritable(out);
   requireDistinct(outputs, {args.positional()[0]});
   const sim::Scenario sc = sim::loadScenario(args.positional()[0]);

@@ -289,15 +289,7 @@ int run(const std::vector<std::string>& argv) {
   args.requirePositional(1, "one scenario file");
   const std::string file = args.positional()[0];
   std::vector<OutputFile> outputs{{"--csv", args.required("--csv")}};
-  if (const auto plot = args.value("--plot")) {
-#ifdef HANDSIM_HAVE_PLOT
-    outputs.push_back({"--plot", *plot});
-#else
-    throw UsageError("--plot " + *plot +
-                     ": this handsim-cli was built without the plot library "
-                     "(HANDSIM_BUILD_GUI=OFF)");
-#endif
-  }
+  addPlotOutput(args, outputs);
   for (const char* flag : {"--metric", "--mark", "--plot-size", "--dpi", "--title"})
     if (!args.has("--plot") && args.has(flag))
       throw UsageError(std::string(flag) + " needs --plot OUT.(png|svg|pdf)");

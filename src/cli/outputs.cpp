@@ -10,6 +10,18 @@
 
 namespace handsim::cli {
 
+void addPlotOutput(const Args& args, std::vector<OutputFile>& outputs) {
+  const auto plot = args.value("--plot");
+  if (!plot) return;
+#ifdef HANDSIM_HAVE_PLOT
+  outputs.push_back({"--plot", *plot});
+#else
+  throw UsageError("--plot " + *plot +
+                   ": this handsim-cli was built without the plot library "
+                   "(HANDSIM_BUILD_GUI=OFF)");
+#endif
+}
+
 void requireWritable(const OutputFile& out) {
   if (out.path.empty()) throw UsageError(out.flag + ": needs a file name");
   try {

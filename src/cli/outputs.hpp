@@ -8,6 +8,8 @@
 
 namespace handsim::cli {
 
+class Args;
+
 /// One file a command will write, and the option that names it.
 struct OutputFile {
   std::string flag;  ///< e.g. "--csv"
@@ -27,5 +29,9 @@ bool sameFile(const std::string& a, const std::string& b);
 /// as another output.
 void requireDistinct(const std::vector<OutputFile>& outputs,
                      const std::vector<std::string>& inputs);
+
+/// Adds the `--plot` file to `outputs` when the option is given; a UsageError naming it when
+/// this handsim-cli was built without the plot library (HANDSIM_BUILD_GUI=OFF).
+void addPlotOutput(const Args& args, std::vector<OutputFile>& outputs);
 
 }  // namespace handsim::cli
