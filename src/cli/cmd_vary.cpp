@@ -140,7 +140,7 @@ void setKey(json& doc, const Param& p, double value) {
 }
 
 // The value at a key path in the file, if it is a number there.
-std::optional<double> numberAt(const json& doc, const Param& p) {
+[[maybe_unused]] std::optional<double> numberAt(const json& doc, const Param& p) {
   const json* node = &doc;
   for (const auto& part : p.path) {
     if (node->is_object() && node->contains(part)) {

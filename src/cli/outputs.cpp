@@ -16,6 +16,7 @@ void addPlotOutput(const Args& args, std::vector<OutputFile>& outputs) {
 #ifdef HANDSIM_HAVE_PLOT
   outputs.push_back({"--plot", *plot});
 #else
+  static_cast<void>(outputs);
   throw UsageError("--plot " + *plot +
                    ": this handsim-cli was built without the plot library "
                    "(HANDSIM_BUILD_GUI=OFF)");
