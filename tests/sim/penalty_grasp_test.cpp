@@ -148,18 +148,15 @@ void checkThirdLaw(const sim::Run& run) {
                                  (2.0 * h);
       expected[a] += dp.dot(c.forceOnLinkWorld());
     }
-    // The patches' torsional friction: minus each couple on its link, times the link's angular
-    // velocity per unit actuator velocity (from the finite difference of its rotation).
-    for (const auto& l : s.work.penalty.loads) {
-      const sim::PenaltyPair& pair = m.penalty->pairs[static_cast<std::size_t>(l.pair)];
-      if (pair.kind != sim::PenaltyPair::Kind::Link) continue;
-      const Eigen::Matrix3d W = sim::linkPoseWorld(m, plus, pair.finger, pair.row).linear() *
-                                sim::linkPoseWorld(m, minus, pair.finger, pair.row)
-                                    .linear()
-                                    .transpose();
+    // The patches' torsional friction, as published (spin_moment about the normal): minus each
+    // couple on its link, times the link's angular velocity per unit actuator velocity (from
+    // the finite difference of its rotation).
+    for (const auto& c : links) {
+      const Eigen::Matrix3d W = sim::linkPoseWorld(m, plus, c.finger, c.row).linear() *
+                                sim::linkPoseWorld(m, minus, c.finger, c.row).linear().transpose();
       const Eigen::Vector3d omega =
           Eigen::Vector3d(W(2, 1) - W(1, 2), W(0, 2) - W(2, 0), W(1, 0) - W(0, 1)) / (4.0 * h);
-      expected[a] += omega.dot(-l.torque_on_b_world);
+      expected[a] += omega.dot(-c.spin_moment * c.normal_world);
     }
   }
   for (Eigen::Index a = 0; a < na; ++a)
@@ -174,7 +171,13 @@ void checkThirdLaw(const sim::Run& run) {
       f += c.forceOnObjectWorld();
       torque += (c.point_world - com).cross(c.forceOnObjectWorld());
     }
-  for (const auto& l : s.work.penalty.loads) torque += l.torque_on_b_world;
+  double twisting = 0.0;
+  for (const auto* list : {&links, &others})
+    for (const auto& c : *list) {
+      torque += c.spin_moment * c.normal_world;
+      twisting = std::max(twisting, std::abs(c.spin_moment));
+    }
+  EXPECT_GT(twisting, 0.0) << "a grasp whose patches twist";
   const Eigen::Matrix3d R = s.object_pose_world[0].linear();
   const Eigen::Matrix3d inertia = R * m.objects[0].mass.inertia_com * R.transpose();
   const double scale = 1.0 + f.norm();
@@ -193,6 +196,34 @@ TEST(PenaltyGrasp, ThirdLawLinkByLink) {
   auto jaws = graspRun(kJaws, "seed004", 1.2);
   runTo(*jaws, 1.2);
   checkThirdLaw(*jaws);
+}
+
+// The recorded joint torques (the drive's, from inverse dynamics with the published contacts as
+// external loads) against the forward dynamics' actuator balance: per actuator,
+// sum_j ratio_j tau_j + ratio^2 I_rotor qdd = ratio * servo effort (no stop or limit acts in
+// the held grasp). A twisting couple missing from the published contacts (as before they
+// carried seed004's) breaks it by that couple's virtual work.
+TEST(PenaltyGrasp, JointTorquesBalanceTheServoWithTheTwistingCouples) {
+  auto run = graspRun(kThreeFingers, "seed004", 2.6);
+  runTo(*run, 2.6);  // lifted, held
+  const sim::Model& m = run->model();
+  const sim::SimState& s = run->state();
+  double twisting = 0.0;
+  for (const auto& c : s.contacts) twisting = std::max(twisting, std::abs(c.spin_moment));
+  ASSERT_GT(twisting, 1e-6) << "the held cube's patches twist [N m]";
+  const auto& hand = m.hand();
+  for (std::size_t a = 0; a < hand.actuators.size(); ++a) {
+    const auto& act = hand.actuators[a];
+    double drive = 0.0;
+    for (const auto& d : act.drives) {
+      const auto f = static_cast<std::size_t>(d.joint.finger);
+      drive += d.ratio * s.tau[f][static_cast<Eigen::Index>(d.joint.joint)];
+    }
+    const double rho = act.drives.front().ratio;
+    drive += rho * rho * act.servo.rotor_inertia * s.work.acceleration[static_cast<Eigen::Index>(a)];
+    EXPECT_NEAR(drive, rho * s.actuator_effort[a], 1e-9 * (1.0 + std::abs(s.actuator_effort[a])))
+        << act.name;
+  }
 }
 
 TEST(PenaltyGrasp, ParallelJawsBalanceTheServoAtRest) {

@@ -22,6 +22,7 @@
 
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/io/input_error.hpp"
+#include "handsim/sim/recorder.hpp"
 #include "handsim/sim/run.hpp"
 #include "handsim/sim/scenario.hpp"
 #include "handsim/sim/step.hpp"
@@ -111,6 +112,56 @@ TEST(TorsionalFriction, ASpinningBoxDeceleratesAtTheCoulombMomentThenSticks) {
       EXPECT_NEAR(w_b, omega0, 1e-6 * omega0);
     }
     EXPECT_EQ(s.warning_count, 0);
+  }
+}
+
+// The recorded column contact.ground.box.spin_moment: the Coulomb moment mu_spin m g worked by
+// hand while the box spins down (all its contacts at the bound, the ground carrying the weight),
+// 0 once it sticks with nothing twisting it; no such column with the torsion off.
+TEST(TorsionalFriction, TheSpinMomentColumnIsTheCoulombMomentWhileSpinning) {
+  const Eigen::Vector3d size(0.1, 0.06, 0.04);
+  const double density = 800.0, mu_spin = 3e-3;
+  for (const double torsional : {mu_spin, 0.0}) {
+    sim::Options opt;
+    opt.ground.enabled = true;
+    opt.ground.friction = 0.0;
+    opt.contact.torsional = torsional;
+    const auto hand = std::make_shared<const hand::HandModel>(hand::loadHand("barrett"));
+    auto model = sim::compileModel(
+        hand, {test::boxObject("box", size, true, {5.0, 0.0, 0.5 * size.z()}, density)}, opt);
+    sim::Recorder rec(model->hand());
+    sim::addContactPairChannels(rec, *model);
+    const std::string column = "contact.ground.box.spin_moment";
+    const bool has = rec.columnIndex(column) >= 0;
+    if (torsional == 0.0) {
+      EXPECT_FALSE(has);
+      EXPECT_GE(rec.columnIndex("contact.ground.box.force"), 0);
+      continue;
+    }
+    ASSERT_TRUE(has);
+    EXPECT_EQ(rec.unit(column), "N m");
+    sim::SimState s = sim::makeState(*model);
+    while (s.time < 0.2 - 1e-9) sim::step(*model, s);
+    const double m = model->objects[0].mass.mass_kg;
+    s.object_twist_world[0].tail<3>() = Eigen::Vector3d(0.0, 0.0, 5.0);
+    // 0.05-0.15 s: spinning (it stops after about 0.5 s); the ground's force averages m g.
+    while (s.time < 0.25 - 1e-9) sim::step(*model, s);
+    while (s.time < 0.35 - 1e-9) {
+      sim::step(*model, s);
+      rec.record(s);
+    }
+    const std::vector<double> spin = rec.series(column);
+    ASSERT_FALSE(spin.empty());
+    double mean = 0.0;
+    for (double v : spin) mean += v;
+    mean /= static_cast<double>(spin.size());
+    EXPECT_NEAR(mean, torsional * m * kG, 0.01 * torsional * m * kG);
+    rec.clear();
+    while (s.time < 1.5 - 1e-9) sim::step(*model, s);  // stopped and sticking
+    ASSERT_LT(std::abs(s.object_twist_world[0][5]), 1e-9);
+    sim::step(*model, s);
+    rec.record(s);
+    EXPECT_LT(rec.series(column).back(), 1e-12);
   }
 }
 

@@ -542,6 +542,9 @@ void computePenaltyContacts(const Model& model, SimState& s) {
     ct.depth = d0;
     ct.force = magnitude;
     ct.friction_world = friction;
+    // The twisting couple on B about n: published so the joint torques, the clutches' loads and
+    // the recorded columns see it as they see the default model's torsional rows.
+    ct.spin_moment = torque.dot(n);
     switch (pair.kind) {
       case PenaltyPair::Kind::Link:
         ct.finger = pair.finger;

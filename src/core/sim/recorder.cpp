@@ -356,7 +356,13 @@ void addContactPairChannels(Recorder& recorder, const Model& m) {
   for (const ObjectModel& o : m.objects) any = any || !o.fixed;
   if (!any) return;
   const hand::HandModel& hand = m.hand();
-  auto add = [&recorder](const std::string& a, const std::string& b, PairBody pa, PairBody pb) {
+  // Twisting couples exist with the default model's torsional rows and seed004's anchor friction.
+  const bool twisting =
+      m.options.contact.model == ContactModel::Seed004
+          ? m.options.contact.friction == PenaltyFriction::Anchor
+          : m.options.contact.torsional > 0.0;
+  auto add = [&recorder, twisting](const std::string& a, const std::string& b, PairBody pa,
+                                   PairBody pb) {
     recorder.addChannel("contact." + a + "." + b + ".force", "N", [pa, pb](const SimState& s) {
       Eigen::Vector3d sum = Eigen::Vector3d::Zero();  // on the second body
       for (const Contact& c : s.contacts) sum += pairSign(c, false, pa, pb) * c.forceOnObjectWorld();
@@ -366,6 +372,17 @@ void addContactPairChannels(Recorder& recorder, const Model& m) {
         sum += pairSign(c, true, pa, pb) * c.forceOnObjectWorld();
       return sum.norm();
     });
+    if (!twisting) return;
+    // The pair's twisting couples on the second body (each contact's spin_moment about its
+    // normal), summed as vectors: couples add wherever they act.
+    recorder.addChannel("contact." + a + "." + b + ".spin_moment", "N m",
+                        [pa, pb](const SimState& s) {
+                          Eigen::Vector3d sum = Eigen::Vector3d::Zero();
+                          for (const auto* list : {&s.contacts, &s.object_contacts})
+                            for (const Contact& c : *list)
+                              sum += pairSign(c, false, pa, pb) * c.spin_moment * c.normal_world;
+                          return sum.norm();
+                        });
   };
   const auto nf = hand.fingers.size();
   for (std::size_t o = 0; o < m.objects.size(); ++o) {
