@@ -19,6 +19,7 @@
 #include <osg/ShapeDrawable>
 
 #include "handsim/sim/recorder.hpp"
+#include "default_window.hpp"
 #include "main_window.hpp"
 #include "osg_viewport.hpp"
 #include "plot_dock.hpp"
@@ -168,18 +169,12 @@ class FrontEndTest : public QObject {
   Q_OBJECT
  private Q_SLOTS:
   void init() {
-    controller_ = new SimulationController;
-    window_ = new MainWindow(controller_);
-    window_->setDialogsEnabled(false);
-    window_->loadDefaultScene();
-    window_->show();
-    QVERIFY(QTest::qWaitForWindowExposed(window_));
+    QVERIFY(handsim::app::test::openDefaultWindow(controller_, window_, false));
     dir_ = std::make_unique<QTemporaryDir>();
   }
 
   void cleanup() {
-    delete window_;
-    delete controller_;
+    handsim::app::test::closeDefaultWindow(controller_, window_);
     dir_.reset();
   }
 

@@ -17,6 +17,7 @@
 #include "handsim/collision/tree_collision.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/sim/step.hpp"
+#include "default_window.hpp"
 #include "main_window.hpp"
 #include "osg_viewport.hpp"
 #include "simulation_controller.hpp"
@@ -86,17 +87,11 @@ class ImportTest : public QObject {
  private Q_SLOTS:
   void init() {
     dir_ = new QTemporaryDir;
-    controller_ = new SimulationController;
-    window_ = new MainWindow(controller_);
-    window_->setDialogsEnabled(true);
-    window_->loadDefaultScene();
-    window_->show();
-    QVERIFY(QTest::qWaitForWindowExposed(window_));
+    QVERIFY(handsim::app::test::openDefaultWindow(controller_, window_, true));
   }
 
   void cleanup() {
-    delete window_;
-    delete controller_;
+    handsim::app::test::closeDefaultWindow(controller_, window_);
     delete dir_;
   }
 

@@ -25,6 +25,7 @@
 #include "handsim/hand/pose_io.hpp"
 #include "handsim/kinematics/workspace.hpp"
 #include "joint_panel.hpp"
+#include "default_window.hpp"
 #include "main_window.hpp"
 #include "osg_viewport.hpp"
 #include "plot_dock.hpp"
@@ -43,17 +44,11 @@ class WidgetTest : public QObject {
   Q_OBJECT
  private Q_SLOTS:
   void init() {
-    controller_ = new SimulationController;
-    window_ = new MainWindow(controller_);
-    window_->setDialogsEnabled(false);
-    window_->loadDefaultScene();
-    window_->show();
-    QVERIFY(QTest::qWaitForWindowExposed(window_));
+    QVERIFY(handsim::app::test::openDefaultWindow(controller_, window_, false));
   }
 
   void cleanup() {
-    delete window_;
-    delete controller_;
+    handsim::app::test::closeDefaultWindow(controller_, window_);
   }
 
   void defaultSceneIsBarrettAndCube() {
