@@ -19,26 +19,16 @@
 #include "handsim/sim/scenario.hpp"
 #include "handsim/sim/step.hpp"
 
+#include "../support/box_objects.hpp"
+
 using namespace handsim;
 using namespace handsim::sim;
 
 namespace {
 
-std::shared_ptr<const hand::HandModel> barrett() {
-  static const auto hand = std::make_shared<const hand::HandModel>(hand::loadHand("barrett"));
-  return hand;
-}
-
 ObjectModel freeBox(const Eigen::Vector3d& size, double density, const Eigen::Vector3d& at) {
-  auto g = std::make_shared<BodyGeometry>();
-  g->collision = makeCollisionBody(geometry::makeBox(size), 18);
-  ObjectModel o;
-  o.name = "box";
-  o.geometry = g;
-  o.fixed = false;
+  ObjectModel o = test::boxObject("box", size, true, at, density);
   o.friction = 0.0;
-  computeMassProperties(o, density);
-  o.initial_pose_world.translation() = at;
   return o;
 }
 
@@ -73,7 +63,7 @@ TEST(PenaltyCollision, FreeObjectsConserveMomentum) {
       Eigen::AngleAxisd(0.4, Eigen::Vector3d(0.2, 1.0, 0.3).normalized()).toRotationMatrix();
   a.initial_twist_world << 0.5, 0.0, 0.0, 0.0, 0.0, 1.0;
   b.initial_twist_world << -0.3, 0.05, 0.0, 2.0, 0.0, 0.0;
-  auto model = compileModel(barrett(), {a, b}, opt);
+  auto model = compileModel(test::barrettHand(), {a, b}, opt);
   SimState s = makeState(*model);
   const Momenta start = momenta(*model, s);
   bool touched = false;
@@ -107,7 +97,7 @@ TEST(PenaltyCollision, NanAndExplodingScenesStopCleanly) {
       opt.contact.penalty.stiffness_n_per_m = 1e12;
       opt.contact.penalty.first_contact_gain = 0.0;
     }
-    auto model = compileModel(barrett(), {a, b}, opt);
+    auto model = compileModel(test::barrettHand(), {a, b}, opt);
     SimState s = makeState(*model);
     for (int i = 0; i < 200; ++i) step(*model, s);
     EXPECT_GE(s.warning_count, 1);
@@ -188,7 +178,7 @@ TEST(PenaltyCollision, WarmStepsDoNotAllocate) {
   ObjectModel a = freeBox({0.1, 0.1, 0.1}, 200.0, {5.0, 0.0, 0.05});
   ObjectModel b = freeBox({0.1, 0.1, 0.1}, 200.0, {5.0, 0.0, 0.15});
   a.friction = b.friction = 0.5;
-  auto model = compileModel(barrett(), {a, b}, opt);
+  auto model = compileModel(test::barrettHand(), {a, b}, opt);
   SimState s = makeState(*model);
   for (int i = 0; i < 500; ++i) step(*model, s);
   {

@@ -23,6 +23,8 @@
 #include "handsim/sim/scenario.hpp"
 #include "handsim/sim/step.hpp"
 
+#include "../support/box_objects.hpp"
+
 using namespace handsim;
 using namespace handsim::sim;
 
@@ -30,22 +32,10 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-std::shared_ptr<const hand::HandModel> barrett() {
-  static const auto hand = std::make_shared<const hand::HandModel>(hand::loadHand("barrett"));
-  return hand;
-}
-
 // A 0.3 m x 0.3 m x 0.05 m box of 0.2 kg whose bottom face is `gap` above the ground, at `vz`.
 ObjectModel flatBox(double gap, double vz) {
-  auto g = std::make_shared<BodyGeometry>();
-  g->collision = makeCollisionBody(geometry::makeBox({0.3, 0.3, 0.05}), 18);
-  ObjectModel o;
-  o.name = "slab";
-  o.geometry = g;
-  o.fixed = false;
-  computeMassProperties(o, 1000.0);
-  computeMassProperties(o, 0.2 / o.mass.volume_m3);
-  o.initial_pose_world.translation() = Eigen::Vector3d(5.0, 0.0, 0.025 + gap);
+  ObjectModel o = test::meshObject("slab", geometry::makeBox({0.3, 0.3, 0.05}), 0.2,
+                                   Eigen::Vector3d(5.0, 0.0, 0.025 + gap));
   o.initial_twist_world[2] = vz;
   return o;
 }
@@ -70,7 +60,7 @@ struct Bounce {
 };
 
 Bounce bounce(const Options& opt, double v0) {
-  auto model = compileModel(barrett(), {flatBox(1e-4, -v0)}, opt);
+  auto model = compileModel(test::barrettHand(), {flatBox(1e-4, -v0)}, opt);
   SimState s = makeState(*model);
   int first = -1, last = -1;
   for (int i = 0; i < 100000 && last < 0; ++i) {
@@ -137,7 +127,7 @@ TEST(PenaltyExplicit, StepBoundSeparatesSettlingFromBlowUp) {
     opt.gravity_world = Eigen::Vector3d(0.0, 0.0, -9.81);
     opt.contact.penalty.filter_natural_frequency_radps = 2.0 * kPi * 1e6;  // the true rate
     // At rest at eq. 6's equilibrium depth m g / g1, nudged down at 1 mm/s.
-    auto model = compileModel(barrett(), {flatBox(-m * 9.81 / g1, -1e-3)}, opt);
+    auto model = compileModel(test::barrettHand(), {flatBox(-m * 9.81 / g1, -1e-3)}, opt);
     SimState s = makeState(*model);
     double late = 0.0;  // the largest speed over the last 500 steps
     for (int i = 0; i < 3000; ++i) {

@@ -17,6 +17,8 @@
 #include "handsim/sim/rigid_body.hpp"
 #include "handsim/sim/step.hpp"
 
+#include "../support/box_objects.hpp"
+
 using namespace handsim;
 using namespace handsim::sim;
 
@@ -24,24 +26,10 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-std::shared_ptr<const hand::HandModel> barrett() {
-  static const auto hand = std::make_shared<const hand::HandModel>(hand::loadHand("barrett"));
-  return hand;
-}
-
 // A free object of `mesh` (centred on its frame) of mass `mass` [kg] at `at`, far from the
 // hand at the origin.
 ObjectModel freeObject(geometry::TriangleMesh mesh, double mass, const Eigen::Vector3d& at) {
-  auto g = std::make_shared<BodyGeometry>();
-  g->collision = makeCollisionBody(std::move(mesh), 18);
-  ObjectModel o;
-  o.name = "object";
-  o.geometry = g;
-  o.fixed = false;
-  computeMassProperties(o, 1000.0);
-  computeMassProperties(o, mass / o.mass.volume_m3);
-  o.initial_pose_world.translation() = at;
-  return o;
+  return test::meshObject("object", std::move(mesh), mass, at);
 }
 
 Options seed004Options() {
@@ -68,7 +56,7 @@ TEST(PenaltyGround, BoxRestsAtTheSpringLawsDepth) {
   const double mass = 0.2;
   Options opt = seed004Options();
   auto model = compileModel(
-      barrett(), {freeObject(geometry::makeBox({0.1, 0.1, 0.1}), mass, {5.0, 0.0, 0.051})}, opt);
+      test::barrettHand(), {freeObject(geometry::makeBox({0.1, 0.1, 0.1}), mass, {5.0, 0.0, 0.051})}, opt);
   SimState s = makeState(*model);
   for (int i = 0; i < 2000; ++i) step(*model, s);
   const double depth = -(s.object_pose_world[0].translation().z() - 0.05);
@@ -97,7 +85,7 @@ TEST(PenaltyGround, DroppedCubeNeverGainsEnergy) {
     }
     const double r = 0.03;
     auto model = compileModel(
-        barrett(), {freeObject(geometry::makeBox({2 * r, 2 * r, 2 * r}), 0.2, {5.0, 0.0, 0.1 + r})},
+        test::barrettHand(), {freeObject(geometry::makeBox({2 * r, 2 * r, 2 * r}), 0.2, {5.0, 0.0, 0.1 + r})},
         opt);
     SimState s = makeState(*model);
     double e_contact = 0.0, e_previous = 0.0;
@@ -159,7 +147,7 @@ TEST(PenaltyGround, InclineHoldsWithTheAnchorAndCreepsWithTanh) {
     opt.gravity_world = g * Eigen::Vector3d(std::sin(theta), 0.0, -std::cos(theta));
     ObjectModel box = freeObject(geometry::makeBox({0.1, 0.1, 0.1}), mass, {5.0, 0.0, 0.05});
     box.friction = 0.5;
-    auto model = compileModel(barrett(), {box}, opt);
+    auto model = compileModel(test::barrettHand(), {box}, opt);
     SimState s = makeState(*model);
     const double x0 = s.object_pose_world[0].translation().x();
     double x_at_1 = 0.0, x_at_2 = 0.0;

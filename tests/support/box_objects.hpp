@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Boxes as scenario objects for the engine's tests, and the closed-form inertia they are
-// checked against (shared by tests/sim/free_body_test.cpp and body_contacts_test.cpp).
+// Boxes and other meshes as scenario objects for the engine's tests, the BarrettHand they share,
+// and the closed-form inertia they are checked against (tests/sim/*_test.cpp).
 #pragma once
 
 #include <Eigen/Core>
@@ -8,6 +8,7 @@
 #include <string>
 
 #include "handsim/geometry/primitives.hpp"
+#include "handsim/hand/hand_loader.hpp"
 #include "handsim/sim/model.hpp"
 
 namespace handsim::test {
@@ -25,6 +26,28 @@ inline sim::ObjectModel boxObject(const std::string& name, const Eigen::Vector3d
   sim::computeMassProperties(o, density);
   o.initial_pose_world.translation() = at;
   return o;
+}
+
+/// A free object of `mesh` (centred on its frame) of `mass` [kg] at `at` in the world (uniform
+/// density, from the mesh's volume).
+inline sim::ObjectModel meshObject(const std::string& name, geometry::TriangleMesh mesh,
+                                   double mass, const Eigen::Vector3d& at) {
+  auto g = std::make_shared<sim::BodyGeometry>();
+  g->collision = sim::makeCollisionBody(std::move(mesh), 18);
+  sim::ObjectModel o;
+  o.name = name;
+  o.geometry = g;
+  o.fixed = false;
+  sim::computeMassProperties(o, 1000.0);
+  sim::computeMassProperties(o, mass / o.mass.volume_m3);
+  o.initial_pose_world.translation() = at;
+  return o;
+}
+
+/// The shipped BarrettHand, loaded once (the engine tests' hand, far from their objects).
+inline std::shared_ptr<const hand::HandModel> barrettHand() {
+  static const auto hand = std::make_shared<const hand::HandModel>(hand::loadHand("barrett"));
+  return hand;
 }
 
 /// A solid box's inertia about its centre, body axes, worked by hand: m/12 (b^2 + c^2), ...
