@@ -178,25 +178,8 @@ void timedStep(const sim::Model& model, const sim::RunPlan& plan, sim::SimState&
     split.seconds[st] += std::chrono::duration<double>(t1 - t0).count();
     t0 = t1;
   };
-  const double t_next = s.time + model.options.dt;
-  if (!plan.palm_motion.empty()) {
-    const sim::PalmKinematics k = plan.palm_motion.at(plan.palm_pose_world, t_next);
-    s.palm_twist_world << k.linear_velocity_world, k.angular_velocity_world;
-    s.palm_acceleration_world << k.linear_acceleration_world, k.angular_acceleration_world;
-  }
-  for (std::size_t a = 0; a < s.actuator_reference.size(); ++a) {
-    if (a < plan.trajectories.size()) {
-      s.actuator_reference[a] = plan.trajectories[a].position(t_next, s.actuator_command[a]);
-      s.actuator_reference_velocity[a] = plan.trajectories[a].velocity(t_next);
-    } else {
-      s.actuator_reference[a] = s.actuator_command[a];
-      s.actuator_reference_velocity[a] = 0.0;
-    }
-  }
-  for (std::size_t t = 0; t < s.tendon_position.size(); ++t)
-    s.tendon_position[t] = t < plan.tendon_trajectories.size()
-                               ? plan.tendon_trajectories[t].position(t_next, s.tendon_command[t])
-                               : s.tendon_command[t];
+  sim::writeReferences(plan, plan.palm_motion, plan.palm_pose_world, s,
+                       s.time + model.options.dt);
   lap(kReferences);
   sim::detectContacts(model, s);
   lap(kDetect);

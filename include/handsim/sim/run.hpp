@@ -47,6 +47,13 @@ struct RunPlan {
 };
 
 /// A run of one state on one model.
+/// The stage before sim::step: the palm's twist and acceleration at the end of the step (from
+/// `palm`, started at `palm_start_world`; none when it is empty), each actuator's servo
+/// reference there (its trajectory of `plan`, else its command) and each tendon's position.
+/// Run::step calls it; benchmarks that time the stages one by one call it too.
+void writeReferences(const RunPlan& plan, const PalmMotion& palm,
+                     const Eigen::Isometry3d& palm_start_world, SimState& s, double t_next);
+
 class Run {
  public:
   /// Throws std::invalid_argument when the plan does not fit the model (sizes, non-finite
@@ -97,7 +104,6 @@ class Run {
 
  private:
   void check(const RunPlan& plan) const;
-  void writeReferences();
   void applyPalmMotion(double t);
   std::shared_ptr<const Model> model_;
   RunPlan plan_;

@@ -116,35 +116,35 @@ void Run::reset() {
   recorder_->record(state_);
 }
 
-void Run::writeReferences() {
-  // The servo tracks where the motor should be at the end of the step.
-  const double t_next = state_.time + model_->options.dt;
-  SimState& s = state_;
+void writeReferences(const RunPlan& plan, const PalmMotion& palm,
+                     const Eigen::Isometry3d& palm_start_world, SimState& s, double t_next) {
   // The palm moves with the velocity and acceleration it has at the end of the step
   // (semi-implicit, as the joints); its pose there is set exactly after the step.
-  if (!palm_motion_.empty()) {
-    const PalmKinematics k = palm_motion_.at(palm_start_, t_next);
+  if (!palm.empty()) {
+    const PalmKinematics k = palm.at(palm_start_world, t_next);
     s.palm_twist_world << k.linear_velocity_world, k.angular_velocity_world;
     s.palm_acceleration_world << k.linear_acceleration_world, k.angular_acceleration_world;
   }
+  // The servo tracks where the motor should be at the end of the step.
   for (std::size_t a = 0; a < s.actuator_reference.size(); ++a) {
-    if (a < plan_.trajectories.size()) {
-      s.actuator_reference[a] = plan_.trajectories[a].position(t_next, s.actuator_command[a]);
-      s.actuator_reference_velocity[a] = plan_.trajectories[a].velocity(t_next);
+    if (a < plan.trajectories.size()) {
+      s.actuator_reference[a] = plan.trajectories[a].position(t_next, s.actuator_command[a]);
+      s.actuator_reference_velocity[a] = plan.trajectories[a].velocity(t_next);
     } else {
       s.actuator_reference[a] = s.actuator_command[a];
       s.actuator_reference_velocity[a] = 0.0;
     }
   }
   for (std::size_t t = 0; t < s.tendon_position.size(); ++t)
-    s.tendon_position[t] = t < plan_.tendon_trajectories.size()
-                               ? plan_.tendon_trajectories[t].position(t_next, s.tendon_command[t])
+    s.tendon_position[t] = t < plan.tendon_trajectories.size()
+                               ? plan.tendon_trajectories[t].position(t_next, s.tendon_command[t])
                                : s.tendon_command[t];
 }
 
 void Run::step() {
   if (controller_) controller_->update(state_, model_->options.dt);
-  writeReferences();
+  writeReferences(plan_, palm_motion_, palm_start_, state_,
+                  state_.time + model_->options.dt);
   sim::step(*model_, state_);
   if (!palm_motion_.empty())
     state_.palm_pose_world = palm_motion_.at(palm_start_, state_.time).pose_world;
