@@ -159,7 +159,7 @@ void setKey(json& doc, const Param& p, double value) {
 
 struct Cell {
   std::vector<double> values;  // one per parameter
-  std::string status = "ok";   // ok | refused | failed | non-finite
+  std::string status = "ok";   // ok | lost | refused | failed | non-finite
   std::string note;
   sim::EnergyRatio ratio;
   double max_shift = std::nan("");  // [m] largest displacement in the palm frame in the window
@@ -223,6 +223,19 @@ void runCell(const json& base, const std::string& file, const std::vector<Param>
         cell.end_shift = (inPalm(c, last - 1) - ref).norm();
       }
       if (!run->state().warnings.empty()) cell.note = run->state().warnings.front();
+      // Stopped by the numerical guards (a runaway, a non-finite state, out of the world box):
+      // the grasp lost the object, and its "ratio" (of a resting object) means nothing.
+      const auto& objects = run->model().objects;
+      for (std::size_t o = 0; o < objects.size(); ++o)
+        if (objects[o].name == object && o < run->state().object_stopped.size() &&
+            run->state().object_stopped[o]) {
+          cell.status = "lost";
+          for (const std::string& w : run->state().warnings)
+            if (w.find("'" + object + "'") != std::string::npos) {
+              cell.note = w;
+              break;
+            }
+        }
     }
   } catch (const std::exception& e) {
     cell.status = "failed";
@@ -261,11 +274,12 @@ const char* kHelp =
     "  --param KEY=VALUES  a dotted key of the scenario file (contact.gi, dt_s,\n"
     "                 objects.0.mass_kg; created when the file lacks it) and its values:\n"
     "                 V1,V2,... or LO:HI:N (N evenly spaced) or LO:HI:Nlog (log-spaced)\n"
-    "  --csv OUT.csv  one row per cell: the values, status (ok, refused, failed,\n"
+    "  --csv OUT.csv  one row per cell: the values, status (ok, lost, refused, failed,\n"
     "                 non-finite), ratio, peak_ratio, the two energy integrals, the object's\n"
     "                 largest and final displacement in the palm frame, warnings, run time\n"
     "  --plot OUT     heat map of the metric over the first two parameters (x, y), log axes\n"
-    "                 for log ranges; refused cells drawn as crossed grey cells\n"
+    "                 for log ranges; refused cells drawn as crossed grey cells, cells\n"
+    "                 that lost the object (stopped by the guards) as crossed red cells\n"
     "  --object NAME  the free object (default: the first free object)\n"
     "  --from S, --to S  the window [s] (default: from the start of the palm's first\n"
     "                 sinusoid to the end of its last)\n"
@@ -444,7 +458,7 @@ int run(const std::vector<std::string>& argv) {
   for (const Param& p : params) csv += csvField(p.key) + ",";
   csv += "status,ratio,peak_ratio,energy_integral_js,carried_energy_integral_js,max_shift_m,"
          "end_shift_m,warnings,run_s,note\n";
-  std::size_t refused = 0, ok = 0;
+  std::size_t refused = 0, ok = 0, lost = 0;
   double lo = INFINITY, hi = -INFINITY;
   for (const Cell& c : cells) {
     for (double v : c.values) csv += csvNumber(v) + ",";
@@ -455,6 +469,7 @@ int run(const std::vector<std::string>& argv) {
            csvNumber(c.seconds) + "," + csvField(c.note) + "\n";
     refused += c.status == "refused";
     ok += c.status == "ok";
+    lost += c.status == "lost";
     const double m = metric == "ratio" ? c.ratio.integral_ratio : c.ratio.peak_window_ratio;
     if (c.status == "ok" && std::isfinite(m)) {
       lo = std::min(lo, m);
@@ -479,6 +494,7 @@ int run(const std::vector<std::string>& argv) {
       h.ix = c / params[1].values.size();
       h.iy = c % params[1].values.size();
       h.refused = cells[c].status == "refused";
+      h.lost = cells[c].status == "lost";
       h.value = cells[c].status != "ok"           ? std::nan("")
                 : metric == "ratio" ? cells[c].ratio.integral_ratio
                                     : cells[c].ratio.peak_window_ratio;
@@ -514,7 +530,8 @@ int run(const std::vector<std::string>& argv) {
       {"cells", cells.size()},
       {"ok", ok},
       {"refused", refused},
-      {"other", cells.size() - ok - refused},
+      {"lost", lost},
+      {"other", cells.size() - ok - refused - lost},
       {"metric", metric},
       {"range", ok ? nlohmann::ordered_json({lo, hi}) : nlohmann::ordered_json()},
       {"threads", jobs},

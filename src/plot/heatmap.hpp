@@ -46,6 +46,7 @@ struct HeatCell {
   std::size_t ix = 0, iy = 0;  ///< indices into the x and y values
   double value = 0.0;          ///< NaN: no value (a refused cell, or the metric was undefined)
   bool refused = false;        ///< the scenario loader refused the cell's parameters
+  bool lost = false;           ///< the run lost the object (stopped by the numerical guards)
 };
 
 struct HeatMap {

@@ -720,18 +720,23 @@ HeatMapLayout drawHeatMap(const HeatMap& map, Canvas& c, QSizeF size, const Styl
     const double y1 = yAt((map.y.edges[cell.iy + 1] - map.y.edges.front()) / yspan);
     const QRectF r(QPointF(x0, y1), QPointF(x1, y0));
     const auto rgb = heatColour(map.colourFraction(cell.value));
-    const QColor colour = cell.refused ? QColor(0xF2, 0xF2, 0xF2) : QColor(rgb[0], rgb[1], rgb[2]);
+    const QColor colour = cell.refused ? QColor(0xF2, 0xF2, 0xF2)
+                          : cell.lost  ? QColor(0xB2, 0x22, 0x22)
+                                       : QColor(rgb[0], rgb[1], rgb[2]);
     c.beginGroup("cell", {{"x", num(map.x.values[cell.ix])},
                           {"y", num(map.y.values[cell.iy])},
                           {"value", num(cell.value)},
                           {"refused", cell.refused ? "1" : "0"},
+                          {"lost", cell.lost ? "1" : "0"},
                           {"colour", colour.name(QColor::HexRgb).toStdString()},
                           {"rect", num(r.left()) + " " + num(r.top()) + " " + num(r.width()) +
                                        " " + num(r.height())}});
     c.fillRect(r, colour);
-    if (cell.refused) {
-      // A cross: the loader refused these parameters (no run, no value).
-      const Stroke cross{QColor(0x90, 0x90, 0x90), st.frame, {}};
+    if (cell.refused || cell.lost) {
+      // A cross: the loader refused these parameters (no run, no value), or the run lost the
+      // object (grey on red).
+      const Stroke cross{cell.lost ? QColor(0xF2, 0xF2, 0xF2) : QColor(0x90, 0x90, 0x90),
+                         st.frame, {}};
       const double k = 0.3 * std::min(r.width(), r.height());
       c.line(r.center() + QPointF(-k, -k), r.center() + QPointF(k, k), cross);
       c.line(r.center() + QPointF(-k, k), r.center() + QPointF(k, -k), cross);

@@ -169,6 +169,52 @@ TEST(VaryCli, ValuesTheLoaderRefusesTogetherAreRefusedCellsNotFailures) {
   EXPECT_NE(svg.find("data-refused=\"0\""), std::string::npos);
 }
 
+// A cell whose object the guards stop (here put 0.1 m inside the world box's wall, |x| <= 100 m
+// of sim/rigid_body.hpp, moving out at 1 m/s) lost the object: status "lost" with the guard's
+// warning, no colour of the scale (a crossed red cell), and the colour range is the other
+// cells'.
+TEST(VaryCli, ACellThatLosesTheObjectIsLostNotCalm) {
+  Workdir w;
+  std::ifstream in(w.path("shake.json"));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  json doc = json::parse(ss.str());
+  doc["objects"][0]["linear_velocity_mps"] = json::array({1.0, 0.0, 0.0});
+  w.write("moving.json", doc.dump(2));
+  const std::string plot = kCliHasPlot ? " --plot " + w.path("map.svg") : std::string();
+  const auto r = runCli("vary " + w.path("moving.json") +
+                        " --param objects.0.pose.translation_m.0=0,99.9 --param contact.gi=25,250"
+                        " --csv " + w.path("cells.csv") + plot + " --quiet");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json summary = json::parse(r.out);
+  EXPECT_EQ(summary["ok"], 2);
+  EXPECT_EQ(summary["lost"], 2);
+  const auto cells = csvRows(w.read("cells.csv"));
+  const auto& h = cells[0];
+  ASSERT_EQ(cells.size(), 5u);
+  double lo = INFINITY, hi = -INFINITY;
+  for (std::size_t i = 1; i < cells.size(); ++i) {
+    const bool out = std::stod(cells[i][0]) > 1.0;
+    EXPECT_EQ(cells[i][column(h, "status")], out ? "lost" : "ok") << i;
+    if (out) {
+      EXPECT_NE(cells[i][column(h, "note")].find("left the world box"), std::string::npos)
+          << cells[i][column(h, "note")];
+    } else {
+      lo = std::min(lo, std::stod(cells[i][column(h, "ratio")]));
+      hi = std::max(hi, std::stod(cells[i][column(h, "ratio")]));
+    }
+  }
+  EXPECT_EQ(summary["range"][0].get<double>(), lo);
+  EXPECT_EQ(summary["range"][1].get<double>(), hi);
+  if (!kCliHasPlot) return;
+  const std::string svg = w.read("map.svg");
+  std::size_t lost_cells = 0;
+  for (std::size_t at = svg.find("data-lost=\"1\""); at != std::string::npos;
+       at = svg.find("data-lost=\"1\"", at + 1))
+    ++lost_cells;
+  EXPECT_EQ(lost_cells, 2u);
+}
+
 TEST(VaryCli, BadGridsAndKeysNameTheFlag) {
   Workdir w;
   const std::string base = "vary " + w.path("shake.json") + " --csv " + w.path("x.csv") + " ";
