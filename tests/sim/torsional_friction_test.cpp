@@ -241,7 +241,10 @@ TEST(TorsionalFriction, TheScenarioKeyIsReadAndChecked) {
       "{\"format\": \"handsim-scenario\", \"version\": 1, \"hand\": \"barrett\",\n"
       " \"duration_s\": 0.1,\n"
       " \"contact\": {\"torsional_m\": 0.003}}";
-  EXPECT_EQ(sim::ContactOptions{}.torsional, 0.0) << "off by default";
+  EXPECT_EQ(sim::ContactOptions{}.torsional, sim::kRecommendedTorsional)
+      << "on by default, with the converged solve";
+  EXPECT_TRUE(sim::SolverOptions{}.warm_start);
+  EXPECT_GT(sim::SolverOptions{}.tolerance, 0.0);
   const sim::Scenario sc = sim::parseScenario(text, "t.json");
   EXPECT_EQ(sc.options.contact.torsional, 0.003);
   std::string bad = text;
