@@ -20,7 +20,8 @@
 // between t = 1 s and 10 s, and the largest pad contact force over its steady value.
 // Flags (before Google Benchmark's own): --side=handsim|bullet|both (default both: which
 // side is set up, reported and timed, for peak-memory runs), --report_only,
-// --no_report, --handsim_contact_model=NAME (adds "model": NAME to the scenario's contact
+// --no_report, --cold (the earlier default solve: no warm start, tolerance 0, no torsional
+// friction), --handsim_contact_model=NAME (adds "model": NAME to the scenario's contact
 // block, for engines that have more than the default).
 #include <BulletCollision/CollisionShapes/btConvexTriangleMeshShape.h>
 #include <BulletCollision/CollisionShapes/btTriangleMesh.h>
@@ -135,6 +136,7 @@ struct HandsimScene {
 };
 
 bool g_warm_start = false;
+bool g_cold = false;  // --cold: cold 50-sweep solve to the exact fixed point, no torsion
 
 HandsimScene makeHandsim(double mu, int sweeps = 0) {
   const std::string path = hand::assetDirectory() + "/scenarios/gripper2p_hold_cube.json";
@@ -155,6 +157,11 @@ HandsimScene makeHandsim(double mu, int sweeps = 0) {
   if (g_warm_start) {  // --warm_start: SolverOptions::warm_start with tolerance 1e-9
     sc.options.solver.warm_start = true;
     sc.options.solver.tolerance = 1e-9;
+  }
+  if (g_cold) {  // --cold: the solve before the converged one became the default
+    sc.options.solver.warm_start = false;
+    sc.options.solver.tolerance = 0.0;
+    sc.options.contact.torsional = 0.0;
   }
   for (auto& o : sc.objects) o.friction = mu;
   sc.plan.duration = kDuration;
@@ -549,6 +556,8 @@ int main(int argc, char** argv) {
       side = a.substr(7);
     } else if (a == "--warm_start") {
       g_warm_start = true;
+    } else if (a == "--cold") {
+      g_cold = true;
     } else if (a == "--report_only") {
       bench = false;
     } else if (a == "--trace") {

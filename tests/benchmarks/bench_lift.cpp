@@ -12,7 +12,8 @@
 // stages one by one exactly as sim::step does (checked: the same final state as sim::Run, bit
 // for bit). Flags (before Google Benchmark's own): --object=cube12|cube10k|sphere10k (only that
 // one, for peak-memory runs), --report_only, --no_report, --warm_start (warm start with tolerance
-// 1e-9), --torsional_m=X (the torsional friction length, 0 off), --sweeps=N (at most N sweeps).
+// 1e-9, the default since "Converged solve by default"), --cold (the earlier default: no warm
+// start, tolerance 0, no torsional friction; --torsional_m after it still applies), --torsional_m=X (the torsional friction length, 0 off), --sweeps=N (at most N sweeps).
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 
@@ -100,6 +101,7 @@ const std::vector<ObjectCase>& cases() {
 }
 
 bool g_warm_start = false;
+bool g_cold = false;  // --cold: cold 50-sweep solve to the exact fixed point, no torsion
 double g_torsional = -1.0;  // --torsional_m=X: ContactOptions::torsional (negative: the scenario's)
 int g_sweeps = 0;           // --sweeps=N: SolverOptions::sweeps (0: the scenario's)
 
@@ -115,6 +117,11 @@ LiftScene makeScene(const ObjectCase& c) {
   if (g_warm_start) {  // --warm_start: SolverOptions::warm_start with tolerance 1e-9
     sc.options.solver.warm_start = true;
     sc.options.solver.tolerance = 1e-9;
+  }
+  if (g_cold) {  // --cold: the solve before the converged one became the default
+    sc.options.solver.warm_start = false;
+    sc.options.solver.tolerance = 0.0;
+    sc.options.contact.torsional = 0.0;
   }
   if (g_torsional >= 0.0) sc.options.contact.torsional = g_torsional;
   if (g_sweeps > 0) sc.options.solver.sweeps = g_sweeps;
@@ -326,6 +333,8 @@ int main(int argc, char** argv) {
       bench = false;
     else if (a == "--warm_start")
       g_warm_start = true;
+    else if (a == "--cold")
+      g_cold = true;
     else if (a.rfind("--torsional_m=", 0) == 0)
       g_torsional = std::stod(a.substr(14));
     else if (a.rfind("--sweeps=", 0) == 0)

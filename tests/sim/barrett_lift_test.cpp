@@ -35,10 +35,23 @@ TEST(BarrettLift, TheCubeIsPickedUpLiftedTenCentimetresAndHeld) {
   while (run.state().time < 2.0 - 1e-9) run.step();
   const double z0 = cube_z();
   EXPECT_GT(z0, 0.025) << "grasped";
-  // Lifting (2-3.2 s) and settling: the grasp at 4 s is the reference.
+  // Lifting (2-3.2 s): as the cube leaves the ground the grasp re-settles (2.0-2.41 s: the
+  // ground's friction had balanced fingers 1 and 2 pushing 15 N harder than finger 3, whose
+  // servo then gives way; docs/free-objects.md, "Why the lifted cube re-settles"): the cube
+  // moves about 39 mm along the palm's y and 3.8 mm towards the palm. From 2.5 s it moves with
+  // the palm, so its rise from then to 4 s is the palm's (60 mm of the trapezoid).
+  while (run.state().time < 2.5 - 1e-9) run.step();
+  const double z_settled = cube_z();
+  const double palm_settled = run.state().palm_pose_world.translation().z();
   while (run.state().time < 4.0 - 1e-9) run.step();
   const Eigen::Vector3d held = cubeInPalm(run.state(), m);
-  EXPECT_NEAR(cube_z() - z0, 0.10, 0.002) << "the cube rose with the palm";
+  const double palm_rise = run.state().palm_pose_world.translation().z() - palm_settled;
+  EXPECT_NEAR(palm_rise, 0.06, 1e-6) << "the palm's trapezoid from 2.5 s";
+  EXPECT_NEAR(cube_z() - z_settled, palm_rise, 5e-4) << "the re-settled cube rose with the palm";
+  // Over the whole lift: the palm's 100 mm plus the re-settling towards the palm (at most 5 mm),
+  // not left behind.
+  EXPECT_GT(cube_z() - z0, 0.10 - 0.002) << "the cube rose with the palm";
+  EXPECT_LT(cube_z() - z0, 0.10 + 0.005);
   // Off the ground, the hand carries all of it: at rest the contact forces on the cube balance
   // its weight (Newton, from the forces the solver reported, impacts excluded).
   Eigen::Vector3d on_cube = Eigen::Vector3d::Zero();

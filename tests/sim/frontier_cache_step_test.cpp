@@ -107,8 +107,13 @@ TEST(FrontierCacheStep, LinksTouchingEachOtherAreTheSameBitForBit) {
 TEST(FrontierCacheStep, ACopiedStateContinuesLikeTheOriginal) {
   const Scenario sc = loadScenario(hand::assetDirectory() + "/scenarios/gripper2p_hold_cube.json");
   const auto model = compileScenario(sc);
-  SimState a = makeState(*model);
-  for (int i = 0; i < 500; ++i) step(*model, a);
+  // The scenario's plan (the palm turned so the fingers are horizontal, the jaws' reference)
+  // makes the grip: a bare makeState leaves the jaws without their reference and knocks the
+  // cube away within 0.1 s, so nothing would stay in contact to be cached.
+  sim::Run run(model, sc.plan);
+  for (int i = 0; i < 500; ++i) run.step();
+  SimState& a = run.state();
+  ASSERT_FALSE(a.contacts.empty()) << "held";
   ASSERT_GT(a.work.frontier.replays, 0u);
   SimState b = a;  // its workspace, and so its cache, starts empty
   EXPECT_TRUE(b.work.frontier.records.empty());

@@ -292,7 +292,10 @@ TEST(TorsionalFriction, TheScenarioKeyIsReadAndChecked) {
       "{\"format\": \"handsim-scenario\", \"version\": 1, \"hand\": \"barrett\",\n"
       " \"duration_s\": 0.1,\n"
       " \"contact\": {\"torsional_m\": 0.003}}";
-  EXPECT_EQ(sim::ContactOptions{}.torsional, 0.0) << "off by default";
+  EXPECT_EQ(sim::ContactOptions{}.torsional, sim::kRecommendedTorsional)
+      << "on by default, with the converged solve";
+  EXPECT_TRUE(sim::SolverOptions{}.warm_start);
+  EXPECT_GT(sim::SolverOptions{}.tolerance, 0.0);
   const sim::Scenario sc = sim::parseScenario(text, "t.json");
   EXPECT_EQ(sc.options.contact.torsional, 0.003);
   std::string bad = text;
@@ -367,4 +370,30 @@ TEST(TorsionalFriction, TheConvergedStepSatisfiesTheBoundsAndComplementarity) {
   EXPECT_LT(worst_normal, 1e-5);
   EXPECT_LT(worst_stick, 1e-5);
   EXPECT_LT(worst_slide, 1e-5);
+}
+
+// The solver block selects the earlier cold solve (or the converged default), and bad values
+// are located errors.
+TEST(TorsionalFriction, TheSolverKeysAreReadAndChecked) {
+  const std::string text =
+      "{\"format\": \"handsim-scenario\", \"version\": 1, \"hand\": \"barrett\",\n"
+      " \"duration_s\": 0.1,\n"
+      " \"solver\": {\"warm_start\": false, \"tolerance\": 0, \"warm_start_radius_m\": 0.002}}";
+  const sim::Scenario sc = sim::parseScenario(text, "t.json");
+  EXPECT_FALSE(sc.options.solver.warm_start);
+  EXPECT_EQ(sc.options.solver.tolerance, 0.0);
+  EXPECT_EQ(sc.options.solver.warm_start_radius, 0.002);
+  for (const char* bad : {"\"tolerance\": -1", "\"warm_start\": 3", "\"warm_start_radius_m\": -1"}) {
+    std::string t = text;
+    const std::string key = std::string(bad).substr(0, std::string(bad).find(':'));
+    const std::size_t at = t.find(key);
+    t.replace(at, t.find_first_of(",}", at) - at, bad);
+    try {
+      sim::parseScenario(t, "t.json");
+      ADD_FAILURE() << "accepted " << bad;
+    } catch (const io::InputError& e) {
+      EXPECT_EQ(e.location().line, 3) << bad;
+      EXPECT_NE(std::string(e.what()).find("/solver/"), std::string::npos) << e.what();
+    }
+  }
 }

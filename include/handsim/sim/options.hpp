@@ -33,11 +33,11 @@ enum class PenaltyIntegration {
   Explicit,
 };
 
-/// Recommended torsional friction length [m]: a soft pad's disc patch of radius r = 6 mm under
-/// uniform pressure with mu = 0.5 resists spin with 2/3 mu r f_n = 2 mm * f_n
-/// (docs/free-objects.md, "Contacts and friction that holds"). Not yet the default: with the
-/// default cold 50-sweep solve it makes the BarrettHand lift worse; with the converged solve
-/// (SolverOptions::warm_start) it holds (docs/performance.md).
+/// Recommended torsional friction length [m], the default of ContactOptions::torsional: a soft
+/// pad's disc patch of radius r = 6 mm under uniform pressure with mu = 0.5 resists spin with
+/// 2/3 mu r f_n = 2 mm * f_n (docs/free-objects.md, "Contacts and friction that holds"). It
+/// needs the converged solve (SolverOptions::warm_start and tolerance, also the defaults): with
+/// the cold 50-sweep solve it makes the BarrettHand lift worse (docs/performance.md).
 inline constexpr double kRecommendedTorsional = 2e-3;
 
 /// Parameters of the contact stage (docs/simulation.md, "Contacts").
@@ -62,8 +62,9 @@ struct ContactOptions {
   /// Torsional friction length mu_spin [m] (scenario "contact": "torsional_m"): each contact on
   /// a free object also resists spinning about its normal with a moment of at most
   /// mu_spin * f_n, the soft-finger contact (docs/free-objects.md, "Torsional friction"). 0
-  /// turns it off (point contacts that turn freely about their normal), the default for now.
-  double torsional = 0.0;
+  /// turns it off (point contacts that turn freely about their normal, the behaviour before it
+  /// became the default).
+  double torsional = kRecommendedTorsional;
   /// The contact model (scenario "contact": "model"); Default keeps every field above in force,
   /// Seed004 uses the three below instead (docs/free-objects.md).
   ContactModel model = ContactModel::Default;
@@ -93,17 +94,17 @@ struct SolverOptions {
   /// constrains no actuator (e.g. a contact on a clutch-locked link) and is skipped [-].
   double row_floor = 1e-12;
   /// Each solve stops after a sweep whose largest impulse change is at most this fraction of
-  /// the largest impulse [-] (0: only at the exact fixed point, a sweep that changes nothing);
-  /// `sweeps` stays the maximum.
-  double tolerance = 0.0;
+  /// the largest impulse [-] (0: only at the exact fixed point, a sweep that changes nothing,
+  /// the behaviour before the converged solve became the default); `sweeps` stays the maximum.
+  double tolerance = 1e-9;
   /// Start each solve from the last step's impulses of the same contacts (matched by the two
   /// bodies and the contact point, within `warm_start_radius`) and the last step's limit
-  /// reactions, instead of from zero (docs/performance.md, "Warm start"). Off by default: the
-  /// better converged solve changes grasp outcomes; without torsional friction the BarrettHand
-  /// lets the 12-triangle cube slip out (as 200 cold sweeps do too), with it
-  /// (ContactOptions::torsional = kRecommendedTorsional) the converged solve holds it
-  /// (docs/performance.md: turning both on is the recommended next default).
-  bool warm_start = false;
+  /// reactions, instead of from zero (docs/performance.md, "Warm start"). On by default with
+  /// `tolerance` 1e-9 and ContactOptions::torsional = kRecommendedTorsional: the cold 50-sweep
+  /// solve does not converge on a grasp that rests on the ground (the BarrettHand lift), and
+  /// its results there are an artefact of where it stopped (docs/performance.md, "Converged
+  /// solve by default"). false with tolerance 0 and torsional 0 is the earlier solve.
+  bool warm_start = true;
   /// Largest distance between a contact point and last step's for the two to count as the same
   /// contact [m].
   double warm_start_radius = 1e-3;

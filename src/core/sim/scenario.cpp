@@ -215,11 +215,27 @@ Scenario readScenario(const JsonDocument& doc) {
   }
   if (const json* so = doc.optional(root, "solver")) {
     doc.object(*so, "/solver");
-    doc.allowOnly(*so, "/solver", {"sweeps"});
+    doc.allowOnly(*so, "/solver", {"sweeps", "warm_start", "tolerance", "warm_start_radius_m"});
     if (const json* n = doc.optional(*so, "sweeps")) {
       sc.options.solver.sweeps = doc.integer(*n, "/solver/sweeps");
       if (sc.options.solver.sweeps < 1 || sc.options.solver.sweeps > 100000)
         doc.fail("/solver/sweeps", "expected 1 to 100000");
+    }
+    // The converged solve (the defaults) or the earlier cold one ("warm_start": false,
+    // "tolerance": 0): docs/scenario-format.md.
+    if (const json* ws = doc.optional(*so, "warm_start")) {
+      sc.options.solver.warm_start = doc.boolean(*ws, "/solver/warm_start");
+    }
+    if (const json* t = doc.optional(*so, "tolerance")) {
+      sc.options.solver.tolerance = doc.rational(*t, "/solver/tolerance");
+      if (!(sc.options.solver.tolerance >= 0.0 && sc.options.solver.tolerance <= 1.0))
+        doc.fail("/solver/tolerance", "expected a value in [0, 1]");
+    }
+    if (const json* r = doc.optional(*so, "warm_start_radius_m")) {
+      sc.options.solver.warm_start_radius = doc.rational(*r, "/solver/warm_start_radius_m");
+      if (!(sc.options.solver.warm_start_radius >= 0.0 &&
+            sc.options.solver.warm_start_radius <= 0.1))
+        doc.fail("/solver/warm_start_radius_m", "expected a value in [0, 0.1]");
     }
   }
   if (const json* gr = doc.optional(root, "ground")) {
@@ -582,7 +598,10 @@ std::string scenarioToJson(const Scenario& sc, const std::string& target_file) {
     doc["ground"] = {{"height_m", sc.options.ground.height}};
     if (sc.options.ground.friction >= 0.0) doc["ground"]["friction"] = sc.options.ground.friction;
   }
-  doc["solver"] = {{"sweeps", sc.options.solver.sweeps}};
+  doc["solver"] = {{"sweeps", sc.options.solver.sweeps},
+                   {"warm_start", sc.options.solver.warm_start},
+                   {"tolerance", sc.options.solver.tolerance},
+                   {"warm_start_radius_m", sc.options.solver.warm_start_radius}};
   doc["record_every"] = plan.record_every;
   doc["palm_pose"] = poseJson(plan.palm_pose_world);
   if (!plan.palm_motion.empty()) {
