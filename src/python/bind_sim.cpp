@@ -76,6 +76,9 @@ void bindSim(py::module_& m) {
       .def_readonly("scale", &sim::ObjectModel::scale)
       .def_readwrite("friction", &sim::ObjectModel::friction,
                      "Coulomb coefficient hand-object for the grasp analysis [-].")
+      .def_readwrite("torsional", &sim::ObjectModel::torsional,
+                     "Torsional friction length of this object's contacts [m]; negative: the "
+                     "scene's contact option torsional_m.")
       .def_property(
           "pose",
           [](const sim::ObjectModel& o) { return Eigen::Matrix4d(o.initial_pose_world.matrix()); },

@@ -165,6 +165,79 @@ TEST(TorsionalFriction, TheSpinMomentColumnIsTheCoulombMomentWhileSpinning) {
   }
 }
 
+// An object's own torsional length (ObjectModel::torsional, scenario "torsional_m") replaces
+// the scene's: the spin-down rate is the closed form alpha = mu_spin m g / I_zz of the object's
+// length, whatever the scene's; 0 on the object turns it off under a scene that has it.
+TEST(TorsionalFriction, AnObjectsOwnLengthReplacesTheScenes) {
+  const Eigen::Vector3d size(0.1, 0.06, 0.04);
+  const double density = 800.0, omega0 = 5.0;
+  struct Case {
+    double scene, own, expected;
+  };
+  for (const Case& k : {Case{0.0, 3e-3, 3e-3}, Case{3e-3, 1.5e-3, 1.5e-3}, Case{3e-3, 0.0, 0.0}}) {
+    SCOPED_TRACE("scene " + std::to_string(k.scene) + ", object " + std::to_string(k.own));
+    sim::Options opt;
+    opt.ground.enabled = true;
+    opt.ground.friction = 0.0;
+    opt.contact.torsional = k.scene;
+    sim::ObjectModel box =
+        test::boxObject("box", size, true, {5.0, 0.0, 0.5 * size.z()}, density);
+    box.torsional = k.own;
+    auto model = sim::compileModel(test::barrettHand(), {box}, opt);
+    sim::SimState s = sim::makeState(*model);
+    while (s.time < 0.2 - 1e-9) sim::step(*model, s);
+    const double m = model->objects[0].mass.mass_kg;
+    const double izz = m * (size.x() * size.x() + size.y() * size.y()) / 12.0;
+    s.object_twist_world[0].tail<3>() = Eigen::Vector3d(0.0, 0.0, omega0);
+    const double w0 = s.object_twist_world[0][5];
+    const double t0 = s.time;
+    // Spinning all along: it stops after omega0 / alpha, 0.19 s at the largest alpha (26 rad/s^2).
+    while (s.time < t0 + 0.1 - 1e-9) sim::step(*model, s);
+    ASSERT_GT(s.object_twist_world[0][5], 0.0);
+    const double measured = (w0 - s.object_twist_world[0][5]) / 0.1;
+    const double alpha = k.expected * m * kG / izz;
+    EXPECT_NEAR(measured, alpha, 0.02 * alpha + 1e-9) << "deceleration [rad/s^2]";
+  }
+}
+
+TEST(TorsionalFriction, TheObjectKeyIsReadWrittenAndChecked) {
+  const std::string cube = std::string(HANDSIM_SOURCE_DIR) + "/assets/objects/cube.wrl";
+  const std::string text =
+      "{\"format\": \"handsim-scenario\", \"version\": 1, \"hand\": \"barrett\",\n"
+      " \"duration_s\": 0.1,\n"
+      " \"objects\": [{\"name\": \"cube\", \"mesh\": \"" + cube + "\", \"free\": true,\n"
+      "   \"torsional_m\": 0.004}]}";
+  const sim::Scenario sc = sim::parseScenario(text, "t.json");
+  EXPECT_EQ(sc.objects.at(0).torsional, 0.004);
+  const sim::Scenario again =
+      sim::parseScenario(sim::scenarioToJson(sc, "t.json"), "t.json");
+  EXPECT_EQ(again.objects.at(0).torsional, 0.004) << "written back";
+  auto expectError = [&](const std::string& t, const std::string& what) {
+    try {
+      sim::parseScenario(t, "t.json");
+      ADD_FAILURE() << "accepted: " << what;
+    } catch (const io::InputError& e) {
+      EXPECT_EQ(e.location().line, 4) << e.what();
+      EXPECT_NE(std::string(e.what()).find("/objects/0/torsional_m"), std::string::npos)
+          << e.what();
+      EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+    }
+  };
+  std::string negative = text;
+  negative.replace(negative.find("0.004"), 5, "-0.001");
+  expectError(negative, "0 to 0.1");
+  std::string seed004 = text;
+  seed004.replace(seed004.find(" \"objects\""), 0, " \"contact\": {\"model\": \"seed004\"},\n");
+  try {
+    sim::parseScenario(seed004, "t.json");
+    ADD_FAILURE() << "seed004 accepted an object torsional_m";
+  } catch (const io::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("only with the default contact model"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(TorsionalFriction, TwoFreeBoxesExchangeEqualAndOppositeTorsionalImpulses) {
   const Eigen::Vector3d size(0.08, 0.08, 0.04);
   const double density = 800.0, mu_spin = 4e-3;

@@ -84,6 +84,11 @@ struct ObjectModel {
   std::shared_ptr<const BodyGeometry> geometry;  ///< object frame [m]; never null
   /// Coulomb coefficient between the hand and this object [-], used by the grasp analysis.
   double friction = 0.5;
+  /// Torsional friction length mu_spin of this object's contacts [m] (scenario object key
+  /// "torsional_m"); negative: the scene's ContactOptions::torsional. Two objects touching use
+  /// the smaller (as for friction). Default model only (docs/free-objects.md, "Torsional
+  /// friction").
+  double torsional = -1.0;
   /// Fixed objects stay at their pose; the hand cannot move them (seed 000's experiment). A
   /// free object (false) moves under gravity and its contacts (docs/free-objects.md); it needs
   /// a mass (a closed mesh).
@@ -149,5 +154,15 @@ std::shared_ptr<const Model> compileModel(std::shared_ptr<const hand::HandModel>
 
 /// The same model with other objects (sharing hand, geometry and options).
 std::shared_ptr<const Model> withObjects(const Model& model, std::vector<ObjectModel> objects);
+
+/// The torsional friction length of object `o`'s contacts [m]: its own (ObjectModel::torsional)
+/// when it gives one, else the scene's (ContactOptions::torsional).
+inline double objectTorsional(const Model& model, int o) {
+  const double own = model.objects[static_cast<std::size_t>(o)].torsional;
+  return own >= 0.0 ? own : model.options.contact.torsional;
+}
+
+/// True when some contact of the model can carry a torsional friction moment (default model).
+bool anyTorsional(const Model& model);
 
 }  // namespace handsim::sim

@@ -287,6 +287,9 @@ std::shared_ptr<const Model> compileModel(std::shared_ptr<const hand::HandModel>
     if (!(objects[i].friction >= 0.0) || !std::isfinite(objects[i].friction))
       throw std::invalid_argument("object '" + objects[i].name +
                                   "': friction must be finite and not negative");
+    if (!std::isfinite(objects[i].torsional))
+      throw std::invalid_argument("object '" + objects[i].name +
+                                  "': torsional friction length must be finite");
     const geometry::MassProperties& mp = objects[i].mass;
     if (!objects[i].fixed && (!(mp.mass_kg > 0.0) || !std::isfinite(mp.mass_kg) ||
                               !mp.inertia_com.allFinite() || !(mp.inertia_com.trace() > 0.0)))
@@ -316,6 +319,13 @@ std::shared_ptr<const Model> compileModel(std::shared_ptr<const hand::HandModel>
 
 std::shared_ptr<const Model> withObjects(const Model& model, std::vector<ObjectModel> objects) {
   return compileModel(model.hand_ptr, std::move(objects), model.options, model.hand_geometry);
+}
+
+bool anyTorsional(const Model& model) {
+  if (model.options.contact.model != ContactModel::Default) return false;
+  for (std::size_t o = 0; o < model.objects.size(); ++o)
+    if (objectTorsional(model, static_cast<int>(o)) > 0.0) return true;
+  return false;
 }
 
 }  // namespace handsim::sim

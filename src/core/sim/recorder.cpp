@@ -360,7 +360,7 @@ void addContactPairChannels(Recorder& recorder, const Model& m) {
   const bool twisting =
       m.options.contact.model == ContactModel::Seed004
           ? m.options.contact.friction == PenaltyFriction::Anchor
-          : m.options.contact.torsional > 0.0;
+          : anyTorsional(m);
   auto add = [&recorder, twisting](const std::string& a, const std::string& b, PairBody pa,
                                    PairBody pb) {
     recorder.addChannel("contact." + a + "." + b + ".force", "N", [pa, pb](const SimState& s) {

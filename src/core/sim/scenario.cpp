@@ -420,8 +420,8 @@ Scenario readScenario(const JsonDocument& doc) {
       const std::string op = JsonDocument::child("/objects", i);
       const json& o = doc.object((*objs)[i], op);
       doc.allowOnly(o, op,
-                    {"name", "mesh", "pose", "scale", "friction", "density_kg_m3", "free",
-                     "mass_kg", "linear_velocity_mps", "angular_velocity_radps"});
+                    {"name", "mesh", "pose", "scale", "friction", "torsional_m", "density_kg_m3",
+                     "free", "mass_kg", "linear_velocity_mps", "angular_velocity_radps"});
       const std::string mp = JsonDocument::child(op, "mesh");
       const std::string mesh = doc.string(doc.require(o, op, "mesh"), mp);
       // Relative to the scenario file, else to the shipped assets.
@@ -455,6 +455,14 @@ Scenario readScenario(const JsonDocument& doc) {
         obj.friction = doc.rational(*f, JsonDocument::child(op, "friction"));
         if (!(obj.friction >= 0.0) || !std::isfinite(obj.friction))
           doc.fail(JsonDocument::child(op, "friction"), "must be finite and not negative");
+      }
+      if (const json* tm = doc.optional(o, "torsional_m")) {
+        const std::string p = JsonDocument::child(op, "torsional_m");
+        if (sc.options.contact.model != ContactModel::Default)
+          doc.fail(p, "only with the default contact model (seed004's twisting friction comes "
+                      "from the overlap's area)");
+        obj.torsional = doc.rational(*tm, p);
+        if (!(obj.torsional >= 0.0 && obj.torsional <= 0.1)) doc.fail(p, "expected 0 to 0.1 m");
       }
       if (const json* m = doc.optional(o, "mass_kg")) {
         const std::string p = JsonDocument::child(op, "mass_kg");
@@ -655,6 +663,7 @@ std::string scenarioToJson(const Scenario& sc, const std::string& target_file) {
                       {"friction", o.friction},
                       {"density_kg_m3", o.density},
                       {"pose", poseJson(o.initial_pose_world)}};
+    if (o.torsional >= 0.0) object["torsional_m"] = o.torsional;
     if (!o.fixed) {
       const auto& t = o.initial_twist_world;
       object["free"] = true;

@@ -812,7 +812,8 @@ void warmStart(const Model& model, StepWorkspace& w, const SimState& s, Eigen::I
 // One solve of the contact and limit rows of the workspace (impact, then the step). Returns
 // true when an impulse acted. Rows: the hand contacts (nc), the object contacts that are
 // constraints (ng), the link-link contacts (nk), the limits (nl), then per contact on a free
-// object two friction rows and, when ContactOptions::torsional > 0, a torsional one.
+// object two friction rows and, when some object's torsional length is > 0 (anyTorsional), a
+// torsional one.
 bool solveRows(const Model& model, SimState& s) {
   const hand::HandModel& hand = model.hand();
   const std::size_t na = hand.actuators.size();
@@ -828,7 +829,7 @@ bool solveRows(const Model& model, SimState& s) {
   // Torsional friction (the soft-finger contact): a third friction row per contact, the
   // relative angular velocity about the normal, its impulse an angular impulse about n within
   // +-mu_spin lambda_n (docs/free-objects.md, "Torsional friction").
-  const bool spin = co.torsional > 0.0;
+  const bool spin = anyTorsional(model);
   const Eigen::Index per_contact = spin ? 3 : 2;
   Eigen::Index nfr = per_contact * ng;
   for (const Contact& c : s.contacts)
@@ -914,7 +915,7 @@ bool solveRows(const Model& model, SimState& s) {
       w.tangents[static_cast<std::size_t>(fr)] = c.normal_world;
       w.row_spin[static_cast<std::size_t>(fr)] = 1;
       normal_of[fr] = i;
-      mu[fr] = co.torsional;
+      mu[fr] = objectTorsional(model, c.object);
       ++fr;
     }
   }
@@ -962,7 +963,10 @@ bool solveRows(const Model& model, SimState& s) {
       w.tangents[static_cast<std::size_t>(fr)] = c.normal_world;
       w.row_spin[static_cast<std::size_t>(fr)] = 1;
       normal_of[fr] = i;
-      mu[fr] = co.torsional;
+      // The object's length; two objects: the smaller (as for friction).
+      mu[fr] = c.other >= 0 ? std::min(objectTorsional(model, c.object),
+                                       objectTorsional(model, c.other))
+                            : objectTorsional(model, c.object);
       ++fr;
     }
   }

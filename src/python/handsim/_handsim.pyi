@@ -126,6 +126,7 @@ class Object:
     source: str
     scale: float
     friction: float  # Coulomb coefficient hand-object [-]
+    torsional: float  # torsional friction length [m]; negative: the scene's torsional_m
     pose: Array  # 4x4 start pose in {W}
     mass: float  # [kg]
     centre_of_mass: Array  # object frame [m]
