@@ -48,7 +48,10 @@ struct TraversalRecord {
 
 /// A leaf triangle of one query of the frontier cache, prepared once and shared by every leaf
 /// pair it takes part in: B's moved into A's frame, bounded at once, shaped on first exact test.
+/// Fields are written before they are read, so default construction leaves them uninitialised
+/// (no zeroing of the 200-byte record per leaf triangle and query).
 struct QueryTriangle {
+  QueryTriangle() {}
   PreparedTriangle t;
   bool shaped;
 };
