@@ -57,7 +57,10 @@ struct QueryTriangle {
 };
 
 /// One chaining point of a contact, keyed by the cell (of the join tolerance's size) it lies in.
+/// Written field by field in place (default construction leaves the fields uninitialised): a
+/// brace-initialised temporary copied in stalled on store forwarding.
 struct CellPoint {
+  CellPoint() {}
   std::array<std::int64_t, 3> cell;  ///< floor(point / join tolerance) per axis
   int contact;                       ///< index into the contacts being chained
   const Eigen::Vector3d* point;      ///< the point [m], inside that contact's intersection
@@ -66,6 +69,7 @@ struct CellPoint {
 /// A chaining point's cell packed into one ordered integer (see contact_patch.cpp), and the
 /// point's index in `ContactScratch::cell_points`.
 struct CellKey {
+  CellKey() {}
   std::uint64_t key;
   std::uint32_t point;
 };

@@ -149,10 +149,13 @@ bool packCells(const std::vector<detail::CellPoint>& points, std::vector<detail:
   constexpr std::int64_t kSpan = (std::int64_t{1} << 21) - 3;
   for (std::size_t a = 0; a < 3; ++a)  // hi - lo cannot overflow: cells come from doubles / tol
     if (hi[a] < lo[a] || hi[a] - lo[a] >= kSpan) return false;
-  for (std::size_t i = 0; i < points.size(); ++i) {
+  const std::size_t n = points.size();
+  keys.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
     const Cell& c = points[i].cell;
     const auto field = [&](std::size_t a) { return static_cast<std::uint64_t>(c[a] - lo[a] + 1); };
-    keys.push_back({(field(0) << 42) | (field(1) << 21) | field(2), static_cast<std::uint32_t>(i)});
+    keys[i].key = (field(0) << 42) | (field(1) << 21) | field(2);
+    keys[i].point = static_cast<std::uint32_t>(i);
   }
   return true;
 }
@@ -197,17 +200,22 @@ std::size_t buildContactPatches(const geometry::TriangleMesh& link,
   // Chaining points keyed by their cell of side tol. A contact has at most 6 points; reserving
   // for 6 makes the buffer's growth depend on the contact count only.
   std::vector<detail::CellPoint>& points = scratch.cell_points;
-  points.clear();
   if (points.capacity() < 6 * n) points.reserve(6 * n);
+  points.resize(6 * n);
+  std::size_t point_count = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const Vec* pts[6];
     const int count = contactPoints(contacts[i].intersection, pts);
-    for (int k = 0; k < count; ++k)
-      points.push_back({{cellCoordinate(pts[k]->x(), tol), cellCoordinate(pts[k]->y(), tol),
-                         cellCoordinate(pts[k]->z(), tol)},
-                        static_cast<int>(i),
-                        pts[k]});
+    for (int k = 0; k < count; ++k) {
+      detail::CellPoint& p = points[point_count++];
+      p.cell[0] = cellCoordinate(pts[k]->x(), tol);
+      p.cell[1] = cellCoordinate(pts[k]->y(), tol);
+      p.cell[2] = cellCoordinate(pts[k]->z(), tol);
+      p.contact = static_cast<int>(i);
+      p.point = pts[k];
+    }
   }
+  points.resize(point_count);
   // Order within a cell does not matter: the components, and so their smallest members, do not
   // depend on the order of the joins. Packed cells sort as 16-byte keys; cells spread too far
   // for them (over 0.2 m at the default tolerance) sort as they are.
