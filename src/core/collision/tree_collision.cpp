@@ -300,7 +300,7 @@ class PreparedLeaves {
     const KdopTree::Node& lb = q_.b.node(nb);
     const std::size_t first_a = leaf(na, true), first_b = leaf(nb, false);
     constexpr std::size_t kMaxLeaf = 16;
-    std::array<std::size_t, kMaxLeaf> live_index{};
+    std::array<std::size_t, kMaxLeaf> live_index;  // written before read; zeroing showed
     const double margin = q_.margin;
     const double* a_mid = q_.a.slabCentre(na);
     const double* a_half = q_.a.slabHalfWidth(na);
@@ -584,11 +584,17 @@ void allContacts(const KdopTree& a, const KdopTree& b, const Eigen::Isometry3d& 
     rec->tree_a = a.id();
     rec->tree_b = b.id();
   }
+  // The pair is written into its element directly (a braced temporary would copy the 200-byte
+  // intersection twice).
   auto on_hit = [&](int slot_a, int slot_b, const TriangleIntersection& hit) {
-    out.push_back({a.slotTriangle(static_cast<std::size_t>(slot_a)),
-                   b.slotTriangle(static_cast<std::size_t>(slot_b)), hit});
+    out.emplace_back();
+    TrianglePairContact& c = out.back();
+    c.triangle_a = a.slotTriangle(static_cast<std::size_t>(slot_a));
+    c.triangle_b = b.slotTriangle(static_cast<std::size_t>(slot_b));
+    c.intersection = hit;
     return false;
   };
+
   const bool replay = rec->valid && motionSinceRecord(*rec, b_in_a) <= rec->slack;
   Query q(a, b, b_in_a, !replay);
   if (replay) {
