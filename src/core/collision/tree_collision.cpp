@@ -584,14 +584,10 @@ void allContacts(const KdopTree& a, const KdopTree& b, const Eigen::Isometry3d& 
     rec->tree_a = a.id();
     rec->tree_b = b.id();
   }
-  // The pair is written into its element directly (a braced temporary would copy the 200-byte
-  // intersection twice).
+  // Constructed in place: a braced temporary would copy the 200-byte intersection twice.
   auto on_hit = [&](int slot_a, int slot_b, const TriangleIntersection& hit) {
-    out.emplace_back();
-    TrianglePairContact& c = out.back();
-    c.triangle_a = a.slotTriangle(static_cast<std::size_t>(slot_a));
-    c.triangle_b = b.slotTriangle(static_cast<std::size_t>(slot_b));
-    c.intersection = hit;
+    out.emplace_back(a.slotTriangle(static_cast<std::size_t>(slot_a)),
+                     b.slotTriangle(static_cast<std::size_t>(slot_b)), hit);
     return false;
   };
 
