@@ -332,9 +332,8 @@ TEST(TriangleIntersection, PreparedTrianglesGiveTheSameResultBitForBit) {
     Tri a{{point(), point(), point()}}, b{{point(), point(), point()}};
     switch (trial % 8) {
       case 1: {  // coplanar, in a random pose
-        const Eigen::Matrix3d rot = Eigen::Quaterniond(u(rng), u(rng), u(rng), u(rng))
-                                        .normalized()
-                                        .toRotationMatrix();
+        const Eigen::Matrix3d rot =
+            Eigen::Quaterniond(u(rng), u(rng), u(rng), u(rng)).normalized().toRotationMatrix();
         for (Tri* t : {&a, &b})
           for (auto& v : t->v) v = rot * Vector3d(v.x(), v.y(), 0.0);
         break;
@@ -367,8 +366,8 @@ TEST(TriangleIntersection, PreparedTrianglesGiveTheSameResultBitForBit) {
     ASSERT_TRUE(same(got.p0, want.p0) && same(got.p1, want.p1)) << "trial " << trial;
     ASSERT_EQ(got.polygon_size, want.polygon_size) << "trial " << trial;
     for (int i = 0; i < want.polygon_size; ++i)
-      ASSERT_TRUE(same(got.polygon[static_cast<std::size_t>(i)],
-                       want.polygon[static_cast<std::size_t>(i)]))
+      ASSERT_TRUE(
+          same(got.polygon[static_cast<std::size_t>(i)], want.polygon[static_cast<std::size_t>(i)]))
           << "trial " << trial;
     ++kinds[static_cast<int>(want.kind)];
   }

@@ -333,9 +333,8 @@ class PreparedLeaves {
         shape(ta);
         shape(tb);
         const TriangleIntersection hit = intersectTriangles(ta.t, tb.t);
-        if (hit.intersects() &&
-            on_hit(la.first + static_cast<int>(i),
-                   lb.first + static_cast<int>(live_index[s] - first_b), hit))
+        if (hit.intersects() && on_hit(la.first + static_cast<int>(i),
+                                       lb.first + static_cast<int>(live_index[s] - first_b), hit))
           return true;
       }
     }
