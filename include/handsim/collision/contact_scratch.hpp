@@ -94,7 +94,7 @@ struct ContactScratch {
   /// Per node of A, resp. B: (query number << 32) | first index of its leaf's triangles in
   /// `query_triangles`; an entry of an earlier query counts as absent.
   std::vector<std::uint64_t> leaf_entry_a, leaf_entry_b;
-  /// Number of frontier-cache queries run with this scratch (tags `leaf_entry_a/_b`).
+  /// Number of the current frontier-cache query, 1 to 2^32 - 1 (tags `leaf_entry_a/_b`).
   std::uint64_t query_number = 0;
   /// Union-find parents, one per contact being chained.
   std::vector<int> parent;

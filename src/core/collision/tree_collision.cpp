@@ -287,9 +287,15 @@ bool leafPair(Query& q, std::size_t na, const KdopTree::Node& la, const KdopTree
 class PreparedLeaves {
  public:
   PreparedLeaves(Query& q, ContactScratch& scratch) : q_(q), s_(scratch) {
-    ++s_.query_number;
     if (s_.leaf_entry_a.size() < q.a.nodeCount()) s_.leaf_entry_a.resize(q.a.nodeCount(), 0);
     if (s_.leaf_entry_b.size() < q.b.nodeCount()) s_.leaf_entry_b.resize(q.b.nodeCount(), 0);
+    // Tags hold the query number in 32 bits: before it would wrap, every entry is cleared and
+    // numbering restarts (0 is never a query's number), so no stale entry can match.
+    if (++s_.query_number > 0xffffffffu) {
+      std::fill(s_.leaf_entry_a.begin(), s_.leaf_entry_a.end(), 0);
+      std::fill(s_.leaf_entry_b.begin(), s_.leaf_entry_b.end(), 0);
+      s_.query_number = 1;
+    }
     s_.query_triangles.clear();
   }
 
