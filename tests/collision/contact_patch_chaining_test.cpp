@@ -123,3 +123,43 @@ TEST(ContactPatchChaining, MatchesBruteForceChainingOfScatteredSegments) {
   }
   EXPECT_GT(multi, 50);
 }
+
+TEST(ContactPatchChaining, MatchesBruteForceChainingOfFarApartClusters) {
+  // Clusters of segments scattered over a few tolerances, centred up to 2.0e6 and 3.0e6 join
+  // tolerances apart along every axis: cells spanning fewer than 2^21 - 3 per axis are chained
+  // through packed keys (the far cluster's fields then lie near their upper end), wider spreads
+  // through the cells themselves.
+  geometry::TriangleMesh tri;
+  tri.vertices = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+  tri.triangles = {{0, 1, 2}};
+  std::mt19937 rng(17);
+  ContactScratch scratch;
+  const double tol = 1e-3;
+  long multi = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    const double far = (trial % 2 == 0 ? 2.0e6 : 3.0e6) * tol;
+    const Eigen::Vector3d centres[3] = {
+        Eigen::Vector3d::Zero(), Eigen::Vector3d(far, -far, far),
+        Eigen::Vector3d(trial % 3 == 0 ? -far : 0.0, 0.5 * far, -0.25 * far)};
+    std::uniform_real_distribution<double> u(-3 * tol, 3 * tol);
+    std::vector<TrianglePairContact> pairs(static_cast<std::size_t>(6 + trial % 30));
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+      TrianglePairContact& c = pairs[i];
+      const Eigen::Vector3d& centre = centres[(i * 7 + static_cast<std::size_t>(trial)) % 3];
+      c.triangle_a = c.triangle_b = 0;
+      c.intersection.kind = TriangleContactKind::Segment;
+      c.intersection.p0 = centre + Eigen::Vector3d(u(rng), u(rng), u(rng));
+      c.intersection.p1 = centre + Eigen::Vector3d(u(rng), u(rng), u(rng));
+    }
+    ContactPatchOptions opt;
+    opt.join_tolerance_m = tol;
+    const std::size_t count =
+        buildContactPatches(tri, tri, Eigen::Isometry3d::Identity(), pairs, scratch, opt);
+    const auto want = bruteComponents(pairs, tol);
+    ASSERT_EQ(count, want.size()) << "trial " << trial;
+    for (std::size_t p = 0; p < count; ++p)
+      EXPECT_EQ(scratch.patches[p].contacts, want[p]) << "trial " << trial << " patch " << p;
+    multi += count > 3 && count < pairs.size() ? 1 : 0;
+  }
+  EXPECT_GT(multi, 50);
+}

@@ -206,3 +206,29 @@ TEST(FrontierCache, RecordsAreKeptPerTreePairAndADisabledCacheDescends) {
   EXPECT_GT(plain.node_tests, 0u);
   EXPECT_TRUE(sameContacts(out, allContacts(a, b, pb)));
 }
+
+TEST(FrontierCache, QueryNumbersRestartWithoutStaleLeaves) {
+  // The replay tags each leaf's prepared triangles with the query's number (32 bits). Query 1
+  // prepares the leaves at p0; numbering is then pushed to its last value by a query that
+  // touches nothing, and the next query, which restarts at 1, must not take query 1's leaves
+  // (moved by p0) for its own at p1.
+  const test::Scene scene = test::narrowPhaseScenes()[2];  // link against ball
+  const KdopTree a(scene.link), b(scene.object);
+  std::mt19937 rng(9);
+  const Eigen::Isometry3d p0 = touchingPose(scene, a, b, rng);
+  Eigen::Isometry3d far = p0, p1 = p0;
+  far.translation() += Eigen::Vector3d(1.0, 0.0, 0.0);
+  p1.translation() += Eigen::Vector3d(0.0001, 0.00005, 0.0);
+  FrontierCache cache;
+  ContactScratch scratch;
+  std::vector<TrianglePairContact> out;
+  allContacts(a, b, p0, cache, scratch, out);
+  ASSERT_FALSE(out.empty());
+  scratch.query_number = 0xfffffffeu;
+  allContacts(a, b, far, cache, scratch, out);
+  EXPECT_TRUE(out.empty());
+  allContacts(a, b, p1, cache, scratch, out);
+  EXPECT_EQ(scratch.query_number, 1u);
+  EXPECT_TRUE(sameContacts(out, allContacts(a, b, p1)));
+  ASSERT_FALSE(out.empty());
+}

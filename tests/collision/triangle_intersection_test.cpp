@@ -8,6 +8,7 @@
 
 #include <Eigen/Geometry>
 #include <cmath>
+#include <cstring>
 #include <random>
 
 using Eigen::Vector3d;
@@ -313,4 +314,65 @@ TEST(TriangleIntersection, RandomCoplanarPairsAgreeWithBruteForce) {
   }
   EXPECT_GT(hits, 5000);
   EXPECT_GT(misses, 5000);
+}
+
+TEST(TriangleIntersection, PreparedTrianglesGiveTheSameResultBitForBit) {
+  // The overload on PreparedTriangle (used by the tree traversal) against the six-vertex one,
+  // compared bit for bit on random pairs of every kind: crossing, disjoint, coplanar (shared
+  // plane, rounded by a random pose), touching at a shared vertex or edge, degenerate (points,
+  // collinear) and nearly degenerate. Bit equality is what keeps the step's results unchanged.
+  std::mt19937 rng(4242);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  auto point = [&] { return Vector3d(u(rng), u(rng), u(rng)); };
+  auto same = [](const Vector3d& x, const Vector3d& y) {
+    return std::memcmp(x.data(), y.data(), sizeof(double) * 3) == 0;
+  };
+  int kinds[3] = {0, 0, 0};
+  for (int trial = 0; trial < 100000; ++trial) {
+    Tri a{{point(), point(), point()}}, b{{point(), point(), point()}};
+    switch (trial % 8) {
+      case 1: {  // coplanar, in a random pose
+        const Eigen::Matrix3d rot =
+            Eigen::Quaterniond(u(rng), u(rng), u(rng), u(rng)).normalized().toRotationMatrix();
+        for (Tri* t : {&a, &b})
+          for (auto& v : t->v) v = rot * Vector3d(v.x(), v.y(), 0.0);
+        break;
+      }
+      case 2:  // shared vertex
+        b.v[0] = a.v[1];
+        break;
+      case 3:  // shared edge
+        b.v[0] = a.v[2];
+        b.v[1] = a.v[0];
+        break;
+      case 4:  // degenerate B: collinear, or a point
+        b.v[2] = trial % 16 == 4 ? b.v[0] : 0.3 * b.v[0] + 0.7 * b.v[1];
+        break;
+      case 5:  // degenerate A, and nearly degenerate B
+        a.v[1] = a.v[0];
+        b.v[2] = 0.5 * (b.v[0] + b.v[1]) + 1e-13 * point();
+        break;
+      case 6:  // small B near A's plane: touching and barely crossing
+        for (auto& v : b.v) v = a.v[0] + 0.2 * (v - a.v[0]);
+        break;
+      default:
+        break;
+    }
+    const TriangleIntersection want = run(a, b);
+    const TriangleIntersection got =
+        intersectTriangles(handsim::collision::prepareTriangle(a.v[0], a.v[1], a.v[2]),
+                           handsim::collision::prepareTriangle(b.v[0], b.v[1], b.v[2]));
+    ASSERT_EQ(got.kind, want.kind) << "trial " << trial;
+    ASSERT_TRUE(same(got.p0, want.p0) && same(got.p1, want.p1)) << "trial " << trial;
+    ASSERT_EQ(got.polygon_size, want.polygon_size) << "trial " << trial;
+    for (int i = 0; i < want.polygon_size; ++i)
+      ASSERT_TRUE(
+          same(got.polygon[static_cast<std::size_t>(i)], want.polygon[static_cast<std::size_t>(i)]))
+          << "trial " << trial;
+    ++kinds[static_cast<int>(want.kind)];
+  }
+  // Every kind of answer was compared many times.
+  EXPECT_GT(kinds[0], 10000);
+  EXPECT_GT(kinds[1], 10000);
+  EXPECT_GT(kinds[2], 1000);
 }

@@ -13,6 +13,7 @@
 #include "handsim/collision/contact_patch.hpp"
 #include "handsim/collision/kdop.hpp"
 #include "handsim/collision/tree_collision.hpp"
+#include "handsim/collision/triangle_intersection.hpp"
 
 namespace handsim::collision {
 
@@ -45,11 +46,32 @@ struct TraversalRecord {
   bool normal_ready;
 };
 
+/// A leaf triangle of one query of the frontier cache, prepared once and shared by every leaf
+/// pair it takes part in: B's moved into A's frame, bounded at once, shaped on first exact test.
+/// Fields are written before they are read, so default construction leaves them uninitialised
+/// (no zeroing of the 200-byte record per leaf triangle and query).
+struct QueryTriangle {
+  QueryTriangle() {}
+  PreparedTriangle t;
+  bool shaped;
+};
+
 /// One chaining point of a contact, keyed by the cell (of the join tolerance's size) it lies in.
+/// Written field by field in place (default construction leaves the fields uninitialised): a
+/// brace-initialised temporary copied in stalled on store forwarding.
 struct CellPoint {
+  CellPoint() {}
   std::array<std::int64_t, 3> cell;  ///< floor(point / join tolerance) per axis
   int contact;                       ///< index into the contacts being chained
   const Eigen::Vector3d* point;      ///< the point [m], inside that contact's intersection
+};
+
+/// A chaining point's cell packed into one ordered integer (see contact_patch.cpp), and the
+/// point's index in `ContactScratch::cell_points`.
+struct CellKey {
+  CellKey() {}
+  std::uint64_t key;
+  std::uint32_t point;
 };
 
 }  // namespace detail
@@ -66,10 +88,22 @@ struct ContactScratch {
   /// Triangle-pair list for the caller's convenience: `allContacts(a, b, pose, s, s.pairs)`
   /// then `buildContactPatches(..., s.pairs, s)`. No function reads or writes it on its own.
   std::vector<TrianglePairContact> pairs;
+  /// Leaf triangles of the current frontier-cache query (A's as stored, B's moved into A's
+  /// frame), each leaf's triangles contiguous.
+  std::vector<detail::QueryTriangle> query_triangles;
+  /// Per node of A, resp. B: (query number << 32) | first index of its leaf's triangles in
+  /// `query_triangles`; an entry of an earlier query counts as absent.
+  std::vector<std::uint64_t> leaf_entry_a, leaf_entry_b;
+  /// Number of the current frontier-cache query, 1 to 2^32 - 1 (tags `leaf_entry_a/_b`).
+  std::uint64_t query_number = 0;
   /// Union-find parents, one per contact being chained.
   std::vector<int> parent;
-  /// Chaining points sorted by cell (replaces a spatial hash map; reserved to 6 per contact).
+  /// Chaining points, sorted by cell (replaces a spatial hash map; reserved to 6 per contact)
+  /// unless their cells fit packed keys.
   std::vector<detail::CellPoint> cell_points;
+  /// The points' packed cells, sorted (used instead of sorting `cell_points` when every cell
+  /// fits; reserved to 6 per contact).
+  std::vector<detail::CellKey> cell_keys;
   /// Patch index of each union-find root, -1 for non-roots (one per contact).
   std::vector<int> patch_of_root;
   /// Patches of the last `buildContactPatches` call: only `[0, returned count)` are valid; the

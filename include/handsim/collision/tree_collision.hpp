@@ -26,6 +26,10 @@ struct CollisionStats {
 
 /// One intersecting triangle pair. Geometry is expressed in A's frame [m].
 struct TrianglePairContact {
+  TrianglePairContact() = default;
+  /// The pair (a, b) meeting in `x`; lets `emplace_back` copy `x` straight into place.
+  TrianglePairContact(int a, int b, const TriangleIntersection& x)
+      : triangle_a(a), triangle_b(b), intersection(x) {}
   int triangle_a = -1;  ///< triangle index in mesh A
   int triangle_b = -1;  ///< triangle index in mesh B
   TriangleIntersection intersection;

@@ -45,6 +45,31 @@ TriangleIntersection intersectTriangles(const Eigen::Vector3d& a0, const Eigen::
                                         const Eigen::Vector3d& b1, const Eigen::Vector3d& b2,
                                         double relative_tolerance = kTriangleRelativeTolerance);
 
+/// A triangle with everything `intersectTriangles` derives from it alone, for a triangle tested
+/// against several others (the tree traversal prepares each triangle once per query). Fields
+/// hold exactly the values the six-vertex overload computes, so results are equal bit for bit;
+/// they are uninitialised until prepareTriangle (or bound/shapePreparedTriangle) sets them.
+struct PreparedTriangle {
+  std::array<Eigen::Vector3d, 3> v;  ///< vertices [m]
+  Eigen::Vector3d lo, hi;            ///< componentwise min and max of the vertices [m]
+  Eigen::Vector3d cross;             ///< (v1 - v0) x (v2 - v0) [m^2]
+  Eigen::Vector3d normal;            ///< cross / |cross|; zero when |cross| = 0
+  double cross_norm;                 ///< |cross| (twice the area) [m^2]
+  double longest_edge;               ///< length of the longest edge [m]
+};
+
+/// Sets `t.lo` and `t.hi` from `t.v` (the box tests of the traversal need only these).
+void boundPreparedTriangle(PreparedTriangle& t);
+/// Sets the remaining fields (cross, normal, cross_norm, longest_edge) from `t.v`.
+void shapePreparedTriangle(PreparedTriangle& t);
+/// A fully prepared triangle (a0, a1, a2).
+PreparedTriangle prepareTriangle(const Eigen::Vector3d& a0, const Eigen::Vector3d& a1,
+                                 const Eigen::Vector3d& a2);
+
+/// Same result as the six-vertex overload on the prepared triangles' vertices, bit for bit.
+TriangleIntersection intersectTriangles(const PreparedTriangle& a, const PreparedTriangle& b,
+                                        double relative_tolerance = kTriangleRelativeTolerance);
+
 /// Same predicate as `intersectTriangles(...).intersects()`.
 inline bool trianglesIntersect(const Eigen::Vector3d& a0, const Eigen::Vector3d& a1,
                                const Eigen::Vector3d& a2, const Eigen::Vector3d& b0,

@@ -101,6 +101,75 @@ void joinNearbyPoints(const std::vector<detail::CellPoint>& points, double tol,
   }
 }
 
+// The same joins as joinNearbyPoints over packed cells: key = (x - x_min + 1) 2^42 +
+// (y - y_min + 1) 2^21 + (z - z_min + 1) with every field below 2^21 - 1, so keys order as cells
+// do lexicographically and the neighbouring cell (x + dx, y + dy, z + dz) has key
+// key + dx 2^42 + dy 2^21 + dz without carries.
+void joinNearbyKeys(const std::vector<detail::CellKey>& keys,
+                    const std::vector<detail::CellPoint>& points, double tol,
+                    std::vector<int>& parent) {
+  constexpr std::uint64_t kX = std::uint64_t{1} << 42, kY = std::uint64_t{1} << 21;
+  constexpr std::array<std::uint64_t, 4> kRuns{{kY, kX - kY, kX, kX + kY}};
+  const std::size_t n = keys.size();
+  std::array<std::size_t, 4> first{}, last{};
+  auto examine = [&](std::size_t i, std::size_t from, std::size_t to) {
+    const detail::CellPoint& p = points[keys[i].point];
+    for (std::size_t j = from; j < to; ++j) {
+      const detail::CellPoint& other = points[keys[j].point];
+      if (other.contact != p.contact && (*other.point - *p.point).norm() <= tol)
+        joinSets(parent, p.contact, other.contact);
+    }
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t k = keys[i].key;
+    std::size_t end = i + 1;
+    while (end < n && keys[end].key <= k + 1) ++end;
+    examine(i, i + 1, end);
+    for (std::size_t r = 0; r < kRuns.size(); ++r) {
+      const std::uint64_t lo = k + kRuns[r] - 1, hi = k + kRuns[r] + 1;
+      while (first[r] < n && keys[first[r]].key < lo) ++first[r];
+      last[r] = std::max(last[r], first[r]);
+      while (last[r] < n && keys[last[r]].key <= hi) ++last[r];
+      examine(i, first[r], last[r]);
+    }
+  }
+}
+
+// Packs the points' cells into `keys` (joinNearbyKeys) when every axis spans fewer than
+// 2^21 - 2 cells; false (keys unusable) otherwise.
+bool packCells(const std::vector<detail::CellPoint>& points, std::vector<detail::CellKey>& keys) {
+  keys.clear();
+  if (points.empty()) return true;
+  Cell lo = points[0].cell, hi = lo;
+  for (const detail::CellPoint& p : points)
+    for (std::size_t a = 0; a < 3; ++a) {
+      lo[a] = std::min(lo[a], p.cell[a]);
+      hi[a] = std::max(hi[a], p.cell[a]);
+    }
+  constexpr std::int64_t kSpan = (std::int64_t{1} << 21) - 3;
+  for (std::size_t a = 0; a < 3; ++a)  // hi - lo cannot overflow: cells come from doubles / tol
+    if (hi[a] < lo[a] || hi[a] - lo[a] >= kSpan) return false;
+  const std::size_t n = points.size();
+  keys.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Cell& c = points[i].cell;
+    const auto field = [&](std::size_t a) { return static_cast<std::uint64_t>(c[a] - lo[a] + 1); };
+    keys[i].key = (field(0) << 42) | (field(1) << 21) | field(2);
+    keys[i].point = static_cast<std::uint32_t>(i);
+  }
+  return true;
+}
+
+// static_cast<int64_t>(std::floor(x / tol)) for every quotient the cast is defined for, without
+// the libm call (the x86-64 baseline has no rounding instruction): truncation, one down for a
+// negative non-integer.
+std::int64_t cellCoordinate(double x, double tol) {
+  const double q = x / tol;
+  auto t = static_cast<std::int64_t>(q);
+  if (q < static_cast<double>(t)) --t;
+  return t;
+}
+
 // Empties a patch kept from an earlier call, keeping its vectors' capacity.
 void resetPatch(ContactPatch& p) {
   p.point.setZero();
@@ -131,23 +200,37 @@ std::size_t buildContactPatches(const geometry::TriangleMesh& link,
   // Chaining points keyed by their cell of side tol. A contact has at most 6 points; reserving
   // for 6 makes the buffer's growth depend on the contact count only.
   std::vector<detail::CellPoint>& points = scratch.cell_points;
-  points.clear();
   if (points.capacity() < 6 * n) points.reserve(6 * n);
+  points.resize(6 * n);
+  std::size_t point_count = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const Vec* pts[6];
     const int count = contactPoints(contacts[i].intersection, pts);
-    for (int k = 0; k < count; ++k)
-      points.push_back({{static_cast<std::int64_t>(std::floor(pts[k]->x() / tol)),
-                         static_cast<std::int64_t>(std::floor(pts[k]->y() / tol)),
-                         static_cast<std::int64_t>(std::floor(pts[k]->z() / tol))},
-                        static_cast<int>(i),
-                        pts[k]});
+    for (int k = 0; k < count; ++k) {
+      detail::CellPoint& p = points[point_count++];
+      p.cell[0] = cellCoordinate(pts[k]->x(), tol);
+      p.cell[1] = cellCoordinate(pts[k]->y(), tol);
+      p.cell[2] = cellCoordinate(pts[k]->z(), tol);
+      p.contact = static_cast<int>(i);
+      p.point = pts[k];
+    }
   }
+  points.resize(point_count);
   // Order within a cell does not matter: the components, and so their smallest members, do not
-  // depend on the order of the joins.
-  std::sort(points.begin(), points.end(),
-            [](const detail::CellPoint& l, const detail::CellPoint& r) { return l.cell < r.cell; });
-  joinNearbyPoints(points, tol, parent);
+  // depend on the order of the joins. Packed cells sort as 16-byte keys; cells spread too far
+  // for them (over 0.2 m at the default tolerance) sort as they are.
+  std::vector<detail::CellKey>& keys = scratch.cell_keys;
+  if (keys.capacity() < 6 * n) keys.reserve(6 * n);
+  if (packCells(points, keys)) {
+    std::sort(keys.begin(), keys.end(),
+              [](const detail::CellKey& l, const detail::CellKey& r) { return l.key < r.key; });
+    joinNearbyKeys(keys, points, tol, parent);
+  } else {
+    std::sort(
+        points.begin(), points.end(),
+        [](const detail::CellPoint& l, const detail::CellPoint& r) { return l.cell < r.cell; });
+    joinNearbyPoints(points, tol, parent);
+  }
 
   // Gather the patches in order of their smallest contact index, reusing earlier patches.
   std::vector<int>& patch_of_root = scratch.patch_of_root;

@@ -117,11 +117,14 @@ const BasisTable& basisTable(int k) {
 // maps a node of the other tree (slab centres and half-widths) to an interval along each own
 // direction. (Also intersecting with the box basis x, y, z was measured to never prune a
 // single extra node on the benchmark scenes, so only the table's basis is used.)
+// Only the first `count` entries are ever read, and `build` writes them, so the arrays are left
+// uninitialised: a frontier replay builds none, and zeroing them (1.2 kB per query) showed in
+// the profile.
 struct DirectionBounds {
   int count = 0;
-  std::array<std::array<int, 3>, kMaxKdopAxes> index{};
-  std::array<std::array<double, 3>, kMaxKdopAxes> w{}, abs_w{};
-  std::array<double, kMaxKdopAxes> offset{};
+  std::array<std::array<int, 3>, kMaxKdopAxes> index;
+  std::array<std::array<double, 3>, kMaxKdopAxes> w, abs_w;
+  std::array<double, kMaxKdopAxes> offset;
 
   // `rotated[j]`: own direction j in the other tree's frame; `offsets[j]`: the translation's
   // contribution to projections on it.
@@ -274,6 +277,106 @@ bool leafPair(Query& q, std::size_t na, const KdopTree::Node& la, const KdopTree
   }
   return false;
 }
+
+// The frontier replay's leaf pairs (same tests, same order, same results as `leafPair`), with
+// every leaf's triangles prepared once per query in `scratch.query_triangles`: a leaf of B that
+// meets several leaves of A is moved into A's frame once, and each triangle's plane, normal and
+// edge lengths are computed once however many exact tests it takes part in. The moved
+// vertices, boxes and shapes are the values leafPair and the six-vertex intersectTriangles
+// compute, so hits are equal bit for bit.
+class PreparedLeaves {
+ public:
+  PreparedLeaves(Query& q, ContactScratch& scratch) : q_(q), s_(scratch) {
+    if (s_.leaf_entry_a.size() < q.a.nodeCount()) s_.leaf_entry_a.resize(q.a.nodeCount(), 0);
+    if (s_.leaf_entry_b.size() < q.b.nodeCount()) s_.leaf_entry_b.resize(q.b.nodeCount(), 0);
+    // Tags hold the query number in 32 bits: before it would wrap, every entry is cleared and
+    // numbering restarts (0 is never a query's number), so no stale entry can match.
+    if (++s_.query_number > 0xffffffffu) {
+      std::fill(s_.leaf_entry_a.begin(), s_.leaf_entry_a.end(), 0);
+      std::fill(s_.leaf_entry_b.begin(), s_.leaf_entry_b.end(), 0);
+      s_.query_number = 1;
+    }
+    s_.query_triangles.clear();
+  }
+
+  template <class OnHit>
+  bool leafPair(std::uint32_t na, std::uint32_t nb, OnHit&& on_hit) {
+    ++q_.stats.leaf_pairs;
+    const KdopTree::Node& la = q_.a.node(na);
+    const KdopTree::Node& lb = q_.b.node(nb);
+    const std::size_t first_a = leaf(na, true), first_b = leaf(nb, false);
+    constexpr std::size_t kMaxLeaf = 16;
+    std::array<std::size_t, kMaxLeaf> live_index;  // written before read; zeroing showed
+    const double margin = q_.margin;
+    const double* a_mid = q_.a.slabCentre(na);
+    const double* a_half = q_.a.slabHalfWidth(na);
+    const Vec leaf_lo =
+        Vec(a_mid[0] - a_half[0], a_mid[1] - a_half[1], a_mid[2] - a_half[2]).array() - margin;
+    const Vec leaf_hi =
+        Vec(a_mid[0] + a_half[0], a_mid[1] + a_half[1], a_mid[2] + a_half[2]).array() + margin;
+    Vec live_min = Vec::Constant(std::numeric_limits<double>::infinity()), live_max = -live_min;
+    std::size_t live = 0;
+    for (std::size_t i = 0; i < static_cast<std::size_t>(lb.count); ++i) {
+      const PreparedTriangle& t = s_.query_triangles[first_b + i].t;
+      if ((t.lo.array() > leaf_hi.array()).any() || (t.hi.array() < leaf_lo.array()).any())
+        continue;
+      live_index[live++] = first_b + i;
+      live_min = live_min.cwiseMin(t.lo);
+      live_max = live_max.cwiseMax(t.hi);
+    }
+    if (live == 0) return false;
+    for (std::size_t i = 0; i < static_cast<std::size_t>(la.count); ++i) {
+      detail::QueryTriangle& ta = s_.query_triangles[first_a + i];
+      const Vec a_min = ta.t.lo.array() - margin;
+      const Vec a_max = ta.t.hi.array() + margin;
+      if ((a_min.array() > live_max.array()).any() || (a_max.array() < live_min.array()).any())
+        continue;
+      for (std::size_t s = 0; s < live; ++s) {
+        detail::QueryTriangle& tb = s_.query_triangles[live_index[s]];
+        if ((a_min.array() > tb.t.hi.array()).any() || (tb.t.lo.array() > a_max.array()).any())
+          continue;
+        ++q_.stats.triangle_tests;
+        shape(ta);
+        shape(tb);
+        const TriangleIntersection hit = intersectTriangles(ta.t, tb.t);
+        if (hit.intersects() && on_hit(la.first + static_cast<int>(i),
+                                       lb.first + static_cast<int>(live_index[s] - first_b), hit))
+          return true;
+      }
+    }
+    return false;
+  }
+
+ private:
+  static void shape(detail::QueryTriangle& t) {
+    if (t.shaped) return;
+    shapePreparedTriangle(t.t);
+    t.shaped = true;
+  }
+
+  // Index of leaf `n`'s first triangle in the query's list, adding the leaf (A's triangles as
+  // stored, B's moved by the query's pose, each bounded) on first use.
+  std::size_t leaf(std::uint32_t n, bool of_a) {
+    std::uint64_t& entry = (of_a ? s_.leaf_entry_a : s_.leaf_entry_b)[n];
+    if (entry >> 32 == s_.query_number) return static_cast<std::size_t>(entry & 0xffffffffu);
+    const std::size_t first = s_.query_triangles.size();
+    entry = (s_.query_number << 32) | first;
+    const KdopTree& tree = of_a ? q_.a : q_.b;
+    const KdopTree::Node& node = tree.node(n);
+    for (int i = 0; i < node.count; ++i) {
+      const Vec* v = tree.slotVertices(static_cast<std::size_t>(node.first + i));
+      s_.query_triangles.emplace_back();
+      detail::QueryTriangle& t = s_.query_triangles.back();
+      for (std::size_t c = 0; c < 3; ++c) t.t.v[c] = of_a ? v[c] : Vec(q_.b_in_a * v[c]);
+      boundPreparedTriangle(t.t);
+      t.shaped = false;
+    }
+    return first;
+  }
+
+  Query& q_;
+  ContactScratch& s_;
+};
 
 // Depth-first descent. Each stack entry refers to the bounds of its A node along B's directions
 // and of its B node along A's directions; a record is computed only when a test first needs it
@@ -486,11 +589,13 @@ void allContacts(const KdopTree& a, const KdopTree& b, const Eigen::Isometry3d& 
     rec->tree_a = a.id();
     rec->tree_b = b.id();
   }
+  // Constructed in place: a braced temporary would copy the 200-byte intersection twice.
   auto on_hit = [&](int slot_a, int slot_b, const TriangleIntersection& hit) {
-    out.push_back({a.slotTriangle(static_cast<std::size_t>(slot_a)),
-                   b.slotTriangle(static_cast<std::size_t>(slot_b)), hit});
+    out.emplace_back(a.slotTriangle(static_cast<std::size_t>(slot_a)),
+                     b.slotTriangle(static_cast<std::size_t>(slot_b)), hit);
     return false;
   };
+
   const bool replay = rec->valid && motionSinceRecord(*rec, b_in_a) <= rec->slack;
   Query q(a, b, b_in_a, !replay);
   if (replay) {
@@ -518,8 +623,9 @@ void allContacts(const KdopTree& a, const KdopTree& b, const Eigen::Isometry3d& 
   }
   // The recorded leaf pairs in traversal order: those the full descent at this pose reaches
   // come in its order, and the others hold no intersecting triangle pair.
+  PreparedLeaves leaves(q, scratch);
   for (const std::array<std::uint32_t, 2>& l : rec->leaves)
-    if (leafPair(q, l[0], a.node(l[0]), b.node(l[1]), on_hit)) break;
+    if (leaves.leafPair(l[0], l[1], on_hit)) break;
   addStats(stats, q.stats);
 }
 

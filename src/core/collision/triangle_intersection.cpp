@@ -197,39 +197,22 @@ TriangleIntersection segmentSegment(const Vec& p1, const Vec& q1, const Vec& p2,
   return r;
 }
 
-}  // namespace
+// Is all of triangle `a` strictly on one side of the plane through `origin` with (unnormalised)
+// normal `cross`, beyond `limit` (= eps |cross|)?
+bool oneSideOfPlane(const Vec* a, const Vec& origin, const Vec& cross, double limit) {
+  const double d0 = cross.dot(a[0] - origin), d1 = cross.dot(a[1] - origin),
+               d2 = cross.dot(a[2] - origin);
+  return (d0 > limit && d1 > limit && d2 > limit) || (d0 < -limit && d1 < -limit && d2 < -limit);
+}
 
-TriangleIntersection intersectTriangles(const Vec& a0, const Vec& a1, const Vec& a2, const Vec& b0,
-                                        const Vec& b1, const Vec& b2, double relative_tolerance) {
-  const Vec a[3] = {a0, a1, a2};
-  const Vec b[3] = {b0, b1, b2};
+// Everything after the fast rejection, shared by both overloads of intersectTriangles: `n_a`,
+// `n_b` are the unit normals (used only for a non-degenerate triangle), `eps` the pair's
+// tolerance.
+TriangleIntersection intersectShaped(const Vec* a, const Vec* b, const Vec& n_a, const Vec& n_b,
+                                     bool degenerate_a, bool degenerate_b, double eps) {
   TriangleIntersection none;
-
-  // Tolerance scaled by the pair's size, plus the rounding of the coordinates themselves.
-  const Vec lo = a0.cwiseMin(a1).cwiseMin(a2).cwiseMin(b0).cwiseMin(b1).cwiseMin(b2);
-  const Vec hi = a0.cwiseMax(a1).cwiseMax(a2).cwiseMax(b0).cwiseMax(b1).cwiseMax(b2);
-  const double max_abs = std::max(lo.cwiseAbs().maxCoeff(), hi.cwiseAbs().maxCoeff());
-  const double eps = relative_tolerance * (hi - lo).norm() + 8.0 * DBL_EPSILON * max_abs;
-
-  // Smallest height = 2 area / longest edge; below eps the triangle is a segment or a point.
-  const Vec cross_b = (b1 - b0).cross(b2 - b0);
-  const double len_b = cross_b.norm();
-  const double edge_b = std::sqrt(
-      std::max({(b1 - b0).squaredNorm(), (b2 - b1).squaredNorm(), (b0 - b2).squaredNorm()}));
-  const bool degenerate_b = len_b <= eps * edge_b;
-  // Fast rejection (most pairs a hierarchy hands over): all of A strictly on one side of B's
-  // plane. Every later branch rejects such a pair too, so the answer is unchanged.
-  if (!degenerate_b) {
-    const double limit = eps * len_b;
-    const double d0 = cross_b.dot(a0 - b0), d1 = cross_b.dot(a1 - b0), d2 = cross_b.dot(a2 - b0);
-    if ((d0 > limit && d1 > limit && d2 > limit) || (d0 < -limit && d1 < -limit && d2 < -limit))
-      return none;
-  }
-  const Vec cross_a = (a1 - a0).cross(a2 - a0);
-  const double len_a = cross_a.norm();
-  const double edge_a = std::sqrt(
-      std::max({(a1 - a0).squaredNorm(), (a2 - a1).squaredNorm(), (a0 - a2).squaredNorm()}));
-  const bool degenerate_a = len_a <= eps * edge_a;
+  const Vec& a0 = a[0];
+  const Vec& b0 = b[0];
   if (degenerate_a || degenerate_b) {
     if (degenerate_a && degenerate_b) {
       const auto [pa, qa] = longestEdge(a);
@@ -238,14 +221,13 @@ TriangleIntersection intersectTriangles(const Vec& a0, const Vec& a1, const Vec&
     }
     if (degenerate_a) {
       const auto [p, q] = longestEdge(a);
-      return segmentTriangle(p, q, b, cross_b / len_b, eps);
+      return segmentTriangle(p, q, b, n_b, eps);
     }
     const auto [p, q] = longestEdge(b);
-    return segmentTriangle(p, q, a, cross_a / len_a, eps);
+    return segmentTriangle(p, q, a, n_a, eps);
   }
 
   // A against B's plane: reject when A is strictly on one side.
-  const Vec n_b = cross_b / len_b;
   double da[3];
   int sa[3];
   for (int i = 0; i < 3; ++i) {
@@ -254,10 +236,9 @@ TriangleIntersection intersectTriangles(const Vec& a0, const Vec& a1, const Vec&
   }
   if (sa[0] == sa[1] && sa[1] == sa[2]) {
     if (sa[0] != 0) return none;
-    std::array<Vec, 8> poly = {a0, a1, a2};
+    std::array<Vec, 8> poly = {a[0], a[1], a[2]};
     return clippedResult(poly, 3, b, n_b, eps, TriangleContactKind::Coplanar);
   }
-  const Vec n_a = cross_a / len_a;
   double db[3];
   int sb[3];
   for (int i = 0; i < 3; ++i) {
@@ -266,7 +247,7 @@ TriangleIntersection intersectTriangles(const Vec& a0, const Vec& a1, const Vec&
   }
   if (sb[0] == sb[1] && sb[1] == sb[2]) {
     if (sb[0] != 0) return none;
-    std::array<Vec, 8> poly = {b0, b1, b2};
+    std::array<Vec, 8> poly = {b[0], b[1], b[2]};
     return clippedResult(poly, 3, a, n_a, eps, TriangleContactKind::Coplanar);
   }
 
@@ -314,6 +295,78 @@ TriangleIntersection intersectTriangles(const Vec& a0, const Vec& a1, const Vec&
   r.p1 = ta1 <= tb1 ? seg_a[1] : seg_b[1];
   if (t_lo > t_hi) r.p0 = r.p1 = 0.5 * (r.p0 + r.p1);
   return r;
+}
+
+}  // namespace
+
+TriangleIntersection intersectTriangles(const Vec& a0, const Vec& a1, const Vec& a2, const Vec& b0,
+                                        const Vec& b1, const Vec& b2, double relative_tolerance) {
+  const Vec a[3] = {a0, a1, a2};
+  const Vec b[3] = {b0, b1, b2};
+
+  // Tolerance scaled by the pair's size, plus the rounding of the coordinates themselves.
+  const Vec lo = a0.cwiseMin(a1).cwiseMin(a2).cwiseMin(b0).cwiseMin(b1).cwiseMin(b2);
+  const Vec hi = a0.cwiseMax(a1).cwiseMax(a2).cwiseMax(b0).cwiseMax(b1).cwiseMax(b2);
+  const double max_abs = std::max(lo.cwiseAbs().maxCoeff(), hi.cwiseAbs().maxCoeff());
+  const double eps = relative_tolerance * (hi - lo).norm() + 8.0 * DBL_EPSILON * max_abs;
+
+  // Smallest height = 2 area / longest edge; below eps the triangle is a segment or a point.
+  const Vec cross_b = (b1 - b0).cross(b2 - b0);
+  const double len_b = cross_b.norm();
+  const double edge_b = std::sqrt(
+      std::max({(b1 - b0).squaredNorm(), (b2 - b1).squaredNorm(), (b0 - b2).squaredNorm()}));
+  const bool degenerate_b = len_b <= eps * edge_b;
+  // Fast rejection (most pairs a hierarchy hands over): all of A strictly on one side of B's
+  // plane. Every later branch rejects such a pair too, so the answer is unchanged.
+  if (!degenerate_b && oneSideOfPlane(a, b0, cross_b, eps * len_b)) return TriangleIntersection{};
+  const Vec cross_a = (a1 - a0).cross(a2 - a0);
+  const double len_a = cross_a.norm();
+  const double edge_a = std::sqrt(
+      std::max({(a1 - a0).squaredNorm(), (a2 - a1).squaredNorm(), (a0 - a2).squaredNorm()}));
+  const bool degenerate_a = len_a <= eps * edge_a;
+  const Vec n_a = len_a > 0.0 ? Vec(cross_a / len_a) : Vec::Zero();
+  const Vec n_b = len_b > 0.0 ? Vec(cross_b / len_b) : Vec::Zero();
+  return intersectShaped(a, b, n_a, n_b, degenerate_a, degenerate_b, eps);
+}
+
+void boundPreparedTriangle(PreparedTriangle& t) {
+  t.lo = t.v[0].cwiseMin(t.v[1]).cwiseMin(t.v[2]);
+  t.hi = t.v[0].cwiseMax(t.v[1]).cwiseMax(t.v[2]);
+}
+
+void shapePreparedTriangle(PreparedTriangle& t) {
+  const Vec& v0 = t.v[0];
+  const Vec& v1 = t.v[1];
+  const Vec& v2 = t.v[2];
+  t.cross = (v1 - v0).cross(v2 - v0);
+  t.cross_norm = t.cross.norm();
+  t.longest_edge = std::sqrt(
+      std::max({(v1 - v0).squaredNorm(), (v2 - v1).squaredNorm(), (v0 - v2).squaredNorm()}));
+  t.normal = t.cross_norm > 0.0 ? Vec(t.cross / t.cross_norm) : Vec::Zero();
+}
+
+PreparedTriangle prepareTriangle(const Vec& a0, const Vec& a1, const Vec& a2) {
+  PreparedTriangle t;
+  t.v = {a0, a1, a2};
+  boundPreparedTriangle(t);
+  shapePreparedTriangle(t);
+  return t;
+}
+
+TriangleIntersection intersectTriangles(const PreparedTriangle& a, const PreparedTriangle& b,
+                                        double relative_tolerance) {
+  // The six-vertex overload's tolerance: min and max are exact, so the pair's box is the union
+  // of the triangles' boxes bit for bit.
+  const Vec lo = a.lo.cwiseMin(b.lo);
+  const Vec hi = a.hi.cwiseMax(b.hi);
+  const double max_abs = std::max(lo.cwiseAbs().maxCoeff(), hi.cwiseAbs().maxCoeff());
+  const double eps = relative_tolerance * (hi - lo).norm() + 8.0 * DBL_EPSILON * max_abs;
+  const bool degenerate_b = b.cross_norm <= eps * b.longest_edge;
+  if (!degenerate_b && oneSideOfPlane(a.v.data(), b.v[0], b.cross, eps * b.cross_norm))
+    return TriangleIntersection{};
+  const bool degenerate_a = a.cross_norm <= eps * a.longest_edge;
+  return intersectShaped(a.v.data(), b.v.data(), a.normal, b.normal, degenerate_a, degenerate_b,
+                         eps);
 }
 
 }  // namespace handsim::collision
