@@ -90,6 +90,21 @@ std::size_t column(const std::vector<std::string>& header, const std::string& na
   return 0;
 }
 
+// `vary SCENARIO PARAMS --csv cells.csv --quiet` in w, with `--plot map.svg` where the CLI has
+// the plot library: the printed summary and the CSV's rows (empty when the command failed).
+struct VaryResult {
+  json summary;
+  std::vector<std::vector<std::string>> cells;
+};
+VaryResult runVary(const Workdir& w, const std::string& scenario, const std::string& params) {
+  const std::string plot = kCliHasPlot ? " --plot " + w.path("map.svg") : std::string();
+  const auto r = runCli("vary " + w.path(scenario) + " " + params + " --csv " +
+                        w.path("cells.csv") + plot + " --quiet");
+  EXPECT_EQ(r.code, 0) << r.err;
+  if (r.code != 0) return {};
+  return {json::parse(r.out), csvRows(w.read("cells.csv"))};
+}
+
 }  // namespace
 
 TEST(VaryCli, CellMetricEqualsTheIntegralsOfASimulateRun) {
@@ -150,15 +165,13 @@ TEST(VaryCli, ValuesTheLoaderRefusesTogetherAreRefusedCellsNotFailures) {
   // eq. 8's slope at zero slip bounds the step (docs/free-objects.md): 1e5 s/m needs a step far
   // below 1 ms, so the loader refuses that cell's dt_s; each value alone is in range.
   // The heat map needs the plot library (built with the GUI); the CSV does not.
-  const std::string plot = kCliHasPlot ? " --plot " + w.path("map.svg") : std::string();
-  const auto r = runCli("vary " + w.path("shake.json") +
-                        " --param contact.tanh_slope_s_per_m=100,100000 --param contact.gi=250"
-                        " --csv " + w.path("cells.csv") + plot + " --quiet");
-  ASSERT_EQ(r.code, 0) << r.err;
-  const json summary = json::parse(r.out);
+  const VaryResult v = runVary(
+      w, "shake.json", "--param contact.tanh_slope_s_per_m=100,100000 --param contact.gi=250");
+  ASSERT_EQ(v.cells.size(), 3u);
+  const json& summary = v.summary;
   EXPECT_EQ(summary["ok"], 1);
   EXPECT_EQ(summary["refused"], 1);
-  const auto cells = csvRows(w.read("cells.csv"));
+  const auto& cells = v.cells;
   const auto& h = cells[0];
   EXPECT_EQ(cells[2][column(h, "status")], "refused");
   EXPECT_EQ(cells[2][column(h, "ratio")], "");
@@ -181,17 +194,14 @@ TEST(VaryCli, ACellThatLosesTheObjectIsLostNotCalm) {
   json doc = json::parse(ss.str());
   doc["objects"][0]["linear_velocity_mps"] = json::array({1.0, 0.0, 0.0});
   w.write("moving.json", doc.dump(2));
-  const std::string plot = kCliHasPlot ? " --plot " + w.path("map.svg") : std::string();
-  const auto r = runCli("vary " + w.path("moving.json") +
-                        " --param objects.0.pose.translation_m.0=0,99.9 --param contact.gi=25,250"
-                        " --csv " + w.path("cells.csv") + plot + " --quiet");
-  ASSERT_EQ(r.code, 0) << r.err;
-  const json summary = json::parse(r.out);
+  const VaryResult v = runVary(
+      w, "moving.json", "--param objects.0.pose.translation_m.0=0,99.9 --param contact.gi=25,250");
+  ASSERT_EQ(v.cells.size(), 5u);
+  const json& summary = v.summary;
   EXPECT_EQ(summary["ok"], 2);
   EXPECT_EQ(summary["lost"], 2);
-  const auto cells = csvRows(w.read("cells.csv"));
+  const auto& cells = v.cells;
   const auto& h = cells[0];
-  ASSERT_EQ(cells.size(), 5u);
   double lo = INFINITY, hi = -INFINITY;
   for (std::size_t i = 1; i < cells.size(); ++i) {
     const bool out = std::stod(cells[i][0]) > 1.0;

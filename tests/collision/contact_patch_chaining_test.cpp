@@ -61,6 +61,33 @@ std::vector<std::vector<int>> bruteComponents(const std::vector<TrianglePairCont
   return out;
 }
 
+// Segments (one triangle pair each, on a one-triangle mesh) with end points around the given
+// centres, chained at `tol` and compared with brute force; returns the number of patches.
+std::size_t chainAndCompare(const std::vector<std::pair<Eigen::Vector3d, Eigen::Vector3d>>& ends,
+                            double tol, ContactScratch& scratch, int trial) {
+  geometry::TriangleMesh tri;
+  tri.vertices = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+  tri.triangles = {{0, 1, 2}};
+  std::vector<TrianglePairContact> pairs(ends.size());
+  for (std::size_t i = 0; i < ends.size(); ++i) {
+    TrianglePairContact& c = pairs[i];
+    c.triangle_a = c.triangle_b = 0;
+    c.intersection.kind = TriangleContactKind::Segment;
+    c.intersection.p0 = ends[i].first;
+    c.intersection.p1 = ends[i].second;
+  }
+  ContactPatchOptions opt;
+  opt.join_tolerance_m = tol;
+  const std::size_t count =
+      buildContactPatches(tri, tri, Eigen::Isometry3d::Identity(), pairs, scratch, opt);
+  const auto want = bruteComponents(pairs, tol);
+  EXPECT_EQ(count, want.size()) << "trial " << trial;
+  if (count != want.size()) return count;
+  for (std::size_t p = 0; p < count; ++p)
+    EXPECT_EQ(scratch.patches[p].contacts, want[p]) << "trial " << trial << " patch " << p;
+  return count;
+}
+
 }  // namespace
 
 TEST(ContactPatchChaining, MatchesBruteForceChainingOnRandomPoses) {
@@ -94,9 +121,6 @@ TEST(ContactPatchChaining, MatchesBruteForceChainingOnRandomPoses) {
 TEST(ContactPatchChaining, MatchesBruteForceChainingOfScatteredSegments) {
   // Segments with end points scattered over a few join tolerances in every direction, so that
   // joins cross cell boundaries along every neighbouring run (and negative coordinates).
-  geometry::TriangleMesh tri;
-  tri.vertices = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
-  tri.triangles = {{0, 1, 2}};
   std::mt19937 rng(8);
   ContactScratch scratch;
   long multi = 0;
@@ -104,22 +128,14 @@ TEST(ContactPatchChaining, MatchesBruteForceChainingOfScatteredSegments) {
     const double tol = 1e-3;
     const double spread = (1.0 + trial % 6) * tol;
     std::uniform_real_distribution<double> u(-spread, spread);
-    std::vector<TrianglePairContact> pairs(static_cast<std::size_t>(5 + trial % 40));
-    for (TrianglePairContact& c : pairs) {
-      c.triangle_a = c.triangle_b = 0;
-      c.intersection.kind = TriangleContactKind::Segment;
-      c.intersection.p0 = Eigen::Vector3d(u(rng), u(rng), u(rng));
-      c.intersection.p1 = Eigen::Vector3d(u(rng), u(rng), u(rng));
+    std::vector<std::pair<Eigen::Vector3d, Eigen::Vector3d>> ends(
+        static_cast<std::size_t>(5 + trial % 40));
+    for (auto& e : ends) {
+      e.first = Eigen::Vector3d(u(rng), u(rng), u(rng));
+      e.second = Eigen::Vector3d(u(rng), u(rng), u(rng));
     }
-    ContactPatchOptions opt;
-    opt.join_tolerance_m = tol;
-    const std::size_t count =
-        buildContactPatches(tri, tri, Eigen::Isometry3d::Identity(), pairs, scratch, opt);
-    const auto want = bruteComponents(pairs, tol);
-    ASSERT_EQ(count, want.size()) << "trial " << trial;
-    for (std::size_t p = 0; p < count; ++p)
-      EXPECT_EQ(scratch.patches[p].contacts, want[p]) << "trial " << trial << " patch " << p;
-    multi += count > 1 && count < pairs.size() ? 1 : 0;
+    const std::size_t count = chainAndCompare(ends, tol, scratch, trial);
+    multi += count > 1 && count < ends.size() ? 1 : 0;
   }
   EXPECT_GT(multi, 50);
 }
@@ -129,9 +145,6 @@ TEST(ContactPatchChaining, MatchesBruteForceChainingOfFarApartClusters) {
   // tolerances apart along every axis: cells spanning fewer than 2^21 - 3 per axis are chained
   // through packed keys (the far cluster's fields then lie near their upper end), wider spreads
   // through the cells themselves.
-  geometry::TriangleMesh tri;
-  tri.vertices = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
-  tri.triangles = {{0, 1, 2}};
   std::mt19937 rng(17);
   ContactScratch scratch;
   const double tol = 1e-3;
@@ -142,24 +155,15 @@ TEST(ContactPatchChaining, MatchesBruteForceChainingOfFarApartClusters) {
         Eigen::Vector3d::Zero(), Eigen::Vector3d(far, -far, far),
         Eigen::Vector3d(trial % 3 == 0 ? -far : 0.0, 0.5 * far, -0.25 * far)};
     std::uniform_real_distribution<double> u(-3 * tol, 3 * tol);
-    std::vector<TrianglePairContact> pairs(static_cast<std::size_t>(6 + trial % 30));
-    for (std::size_t i = 0; i < pairs.size(); ++i) {
-      TrianglePairContact& c = pairs[i];
+    std::vector<std::pair<Eigen::Vector3d, Eigen::Vector3d>> ends(
+        static_cast<std::size_t>(6 + trial % 30));
+    for (std::size_t i = 0; i < ends.size(); ++i) {
       const Eigen::Vector3d& centre = centres[(i * 7 + static_cast<std::size_t>(trial)) % 3];
-      c.triangle_a = c.triangle_b = 0;
-      c.intersection.kind = TriangleContactKind::Segment;
-      c.intersection.p0 = centre + Eigen::Vector3d(u(rng), u(rng), u(rng));
-      c.intersection.p1 = centre + Eigen::Vector3d(u(rng), u(rng), u(rng));
+      ends[i].first = centre + Eigen::Vector3d(u(rng), u(rng), u(rng));
+      ends[i].second = centre + Eigen::Vector3d(u(rng), u(rng), u(rng));
     }
-    ContactPatchOptions opt;
-    opt.join_tolerance_m = tol;
-    const std::size_t count =
-        buildContactPatches(tri, tri, Eigen::Isometry3d::Identity(), pairs, scratch, opt);
-    const auto want = bruteComponents(pairs, tol);
-    ASSERT_EQ(count, want.size()) << "trial " << trial;
-    for (std::size_t p = 0; p < count; ++p)
-      EXPECT_EQ(scratch.patches[p].contacts, want[p]) << "trial " << trial << " patch " << p;
-    multi += count > 3 && count < pairs.size() ? 1 : 0;
+    const std::size_t count = chainAndCompare(ends, tol, scratch, trial);
+    multi += count > 3 && count < ends.size() ? 1 : 0;
   }
   EXPECT_GT(multi, 50);
 }
