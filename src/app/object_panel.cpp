@@ -41,6 +41,34 @@ ObjectPanel::ObjectPanel(SimulationController* controller, QWidget* parent)
   connect(free_, &QCheckBox::toggled, this, [this](bool on) {
     if (!updating_) controller_->setObjectFree(list_->currentRow(), on);
   });
+  auto* material = new QFormLayout;
+  friction_ = new QDoubleSpinBox;
+  friction_->setRange(0.0, 5.0);
+  friction_->setDecimals(2);
+  friction_->setSingleStep(0.05);
+  friction_->setKeyboardTracking(false);
+  friction_->setToolTip(tr("Coulomb coefficient of the object's contacts (free objects) and of "
+                           "the grasp analysis"));
+  material->addRow(tr("Friction mu"), friction_);
+  torsion_ = new QDoubleSpinBox;
+  torsion_->setRange(-0.5, 100.0);
+  torsion_->setDecimals(1);
+  torsion_->setSingleStep(0.5);
+  torsion_->setSuffix(QStringLiteral(" mm"));
+  torsion_->setSpecialValueText(tr("scene's"));
+  torsion_->setKeyboardTracking(false);
+  torsion_->setToolTip(tr("Torsional friction length: each contact resists spinning about its "
+                          "normal with up to this length times its normal force (soft-finger "
+                          "contact; default model). \"scene's\": the scene's contact option"));
+  material->addRow(tr("Torsion"), torsion_);
+  layout->addLayout(material);
+  for (QDoubleSpinBox* f : {friction_, torsion_})
+    connect(f, &QDoubleSpinBox::valueChanged, this, [this] {
+      if (updating_) return;
+      const double t = torsion_->value();
+      controller_->setObjectFriction(list_->currentRow(), friction_->value(),
+                                     t <= torsion_->minimum() ? -1.0 : t / 1000.0);
+    });
   auto* buttons = new QHBoxLayout;
   auto* import = new QPushButton(tr("Import..."));
   auto* remove = new QPushButton(tr("Remove"));
@@ -81,6 +109,8 @@ void ObjectPanel::showSelected() {
   const bool valid = i >= 0 && i < static_cast<int>(controller_->objects().size());
   for (QDoubleSpinBox* f : pose_) f->setEnabled(valid);
   free_->setEnabled(valid);
+  friction_->setEnabled(valid);
+  torsion_->setEnabled(valid);
   if (!valid) return;
   const Eigen::Isometry3d& pose = controller_->objectPose(i);
   // Roll-pitch-yaw: R = Rz(yaw) Ry(pitch) Rx(roll), as the hand files' rpy_deg.
@@ -89,7 +119,10 @@ void ObjectPanel::showSelected() {
   const double roll = std::atan2(R(2, 1), R(2, 2));
   const double yaw = std::atan2(R(1, 0), R(0, 0));
   updating_ = true;
-  free_->setChecked(!controller_->objects()[static_cast<std::size_t>(i)].fixed);
+  const sim::ObjectModel& o = controller_->objects()[static_cast<std::size_t>(i)];
+  free_->setChecked(!o.fixed);
+  friction_->setValue(o.friction);
+  torsion_->setValue(o.torsional < 0.0 ? torsion_->minimum() : o.torsional * 1000.0);
   for (int k = 0; k < 3; ++k) pose_[k]->setValue(pose.translation()(k) * 1000.0);
   pose_[3]->setValue(roll * kDeg);
   pose_[4]->setValue(pitch * kDeg);

@@ -11,7 +11,7 @@ namespace handsim::app {
 class SimulationController;
 
 /// The scene's objects: a list, numeric pose fields (position in millimetres, roll-pitch-yaw
-/// in degrees, palm frame) and removal.
+/// in degrees, palm frame), free or fixed, friction and torsional friction, and removal.
 class ObjectPanel : public QWidget {
   Q_OBJECT
  public:
@@ -21,6 +21,10 @@ class ObjectPanel : public QWidget {
   QDoubleSpinBox* poseField(int i) const { return pose_[i]; }
   /// "Free": the selected object moves under gravity and contacts.
   QCheckBox* freeBox() const { return free_; }
+  /// The selected object's Coulomb coefficient [-] and torsional friction length [mm] (its
+  /// minimum, shown as "scene's", leaves it to the scene's contact option).
+  QDoubleSpinBox* frictionField() const { return friction_; }
+  QDoubleSpinBox* torsionField() const { return torsion_; }
   /// Shows the selected object's current pose (after it moved elsewhere, e.g. a drag).
   void refreshPose() { showSelected(); }
 
@@ -37,6 +41,8 @@ class ObjectPanel : public QWidget {
   QListWidget* list_ = nullptr;
   QDoubleSpinBox* pose_[6] = {};
   QCheckBox* free_ = nullptr;
+  QDoubleSpinBox* friction_ = nullptr;
+  QDoubleSpinBox* torsion_ = nullptr;
   bool updating_ = false;
 };
 

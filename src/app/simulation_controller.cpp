@@ -152,6 +152,22 @@ void SimulationController::setObjectFree(int index, bool free) {
   setObjects(std::move(objects), std::move(poses));
 }
 
+void SimulationController::setObjectFriction(int index, double mu, double torsional_m) {
+  if (index < 0 || index >= static_cast<int>(objects().size())) return;
+  if (!(mu >= 0.0) || !std::isfinite(mu) || !std::isfinite(torsional_m)) {
+    Q_EMIT warning(tr("friction must be finite and not negative"));
+    return;
+  }
+  std::vector<sim::ObjectModel> objects = run_->model().objects;
+  sim::ObjectModel& o = objects[static_cast<std::size_t>(index)];
+  const double torsional = torsional_m < 0.0 ? -1.0 : torsional_m;
+  if (o.friction == mu && o.torsional == torsional) return;
+  o.friction = mu;
+  o.torsional = torsional;
+  std::vector<Eigen::Isometry3d> poses = liveState().object_pose_world;
+  setObjects(std::move(objects), std::move(poses));
+}
+
 void SimulationController::setGroundEnabled(bool enabled) {
   if (enabled == groundEnabled()) return;
   sim::Options options = run_->model().options;

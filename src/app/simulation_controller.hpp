@@ -89,6 +89,9 @@ class SimulationController : public QObject {
   /// Makes object `index` free (moved by gravity and contacts, docs/free-objects.md) or fixed.
   /// An object without mass (an open mesh) cannot be free: a warning, nothing changes.
   void setObjectFree(int index, bool free);
+  /// The object's Coulomb coefficient [-] and torsional friction length [m] (negative: the
+  /// scene's contact option torsional_m) for its free-object contacts.
+  void setObjectFriction(int index, double mu, double torsional_m);
   /// The ground plane z <= 0 that free objects rest on (sim::GroundOptions).
   bool groundEnabled() const { return run_->model().options.ground.enabled; }
   void setGroundEnabled(bool enabled);

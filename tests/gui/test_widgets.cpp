@@ -24,6 +24,7 @@
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/hand/pose_io.hpp"
 #include "handsim/kinematics/workspace.hpp"
+#include "handsim/sim/scenario.hpp"
 #include "joint_panel.hpp"
 #include "default_window.hpp"
 #include "main_window.hpp"
@@ -119,6 +120,27 @@ class WidgetTest : public QObject {
     const int frames = window_->viewport()->frameCount();
     window_->viewport()->update();
     QTRY_VERIFY(window_->viewport()->frameCount() > frames);
+  }
+
+  void theObjectPanelSetsFrictionAndTorsionAndTheSceneKeepsThem() {
+    handsim::app::ObjectPanel* panel = window_->objectPanel();
+    panel->list()->setCurrentRow(0);
+    QCOMPARE(panel->torsionField()->text(), QStringLiteral("scene's"));  // none of its own
+    panel->frictionField()->setValue(0.8);
+    panel->torsionField()->setValue(3.0);
+    QCOMPARE(controller_->objects()[0].friction, 0.8);
+    QCOMPARE(controller_->objects()[0].torsional, 0.003);
+    // Saved and read back by the core's scenario reader.
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("scene.json")).toStdString();
+    controller_->saveScene(path);
+    const handsim::sim::Scenario sc = handsim::sim::loadScenario(path);
+    QCOMPARE(sc.objects.at(0).friction, 0.8);
+    QCOMPARE(sc.objects.at(0).torsional, 0.003);
+    // Back to the scene's length.
+    panel->torsionField()->setValue(panel->torsionField()->minimum());
+    QCOMPARE(controller_->objects()[0].torsional, -1.0);
+    QCOMPARE(panel->torsionField()->text(), QStringLiteral("scene's"));
   }
 
   void aFreeObjectFallsOntoTheGroundAndTheLiftCarriesThePalm() {
