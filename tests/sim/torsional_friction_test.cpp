@@ -140,6 +140,9 @@ TEST(TorsionalFriction, TheSpinMomentColumnIsTheCoulombMomentWhileSpinning) {
     }
     ASSERT_TRUE(has);
     EXPECT_EQ(rec.unit(column), "N m");
+    // Link-link pairs are frictionless: a force column, no twisting one.
+    EXPECT_GE(rec.columnIndex("contact.F1.F2.force"), 0);
+    EXPECT_LT(rec.columnIndex("contact.F1.F2.spin_moment"), 0);
     sim::SimState s = sim::makeState(*model);
     while (s.time < 0.2 - 1e-9) sim::step(*model, s);
     const double m = model->objects[0].mass.mass_kg;

@@ -361,8 +361,9 @@ void addContactPairChannels(Recorder& recorder, const Model& m) {
       m.options.contact.model == ContactModel::Seed004
           ? m.options.contact.friction == PenaltyFriction::Anchor
           : anyTorsional(m);
-  auto add = [&recorder, twisting](const std::string& a, const std::string& b, PairBody pa,
-                                   PairBody pb) {
+  // `spin`: the pair can twist (it has an object; link-link contacts are frictionless).
+  auto add = [&recorder](const std::string& a, const std::string& b, PairBody pa, PairBody pb,
+                         bool spin) {
     recorder.addChannel("contact." + a + "." + b + ".force", "N", [pa, pb](const SimState& s) {
       Eigen::Vector3d sum = Eigen::Vector3d::Zero();  // on the second body
       for (const Contact& c : s.contacts) sum += pairSign(c, false, pa, pb) * c.forceOnObjectWorld();
@@ -372,7 +373,7 @@ void addContactPairChannels(Recorder& recorder, const Model& m) {
         sum += pairSign(c, true, pa, pb) * c.forceOnObjectWorld();
       return sum.norm();
     });
-    if (!twisting) return;
+    if (!spin) return;
     // The pair's twisting couples on the second body (each contact's spin_moment about its
     // normal), summed as vectors: couples add wherever they act.
     recorder.addChannel("contact." + a + "." + b + ".spin_moment", "N m",
@@ -389,20 +390,20 @@ void addContactPairChannels(Recorder& recorder, const Model& m) {
     const PairBody obj{PairBody::Object, static_cast<int>(o)};
     const std::string& name = m.objects[o].name;
     for (std::size_t f = 0; f < nf; ++f)
-      add(hand.fingers[f].name, name, {PairBody::Finger, static_cast<int>(f)}, obj);
+      add(hand.fingers[f].name, name, {PairBody::Finger, static_cast<int>(f)}, obj, twisting);
     if (m.objects[o].fixed) continue;
-    add("palm", name, {PairBody::Palm, -1}, obj);
-    if (m.options.ground.enabled) add("ground", name, {PairBody::Ground, -1}, obj);
+    add("palm", name, {PairBody::Palm, -1}, obj, twisting);
+    if (m.options.ground.enabled) add("ground", name, {PairBody::Ground, -1}, obj, twisting);
     for (std::size_t p = 0; p < m.objects.size(); ++p)
       if (p != o && (m.objects[p].fixed || p > o))
-        add(m.objects[p].name, name, {PairBody::Object, static_cast<int>(p)}, obj);
+        add(m.objects[p].name, name, {PairBody::Object, static_cast<int>(p)}, obj, twisting);
   }
   for (std::size_t f = 0; f < nf; ++f) {
     const PairBody finger{PairBody::Finger, static_cast<int>(f)};
     for (std::size_t g = f + 1; g < nf; ++g)
       add(hand.fingers[f].name, hand.fingers[g].name, finger,
-          {PairBody::Finger, static_cast<int>(g)});
-    add(hand.fingers[f].name, "palm", finger, {PairBody::Palm, -1});
+          {PairBody::Finger, static_cast<int>(g)}, false);
+    add(hand.fingers[f].name, "palm", finger, {PairBody::Palm, -1}, false);
   }
 }
 
