@@ -3,9 +3,11 @@
 // that define their answer, written out here independently of the solver: for the impulses
 // returned, v+ = v + M^-1 J^T lambda (recomputed with a dense inverse), each normal row
 // 0 <= lambda _|_ J v+ - c >= 0, and each friction row inside its Coulomb box
-// |lambda_t| <= mu lambda_n, with J_t v+ = c_t when strictly inside and the sliding velocity
-// against the impulse at the bound. No comparison with another run of the solver decides
-// these tests (except the determinism test, which is about exactly that).
+// |lambda_t| <= mu lambda_n (or each pair of tangent rows inside its disc, the isotropic cone),
+// with J_t v+ = c_t when strictly inside and the sliding velocity against the impulse at the
+// bound (for a cone: anti-parallel to the pair's impulse, maximal dissipation). No comparison with
+// another run of the solver decides these tests (except the determinism test, which is about
+// exactly that).
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
@@ -23,13 +25,15 @@ struct System {
   Eigen::VectorXd bias;    // nr
   Eigen::VectorXd v0;      // n
   Eigen::VectorXi normal;  // nr: -1 normal rows, else the normal row of a tangent row
-  Eigen::VectorXd mu;      // nr
+  Eigen::VectorXi partner;  // nr: the other tangent row of a cone, else -1 (a box)
+  Eigen::VectorXd mu;       // nr
 };
 
 // `contacts` contacts, each a normal row then two tangent rows, on n generalised velocities
 // with a random positive definite inertia; normal right-hand sides of both signs (pushing out
-// and allowing approach), tangent ones zero (sticking wanted).
-System randomSystem(std::mt19937& rng, int n, int contacts, double friction) {
+// and allowing approach), tangent ones zero (sticking wanted). With `cones` each contact's two
+// tangent rows are one isotropic cone, else two boxes.
+System randomSystem(std::mt19937& rng, int n, int contacts, double friction, bool cones = false) {
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   auto random = [&](Eigen::Index r, Eigen::Index c) {
     Eigen::MatrixXd a(r, c);
@@ -45,6 +49,7 @@ System randomSystem(std::mt19937& rng, int n, int contacts, double friction) {
   s.j = random(nr, n);
   s.bias = Eigen::VectorXd::Zero(nr);
   s.normal = Eigen::VectorXi::Constant(nr, -1);
+  s.partner = Eigen::VectorXi::Constant(nr, -1);
   s.mu = Eigen::VectorXd::Zero(nr);
   // Normal rows first (the solver's order), then two tangent rows per contact.
   for (int c = 0; c < contacts; ++c) {
@@ -53,6 +58,7 @@ System randomSystem(std::mt19937& rng, int n, int contacts, double friction) {
       const int t = contacts + 2 * c + k;
       s.normal[t] = c;
       s.mu[t] = friction;
+      if (cones) s.partner[t] = k == 0 ? t + 1 : t - 1;
     }
   }
   s.v0 = 2.0 * random(n, 1);
@@ -70,7 +76,7 @@ double lcpViolation(const System& s, const Eigen::VectorXd& lambda, const Eigen:
       worst = std::max(worst, -lambda[i]);               // no pulling
       worst = std::max(worst, -r[i]);                    // no approach beyond c
       worst = std::max(worst, std::abs(lambda[i] * r[i]) / scale);  // complementarity
-    } else {
+    } else if (s.partner[i] < 0) {
       const double bound = s.mu[i] * lambda[s.normal[i]];
       worst = std::max(worst, std::abs(lambda[i]) - bound);  // inside Coulomb's box
       const double slack = 1e-9 * scale;
@@ -80,6 +86,20 @@ double lcpViolation(const System& s, const Eigen::VectorXd& lambda, const Eigen:
         worst = std::max(worst, r[i]);  // sliding along -t, the impulse along +t opposes it
       else if (lambda[i] < 0.0)
         worst = std::max(worst, -r[i]);
+    } else if (s.partner[i] > i) {
+      // A cone: the pair (i, j) inside the disc; sticking inside, and at the rim the pair's
+      // sliding velocity r_t = -k lambda_t with k >= 0 (opposed, parallel).
+      const Eigen::Index j = s.partner[i];
+      const double bound = s.mu[i] * lambda[s.normal[i]];
+      const Eigen::Vector2d l(lambda[i], lambda[j]), rt(r[i], r[j]);
+      worst = std::max(worst, l.norm() - bound);
+      if (l.norm() < bound - 1e-9 * scale) {
+        worst = std::max(worst, rt.norm());
+      } else if (l.norm() > 0.0) {
+        const Eigen::Vector2d dir = l / l.norm();
+        worst = std::max(worst, rt.dot(dir));  // not along the impulse
+        worst = std::max(worst, std::abs(rt[0] * dir[1] - rt[1] * dir[0]));  // nor across it
+      }
     }
   }
   return worst;
@@ -97,8 +117,8 @@ Solve solve(const System& s, const contact::PgsSettings& settings,
   Solve out;
   out.lambda = start;
   out.v = s.v0;
-  out.sweeps = contact::projectedGaussSeidelFriction(s.j, minv_rows, w, s.bias, s.normal, s.mu,
-                                                     settings, out.v, out.lambda);
+  out.sweeps = contact::projectedGaussSeidelFriction(s.j, minv_rows, w, s.bias, s.normal, s.partner,
+                                                     s.mu, settings, out.v, out.lambda);
   return out;
 }
 
@@ -107,8 +127,8 @@ Solve solve(const System& s, const contact::PgsSettings& settings,
 TEST(PgsWarmStart, ColdAndWarmStartsBothMeetTheCoulombComplementarityConditions) {
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
-  for (int trial = 0; trial < 40; ++trial) {
-    const System s = randomSystem(rng, 8, 2 + trial % 3, trial % 2 ? 0.3 : 0.8);
+  for (int trial = 0; trial < 80; ++trial) {
+    const System s = randomSystem(rng, 8, 2 + trial % 3, trial % 2 ? 0.3 : 0.8, trial >= 40);
     contact::PgsSettings settings;
     settings.sweeps = 20000;
     settings.tolerance = 1e-13;

@@ -46,22 +46,31 @@ int projectedGaussSeidel(const Eigen::Ref<const Eigen::MatrixXd>& rows,
                          const PgsSettings& settings, Eigen::Ref<Eigen::VectorXd> velocity,
                          Eigen::Ref<Eigen::VectorXd> lambda);
 
-/// The same with Coulomb friction rows (box bounds that follow a normal impulse): a row i with
-/// normal_of[i] >= 0 is a tangent row of the contact whose normal row is normal_of[i]; its
-/// impulse is kept in [-mu[i] lambda_n, mu[i] lambda_n] with the normal impulse of the moment
-/// (updated every sweep), so the tangential velocity is brought to `bias` (0: sticking) unless
-/// that needs more than the friction cone allows (sliding, at the Coulomb bound). Rows with
-/// normal_of[i] < 0 are unilateral as above. The normal rows must come before their tangent
-/// rows. `normal_of` and `mu` have nr entries. Stops like the above; returns the sweeps run;
-/// free of heap allocation.
+/// The same with Coulomb friction rows that follow a normal impulse. A row i with
+/// normal_of[i] >= 0 is a friction row of the contact whose normal row is normal_of[i]; rows
+/// with normal_of[i] < 0 are unilateral as above. The normal rows must come before their
+/// friction rows. `normal_of`, `partner` and `mu` have nr entries.
+///  - A friction row with partner[i] < 0 is a box: its impulse stays in
+///    [-mu[i] lambda_n, mu[i] lambda_n] (a torsional row of the soft-finger contact).
+///  - Two friction rows that name each other as partner (the two tangents of one contact,
+///    partner[i] = i + 1 and partner[i + 1] = i, the same mu) are an isotropic Coulomb cone:
+///    the pair's impulse stays in the disc |(lambda_i, lambda_i+1)| <= mu lambda_n, solved
+///    together (the 2 x 2 block of the Delassus matrix); at the disc's rim it is turned to
+///    oppose the pair's sliding velocity (maximal dissipation; Stewart and Trinkle 1996), so
+///    friction has the same strength in every direction of the tangent plane, unlike the
+///    four-sided pyramid of two independent boxes.
+/// The normal impulse of the moment is used (updated every sweep; Catto 2005), so the
+/// tangential velocity is brought to `bias` (0: sticking) unless that needs more than the cone
+/// allows (sliding, at the bound). Stops like the above; returns the sweeps run; free of heap
+/// allocation.
 int projectedGaussSeidelFriction(const Eigen::Ref<const Eigen::MatrixXd>& rows,
                                  const Eigen::Ref<const Eigen::MatrixXd>& minv_rows,
                                  const Eigen::Ref<const Eigen::MatrixXd>& w,
                                  const Eigen::Ref<const Eigen::VectorXd>& bias,
                                  const Eigen::Ref<const Eigen::VectorXi>& normal_of,
+                                 const Eigen::Ref<const Eigen::VectorXi>& partner,
                                  const Eigen::Ref<const Eigen::VectorXd>& mu,
-                                 const PgsSettings& settings,
-                                 Eigen::Ref<Eigen::VectorXd> velocity,
+                                 const PgsSettings& settings, Eigen::Ref<Eigen::VectorXd> velocity,
                                  Eigen::Ref<Eigen::VectorXd> lambda);
 
 }  // namespace handsim::contact

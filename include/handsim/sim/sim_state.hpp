@@ -75,9 +75,16 @@ struct StepWorkspace {
   Eigen::VectorXd velocity_old;            ///< velocities at the start of the step (n)
   Eigen::VectorXd velocity;                ///< velocities at its end (n)
   Eigen::VectorXd velocity_impact;  ///< after the impact impulses, before the step (n)
+  /// Pseudo-velocities of the position correction (n): they move the free objects out of a
+  /// penetration over the step but are not kept as velocity (split impulse; no kinetic energy
+  /// comes from pushing bodies apart).
+  Eigen::VectorXd velocity_position;
   std::vector<FreeBodyScratch> bodies;  ///< the free objects of this step (nb)
   std::vector<int> body_of_object;      ///< body index of each object, -1 fixed (no)
   Eigen::VectorXi row_normal;           ///< per row: its normal row if a tangent row, else -1
+  /// Per row: the other tangent row of its friction cone (the two tangents of one contact name
+  /// each other), else -1 (normal, limit and torsional rows).
+  Eigen::VectorXi row_partner;
   Eigen::VectorXd row_mu;               ///< per row: Coulomb coefficient of a tangent row
   /// Per friction row its direction: a unit tangent of a sliding row, the contact normal of a
   /// torsional row (row_spin 1).
@@ -91,6 +98,8 @@ struct StepWorkspace {
   Eigen::MatrixXd delassus;             ///< J M^-1 J^T (capacity x capacity)
   Eigen::VectorXd lambda;               ///< impulses (capacity)
   Eigen::VectorXd lambda_impact;         ///< impulses of the impact (capacity)
+  Eigen::VectorXd row_push;              ///< position correction's right-hand sides (capacity)
+  Eigen::VectorXd lambda_position;       ///< position correction's impulses (capacity)
   collision::ContactScratch collision;  ///< narrow-phase buffers (pairs, patches)
   /// Leaf pairs of the last descent per mesh pair, replayed while the pair barely moves
   /// (temporal coherence; the contacts are those of a full descent bit for bit).

@@ -42,7 +42,10 @@ void reserveRows(StepWorkspace& w, Eigen::Index rows, Eigen::Index n) {
   w.delassus.resize(cap, cap);
   w.lambda.resize(cap);
   w.lambda_impact.resize(cap);
+  w.row_push.resize(cap);
+  w.lambda_position.resize(cap);
   w.row_normal.resize(cap);
+  w.row_partner.resize(cap);
   w.row_mu.resize(cap);
   w.tangents.resize(static_cast<std::size_t>(cap));
   w.row_spin.resize(static_cast<std::size_t>(cap));
@@ -154,7 +157,8 @@ void sizeWorkspace(const Model& model, SimState& s) {
   // guard has stopped it).
   const std::size_t nb = freeObjectCount(model);
   const Eigen::Index n = idx(na + 6 * nb);
-  for (Eigen::VectorXd* v : {&w.acceleration, &w.velocity_old, &w.velocity, &w.velocity_impact})
+  for (Eigen::VectorXd* v :
+       {&w.acceleration, &w.velocity_old, &w.velocity, &w.velocity_impact, &w.velocity_position})
     *v = Eigen::VectorXd::Zero(n);
   w.bodies.assign(nb, {});
   w.body_of_object.assign(model.objects.size(), -1);
@@ -850,9 +854,11 @@ bool solveRows(const Model& model, SimState& s) {
   auto rows = w.rows.topRows(nr);
   auto bias = w.row_bias.head(nr);
   auto normal_of = w.row_normal.head(nr);
+  auto partner = w.row_partner.head(nr);
   auto mu = w.row_mu.head(nr);
   rows.setZero();
   normal_of.setConstant(-1);
+  partner.setConstant(-1);
   mu.setZero();
   const bool palm_moves = !s.palm_twist_world.isZero(0.0);
   // The palm's motion carries the links: their point velocity gains v_P + w_P x (p - o_P).
@@ -898,6 +904,7 @@ bool solveRows(const Model& model, SimState& s) {
       addBodyPart(rows, fr, w, body, idx(na), c.point_world, t[k]);
       bias[fr] = palm_moves ? -t[k].dot(palmVelocity(c.point_world)) : 0.0;
       normal_of[fr] = i;
+      partner[fr] = k == 0 ? fr + 1 : fr - 1;  // one isotropic cone
       mu[fr] = model.objects[static_cast<std::size_t>(c.object)].friction;
       w.row_spin[static_cast<std::size_t>(fr)] = 0;
     }
@@ -930,10 +937,10 @@ bool solveRows(const Model& model, SimState& s) {
         c.other >= 0 ? w.body_of_object[static_cast<std::size_t>(c.other)] : -1;
     addBodyPart(rows, i, w, body, idx(na), c.point_world, -c.normal_world);
     addBodyPart(rows, i, w, other_body, idx(na), c.point_world, c.normal_world);
-    // Beyond the slop it is pushed out by a fraction per step; above it (a gap or a shallow
-    // touch) it may approach until the slop and no further (a speculative contact).
-    const double beyond = c.depth - co.slop;
-    bias[i] = (beyond > 0.0 ? co.object_push * beyond : beyond) / dt;
+    // Above the slop (a gap or a shallow touch) it may approach until the slop and no
+    // further (a speculative contact); beyond it, it may not approach: the push back out is
+    // the position correction's (correctPositions), never a velocity.
+    bias[i] = std::min(0.0, c.depth - co.slop) / dt;
     const bool palm = c.other == kPalm && palm_moves;
     if (palm) bias[i] += c.normal_world.dot(palmVelocity(c.point_world));
     const double object_mu = model.objects[static_cast<std::size_t>(c.object)].friction;
@@ -950,6 +957,7 @@ bool solveRows(const Model& model, SimState& s) {
       addBodyPart(rows, fr, w, other_body, idx(na), c.point_world, -t[j]);
       bias[fr] = palm ? -t[j].dot(palmVelocity(c.point_world)) : 0.0;
       normal_of[fr] = i;
+      partner[fr] = j == 0 ? fr + 1 : fr - 1;  // one isotropic cone
       mu[fr] = pair_mu;
       w.row_spin[static_cast<std::size_t>(fr)] = 0;
     }
@@ -1030,7 +1038,7 @@ bool solveRows(const Model& model, SimState& s) {
       contact::projectedGaussSeidel(rows, minv_rows, delassus, bias, settings, w.velocity,
                                     impulses);
     else
-      contact::projectedGaussSeidelFriction(rows, minv_rows, delassus, bias, normal_of, mu,
+      contact::projectedGaussSeidelFriction(rows, minv_rows, delassus, bias, normal_of, partner, mu,
                                             settings, w.velocity, impulses);
   };
   // First the impact: the velocity brought into contacts and stops is removed (an impulse,
@@ -1087,6 +1095,37 @@ bool solveRows(const Model& model, SimState& s) {
   return acted || (lambda.array() != 0.0).any();
 }
 
+// The position correction of the object contacts (split impulse: Catto 2006, Erleben 2007;
+// Bullet's "split impulse"): pseudo-velocities p that take `object_push` of each penetration
+// beyond the slop out over the step, J p >= push / dt on the object contacts' normal rows of the
+// last solve (same Delassus block, lambda >= 0, no friction). The free objects move by v + p
+// (integrateObjects) and keep v: pushing apart brings no kinetic energy, however wrong a depth
+// estimate is, where a velocity bias would leave the push in the bodies as speed.
+void correctPositions(const Model& model, SimState& s) {
+  StepWorkspace& w = s.work;
+  w.velocity_position.setZero();
+  const ContactOptions& co = model.options.contact;
+  const auto nc = static_cast<Eigen::Index>(s.contacts.size());
+  const auto ng = static_cast<Eigen::Index>(w.object_rows);
+  if (ng == 0 || co.object_push == 0.0) return;
+  auto push = w.row_push.head(ng);
+  bool any = false;
+  for (Eigen::Index k = 0; k < ng; ++k) {
+    const double beyond = s.object_contacts[static_cast<std::size_t>(k)].depth - co.slop;
+    push[k] = co.object_push * std::max(0.0, beyond) / model.options.dt;
+    any = any || push[k] > 0.0;
+  }
+  if (!any) return;
+  contact::PgsSettings settings;
+  settings.sweeps = model.options.solver.sweeps;
+  settings.tolerance = model.options.solver.tolerance;
+  const auto delassus = w.delassus.block(nc, nc, ng, ng);
+  settings.row_floor =
+      model.options.solver.row_floor * (1.0 + delassus.diagonal().cwiseAbs().maxCoeff());
+  contact::projectedGaussSeidel(w.rows.middleRows(nc, ng), w.minv_rows.middleCols(nc, ng), delassus,
+                                push, settings, w.velocity_position, w.lambda_position.head(ng));
+}
+
 }  // namespace
 
 void solveContacts(const Model& model, SimState& s) {
@@ -1136,6 +1175,7 @@ void solveContacts(const Model& model, SimState& s) {
   }
   // Unconstrained, the accelerations stay the dynamics' own (to the last bit).
   if (acted) w.acceleration = (w.velocity - w.velocity_old) / dt;
+  correctPositions(model, s);
 }
 
 bool updateClutches(const Model& model, SimState& s) {
@@ -1257,8 +1297,10 @@ void integrateObjects(const Model& model, SimState& s) {
     const Eigen::Vector3d omega = w.velocity.segment<3>(slot + 3);
     const geometry::MassProperties& mp = model.objects[o].mass;
     Eigen::Isometry3d& pose = s.object_pose_world[o];
-    const Eigen::Vector3d com = body.com_world + v * dt;
-    Eigen::Quaterniond q = cayleyRotation(omega * dt) * Eigen::Quaterniond(pose.linear());
+    // The position correction's pseudo-velocities move the body but are not kept.
+    const Eigen::Vector3d com = body.com_world + (v + w.velocity_position.segment<3>(slot)) * dt;
+    Eigen::Quaterniond q = cayleyRotation((omega + w.velocity_position.segment<3>(slot + 3)) * dt) *
+                           Eigen::Quaterniond(pose.linear());
     q.normalize();
     const Eigen::Matrix3d R = q.toRotationMatrix();
     const Eigen::Vector3d momentum = body.inertia_world * (s.object_twist_world[o].tail<3>() +
