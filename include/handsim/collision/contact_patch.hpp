@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Contact patches: intersection segments chained into connected pieces, each reduced to a point
 // contact (seed 000, section IV: normal = area-weighted sum of the patch triangles' normals,
-// point = centre of the patch's bounding box).
+// point = centre of the patch's bounding box), with a depth measured from both meshes.
 #pragma once
 
 #include <Eigen/Geometry>
@@ -25,13 +25,18 @@ struct ContactPatchOptions {
 struct ContactPatch {
   /// Centre of the bounding box of the patch's intersection points [m].
   Eigen::Vector3d point = Eigen::Vector3d::Zero();
-  /// Unit contact normal: area-weighted sum of the outward normals of the object's triangles in
-  /// the patch, so it points out of the object and is the direction in which the object pushes
-  /// the link. Falls back to minus the link triangles' sum when the object's cancels; zero when
-  /// both cancel.
+  /// Unit contact normal, out of the object (B) into the link (A): along the intersection
+  /// curve, the outward unit normal of the object's triangle minus the link's, weighted by the
+  /// length of each triangle pair's segment (coplanar overlaps, by area, only when the patch
+  /// has no crossing pair). The same line whichever mesh is called A (swapping them flips its
+  /// sign); zero when the sum cancels.
   Eigen::Vector3d normal = Eigen::Vector3d::Zero();
-  /// Penetration estimate [m]: largest distance, along -normal from the patch's tangent plane
-  /// through `point`, of a vertex of the patch's link triangles; 0 when none lies below it.
+  /// Penetration estimate [m], symmetric in the two meshes: with the plane through `point`
+  /// normal to `normal`, the largest distance below it (into the object) of the link's patch
+  /// triangles plus the largest distance above it (into the link) of the object's, each
+  /// triangle clipped first to the patch (the rectangle its intersection points span in the
+  /// tangent plane), so far vertices of large triangles do not count; 0 when nothing
+  /// lies beyond the plane, and when the normal is zero.
   double depth_m = 0.0;
   /// Sum of the areas of the object's triangles in the patch (the normal's weight) [m^2].
   double object_area_m2 = 0.0;

@@ -109,6 +109,10 @@ struct ContactScratch {
   /// Patches of the last `buildContactPatches` call: only `[0, returned count)` are valid; the
   /// elements beyond are kept (with their vectors' capacity) for later calls.
   std::vector<ContactPatch> patches;
+  /// One patch's intersection points in its tangent plane, their convex hull, and the two
+  /// buffers of a triangle being clipped to it (the patch depth).
+  std::vector<Eigen::Vector2d> plane_points, hull;
+  std::vector<Eigen::Vector3d> clip_in, clip_out;
 };
 
 /// Temporal coherence of the narrow phase (the `allContacts` overload taking it): one record
