@@ -90,7 +90,7 @@ TEST(LowPass, RejectsBadArguments) {
 
 TEST(FirstContact, ForceIntegratesToTheGaussianClosedForm) {
   // ∫ from t_c to T of δ_i = i_v / 2 (erf((T - t_v) / d_v) + erf(g_t)), i_v = g_i m Δv, and the
-  // gain's excess over 1 integrates to g_i d_v over all t.
+  // gain's excess over 1 is δ_i / (g1 d_t), so it integrates to that integral over g1 d_t.
   PenaltyContactParams p;
   const FirstContact c{0.25, 0.15};
   const double m = 0.4, iv = p.first_contact_gain * m * c.approach_mps;
@@ -104,14 +104,25 @@ TEST(FirstContact, ForceIntegratesToTheGaussianClosedForm) {
     for (int i = 0; i <= n; ++i) {
       const double wgt = (i == 0 || i == n) ? 1 : (i % 2 ? 4 : 2);
       sum += wgt * firstContactForce(p, c, m, c.time_s + i * h);
-      gain_sum += wgt * (firstContactGain(p, c, c.time_s + i * h) - 1.0);
+      gain_sum += wgt * (firstContactGain(p, c, m, c.time_s + i * h) - 1.0);
     }
     const double closed = iv / 2 * (std::erf((T - tv) / dv) + std::erf(p.first_contact_delay));
     EXPECT_NEAR(sum * h / 3, closed, 1e-9 * iv) << T;
-    EXPECT_NEAR(gain_sum * h / 3, closed / iv * p.first_contact_gain * dv, 1e-9 * dv) << T;
+    const double force_scale = p.stiffness_n_per_m * p.target_depth_m;
+    EXPECT_NEAR(gain_sum * h / 3, closed / force_scale, 1e-9 * iv / force_scale) << T;
   }
   EXPECT_EQ(firstContactForce(p, FirstContact{0.0, 0.0}, m, 0.1), 0.0);
-  EXPECT_EQ(firstContactGain(p, FirstContact{0.0, -0.2}, 0.1), 1.0);
+  EXPECT_EQ(firstContactGain(p, FirstContact{0.0, -0.2}, m, 0.1), 1.0);
+  // The peak, 1 + g_i / sqrt(pi) m dv^2 / (g1 d_t^2): a slow touch gets almost nothing (1 mm/s
+  // on 0.4 kg: 1 + 1.9e-5), a 1 m/s impact 1 + 141 x 1.35.
+  for (const double speed : {1e-3, 1.0}) {
+    const FirstContact hit{0.0, speed};
+    const double t_peak = p.first_contact_delay * p.target_depth_m / speed;
+    const double severity =
+        m * speed * speed / (p.stiffness_n_per_m * p.target_depth_m * p.target_depth_m);
+    EXPECT_NEAR(firstContactGain(p, hit, m, t_peak),
+                1.0 + p.first_contact_gain / std::sqrt(kPi) * severity, 1e-12 * severity);
+  }
 }
 
 TEST(PenaltyForce, MagnitudeDirectionTorqueAndDepth) {

@@ -29,7 +29,8 @@ struct PenaltyContactParams {
   /// ζ of the filter (eq. 4); the paper gives none: 1, critically damped (no overshoot).
   double filter_damping_ratio = 1.0;
   /// ω_n of the filter (eq. 4) [rad/s]; the paper gives none: 2π·100 Hz, above the contact's
-  /// own frequency sqrt(g1 / m) = 608 rad/s for the paper's 0.2 kg objects.
+  /// own frequency sqrt(g1 / m) = 608 rad/s for the paper's 0.2 kg objects. A floor: each
+  /// contact's filter runs at least at filterNaturalFrequency's damper-rate bound.
   double filter_natural_frequency_radps = 2.0 * 3.14159265358979323846 * 100.0;
   /// μ of eq. 8 (Coulomb coefficient), 0.2.
   double mu = 0.2;
@@ -70,10 +71,21 @@ struct FirstContact {
 double firstContactForce(const PenaltyContactParams& p, const FirstContact& contact,
                          double total_mass_kg, double t);
 
-/// The dimensionless multiplier eq. 6 applies: κ(t) = 1 + δ_i(t) d_v / i_v = 1 + g_i exp(-((t -
-/// t_v) / d_v)²) / sqrt(π): δ_i in units of its own force scale i_v / d_v, plus 1 so that the
-/// steady contact keeps its Kelvin-Voigt force after the impact (docs/free-objects.md).
-double firstContactGain(const PenaltyContactParams& p, const FirstContact& contact, double t);
+/// The dimensionless multiplier eq. 6 applies: κ(t) = 1 + δ_i(t) / (g1 d_t) = 1 + (g_i / sqrt(π))
+/// (M Δv_c² / (g1 d_t²)) exp(-((t - t_v) / d_v)²): eq. 5's force in units of the contact's own
+/// force at the admissible depth, plus 1 so that the steady contact keeps its Kelvin-Voigt force
+/// after the impact. M Δv_c² / (g1 d_t²) is the impact's kinetic energy over the spring's energy
+/// at the admissible depth, so a slow touch gets no gain (docs/free-objects.md). M =
+/// `total_mass_kg` [kg], the masses the contact has to stop; 1 when Δv_c <= 0 or g1 <= 0.
+double firstContactGain(const PenaltyContactParams& p, const FirstContact& contact,
+                        double total_mass_kg, double t);
+
+/// Eq. 4's natural frequency for a contact whose depth answers a force with the acceleration
+/// `inverse_mass` [1/kg] per N, under eq. 5's gain κ: max(ω_n, 2 κ g2 inverse_mass / ζ) [rad/s].
+/// The damper acts on the filtered rate; a filter slower than the damper's own rate κ g2 / m
+/// lags it so that it pumps energy (Routh-Hurwitz: m d'' = -g1 d - g2 d_f' is unstable for
+/// ω_n < κ g2 / (2 ζ m)); the floor keeps a margin of 4 (docs/free-objects.md).
+double filterNaturalFrequency(const PenaltyContactParams& p, double gain, double inverse_mass);
 
 /// Equivalent depth d = 2 v / (area_a + area_b) [m]: the overlap volume over the mean area of
 /// its two sub-meshes (exactly the depth for a thin slab between two flat faces); 0 when the

@@ -80,11 +80,21 @@ double firstContactForce(const PenaltyContactParams& p, const FirstContact& cont
   return impulse / (std::sqrt(kPi) * d) * std::exp(-x * x);
 }
 
-double firstContactGain(const PenaltyContactParams& p, const FirstContact& contact, double t) {
-  if (!(contact.approach_mps > 0.0)) return 1.0;
+double firstContactGain(const PenaltyContactParams& p, const FirstContact& contact,
+                        double total_mass_kg, double t) {
+  if (!(contact.approach_mps > 0.0) || !(p.stiffness_n_per_m > 0.0)) return 1.0;
   const double d = impactDuration(p, contact);
   const double x = (t - contact.time_s - p.first_contact_delay * d) / d;
-  return 1.0 + p.first_contact_gain * std::exp(-x * x) / std::sqrt(kPi);
+  // The impact's kinetic energy over the spring's at the admissible depth (twice each).
+  const double severity = total_mass_kg * contact.approach_mps * contact.approach_mps /
+                          (p.stiffness_n_per_m * p.target_depth_m * p.target_depth_m);
+  return 1.0 + p.first_contact_gain * severity * std::exp(-x * x) / std::sqrt(kPi);
+}
+
+double filterNaturalFrequency(const PenaltyContactParams& p, double gain, double inverse_mass) {
+  const double floor =
+      2.0 * gain * p.damping_ns_per_m * std::max(0.0, inverse_mass) / p.filter_damping_ratio;
+  return std::max(p.filter_natural_frequency_radps, std::isfinite(floor) ? floor : 0.0);
 }
 
 double equivalentDepth(double volume_m3, double area_a_m2, double area_b_m2) {

@@ -381,27 +381,39 @@ void computePenaltyContacts(const Model& model, SimState& s) {
     const Eigen::Vector3d n = ov.direction_world.normalized();  // s_n, from A into B
     const Eigen::Vector3d& c = ov.centroid_world;
     const double d0 = contact::equivalentDepth(ov.volume, ov.area_a, ov.area_b);
-    const double u_star = (pointVelocity(model, s, b, c) - pointVelocity(model, s, a, c)).dot(n);
     const bool fresh = !st.touching;
     if (fresh) {
-      // A new contact: eq. 4 starts at rest on the depth, eq. 5's impact at this approach speed.
+      // A new contact: eq. 4 starts at rest on the depth, eq. 5's impact at the approach speed
+      // the bodies came in with (at the start of the step, before this step's gravity: a body
+      // put down at rest has no impact, whatever dt).
+      const double u =
+          (pointVelocity(model, s, b, c, false) - pointVelocity(model, s, a, c, false)).dot(n);
       st.touching = true;
       st.filter = contact::startLowPass(d0);
       st.first.time_s = t;
-      st.first.approach_mps = std::max(0.0, -u_star);
+      st.first.approach_mps = std::max(0.0, -u);
       st.anchor = {};
       st.twist = 0.0;
     }
+    // Eq. 5's M: the masses the contact stops (the ground, the palm, fixed objects and links
+    // have none here; a link's inertia is in the actuators), and their inverse for eq. 4's floor.
+    double moving_mass = 0.0, inverse_mass = 0.0;
+    for (const Side* side : {&a, &b})
+      if (side->free_body >= 0) {
+        const double m = model.objects[static_cast<std::size_t>(side->object)].mass.mass_kg;
+        moving_mass += m;
+        inverse_mass += 1.0 / m;
+      }
     double magnitude = 0.0;
     if (co.integration == PenaltyIntegration::Explicit) {
       // Eq. 4-6 from the state at the start of the step, held constant over it: eq. 4's filter
       // catches up with the depth measured now (its input linear from last step's), eq. 5's
       // gain at t, eq. 6 on d0 and the filtered rate. A new contact's filter starts at rest.
+      const double kappa = contact::firstContactGain(pp, st.first, moving_mass, t);
       if (!fresh)
         contact::advanceLowPass(st.filter, d0, dt, pp.filter_damping_ratio,
-                                pp.filter_natural_frequency_radps);
-      magnitude = contact::penaltyForceMagnitude(pp, contact::firstContactGain(pp, st.first, t),
-                                                 d0, st.filter.rate);
+                                contact::filterNaturalFrequency(pp, kappa, inverse_mass));
+      magnitude = contact::penaltyForceMagnitude(pp, kappa, d0, st.filter.rate);
     } else {
       // The rate of the equivalent depth, exactly from the geometry: the overlap's volume changes
       // by the flux of each body's velocity through its own part of the overlap's boundary,
@@ -466,21 +478,22 @@ void computePenaltyContacts(const Model& model, SimState& s) {
       flux(b, ov.pieces_b, 1.0);
       w_rate = std::min(w_rate, 0.0);  // a push never deepens the overlap it pushes apart
       // Eq. 5-6, linearly implicit in the depth rate (file comment).
-      const double kappa = contact::firstContactGain(pp, st.first, t + dt);
+      const double kappa = contact::firstContactGain(pp, st.first, moving_mass, t + dt);
+      // Eq. 4 at least as fast as the damper's own rate; the depth's answer to the force is
+      // -w_rate per N (links and turning included), at least the free objects' 1 / m.
+      const double omega =
+          contact::filterNaturalFrequency(pp, kappa, std::max(inverse_mass, -w_rate));
       st.filter.input = d0;  // the measured depth replaces last step's prediction
       contact::LowPassState f0 = st.filter, f1 = st.filter;
-      contact::advanceLowPass(f0, 0.0, dt, pp.filter_damping_ratio,
-                              pp.filter_natural_frequency_radps);
-      contact::advanceLowPass(f1, 1.0, dt, pp.filter_damping_ratio,
-                              pp.filter_natural_frequency_radps);
+      contact::advanceLowPass(f0, 0.0, dt, pp.filter_damping_ratio, omega);
+      contact::advanceLowPass(f1, 1.0, dt, pp.filter_damping_ratio, omega);
       const double alpha = f0.rate, gamma = f1.rate - f0.rate;
       const double g1 = pp.stiffness_n_per_m, g2 = pp.damping_ns_per_m;
       const double f_0 = kappa * ((g1 + g2 * gamma) * d0 + g2 * alpha);
       const double k_d = kappa * (g1 + g2 * gamma) * dt;
       const double implicit_force = (f_0 + k_d * rate_star) / (1.0 - dt * k_d * w_rate);
       const double d1 = d0 + dt * (rate_star + dt * w_rate * std::max(0.0, implicit_force));
-      contact::advanceLowPass(st.filter, d1, dt, pp.filter_damping_ratio,
-                              pp.filter_natural_frequency_radps);
+      contact::advanceLowPass(st.filter, d1, dt, pp.filter_damping_ratio, omega);
       magnitude = contact::penaltyForceMagnitude(pp, kappa, d1, st.filter.rate);
     }
     const Eigen::Vector3d normal_force = contact::penaltyForceOnB(magnitude, n);
