@@ -17,6 +17,7 @@
 #include "handsim/contact/contact_jacobian.hpp"
 #include "handsim/contact/projected_gauss_seidel.hpp"
 #include "handsim/hand/transmission.hpp"
+#include "handsim/sim/continuous_collision.hpp"
 #include "handsim/sim/penalty_contacts.hpp"
 #include "handsim/sim/rigid_body.hpp"
 #include "handsim/sim/stability.hpp"
@@ -1338,7 +1339,9 @@ void step(const Model& model, SimState& s) {
     if (seed004) publishPenaltyContacts(s);
   }
   computeJointTorques(model, s);
+  beginContinuousCollision(model, s);
   integrate(model, s);
+  applyContinuousCollision(model, s);
   forwardPosition(model, s);
   checkRunaway(model, s);
 }

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Continuous collision of fast free bodies (docs/free-objects.md, "Continuous collision"): a
+// 1 cm cube dropped from 0.3 m and thrown at 5 and 20 m/s onto a fixed 2 mm plate, in both
+// contact models, against mechanics: it ends resting on the plate's top face (never below the
+// plate), and its kinetic plus potential energy (worked here from the cube's closed-form
+// inertia) never exceeds the start's; a cube thrown at a free thin plate without gravity
+// against the conservation of momentum; a slow cube sliding on the plate against the same run
+// without the continuous stage, bit for bit.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "../support/box_objects.hpp"
+#include "handsim/geometry/primitives.hpp"
+#include "handsim/hand/hand_loader.hpp"
+#include "handsim/sim/step.hpp"
+
+using namespace handsim;
+using namespace handsim::sim;
+
+namespace {
+
+constexpr double kCube = 0.01;       // edge [m]
+constexpr double kCubeMass = 0.05;   // [kg]
+constexpr double kPlate = 0.002;     // thickness [m]
+constexpr double kPlateTop = 0.001;  // the plate is centred on z = 0 [m]
+constexpr double kG = 9.81;          // [m/s^2]
+
+std::shared_ptr<const hand::HandModel> gripper() {
+  static const auto hand = std::make_shared<const hand::HandModel>(hand::loadHand("gripper2p"));
+  return hand;
+}
+
+// The hand parked far from the objects.
+Eigen::Isometry3d farPalm() {
+  Eigen::Isometry3d palm = Eigen::Isometry3d::Identity();
+  palm.translation() = Eigen::Vector3d(5.0, 5.0, 5.0);
+  return palm;
+}
+
+ObjectModel cubeAt(const Eigen::Vector3d& at, const Eigen::Vector3d& velocity) {
+  ObjectModel cube =
+      test::meshObject("cube", geometry::makeBox(Eigen::Vector3d::Constant(kCube)), kCubeMass, at);
+  cube.initial_twist_world.head<3>() = velocity;
+  return cube;
+}
+
+Options options(bool seed004) {
+  Options opt;
+  opt.gravity_world = Eigen::Vector3d(0.0, 0.0, -kG);
+  if (seed004) opt.contact.model = ContactModel::Seed004;
+  return opt;
+}
+
+// Kinetic plus potential energy of the cube [J], its inertia in closed form.
+double cubeEnergy(const SimState& s, std::size_t o) {
+  const Eigen::Matrix3d R = s.object_pose_world[o].linear();
+  const Eigen::Vector3d v = s.object_twist_world[o].head<3>();
+  const Eigen::Vector3d w = s.object_twist_world[o].tail<3>();
+  const Eigen::Matrix3d inertia =
+      R * test::boxInertia(Eigen::Vector3d::Constant(kCube), kCubeMass) * R.transpose();
+  return 0.5 * kCubeMass * v.squaredNorm() + 0.5 * w.dot(inertia * w) +
+         kCubeMass * kG * s.object_pose_world[o].translation().z();
+}
+
+struct Drop {
+  double lowest_z = 1e9;   // lowest COM height seen [m]
+  double energy_gain = 0;  // largest energy above the start's [J]
+  double start_energy = 0;
+  double end_z = 0, end_speed = 0;
+  std::int64_t clamps = 0;  // times the continuous stage acted
+};
+
+// Drops (or throws) the cube from COM height z0 with vertical velocity vz onto the fixed plate
+// and runs `steps` steps.
+Drop dropOnPlate(bool seed004, double z0, double vz, int steps) {
+  const ObjectModel plate =
+      test::boxObject("plate", {0.1, 0.1, kPlate}, false, Eigen::Vector3d::Zero(), 1000.0);
+  const ObjectModel cube = cubeAt({0.0, 0.0, z0}, {0.0, 0.0, vz});
+  const auto model = compileModel(gripper(), {plate, cube}, options(seed004));
+  SimState s = makeState(*model, {}, farPalm());
+  Drop d;
+  d.start_energy = cubeEnergy(s, 1);
+  for (int i = 0; i < steps; ++i) {
+    step(*model, s);
+    d.lowest_z = std::min(d.lowest_z, s.object_pose_world[1].translation().z());
+    d.energy_gain = std::max(d.energy_gain, cubeEnergy(s, 1) - d.start_energy);
+  }
+  d.end_z = s.object_pose_world[1].translation().z();
+  d.end_speed = s.object_twist_world[1].norm();
+  EXPECT_EQ(s.object_stopped[1], 0);
+  d.clamps = s.continuous_collisions;
+  return d;
+}
+
+// `sink`: how far the cube may go into the plate [m].
+void expectStopsOnThePlate(const Drop& d, double sink) {
+  const double resting = kPlateTop + 0.5 * kCube;  // COM height resting on the top face
+  EXPECT_GT(d.lowest_z, resting - sink);
+  EXPECT_NEAR(d.end_z, resting, 2e-4);
+  EXPECT_LT(d.end_speed, 1e-3);
+  // No energy from nowhere: the plate is fixed and only gravity works (rounding allowed).
+  EXPECT_LE(d.energy_gain, 1e-9 * d.start_energy);
+  EXPECT_GE(d.clamps, 1);
+}
+
+// From 0.3 m: 2.43 m/s at the plate, 2.4 mm per 1 ms step, more than the plate is thick.
+constexpr double kDropZ = kPlateTop + 0.3 + 0.5 * kCube;
+// Thrown from 3 cm above the plate.
+constexpr double kThrowZ = kPlateTop + 0.03 + 0.5 * kCube;
+
+}  // namespace
+
+// The default model stops the cube where the contact begins: at most the slop (0.1 mm) and the
+// stage's tolerance (0.1 mm) deep.
+constexpr double kShallow = 2e-4;
+
+TEST(ContinuousCollision, ACubeDroppedFrom30CmStopsOnAThinFixedPlate) {
+  expectStopsOnThePlate(dropOnPlate(false, kDropZ, 0.0, 450), kShallow);
+}
+
+TEST(ContinuousCollision, ACubeThrownAt5MpsStopsOnAThinFixedPlate) {
+  expectStopsOnThePlate(dropOnPlate(false, kThrowZ, -5.0, 200), kShallow);
+}
+
+TEST(ContinuousCollision, ACubeThrownAt20MpsStopsOnAThinFixedPlate) {
+  expectStopsOnThePlate(dropOnPlate(false, kThrowZ, -20.0, 200), kShallow);
+}
+
+// The penalty model's spring gives way while it stops the cube (at 20 m/s by 1.4 mm, and the
+// cube bounces 0.18 m high), but never lets it through the 2 mm plate.
+TEST(ContinuousCollision, Seed004ACubeDroppedFrom30CmStopsOnAThinFixedPlate) {
+  expectStopsOnThePlate(dropOnPlate(true, kDropZ, 0.0, 450), kShallow);
+}
+
+TEST(ContinuousCollision, Seed004ACubeThrownAt5MpsStopsOnAThinFixedPlate) {
+  expectStopsOnThePlate(dropOnPlate(true, kThrowZ, -5.0, 200), kShallow);
+}
+
+TEST(ContinuousCollision, Seed004ACubeThrownAt20MpsStopsOnAThinFixedPlate) {
+  expectStopsOnThePlate(dropOnPlate(true, kThrowZ, -20.0, 1500), 0.75 * kPlate);
+}
+
+namespace {
+
+// A 50 g cube thrown at 20 m/s face first at a free 2 mm plate of 20 g, without gravity: the
+// total momentum stays the start's (to rounding), the kinetic energy never grows, and the cube
+// never gets past the plate. The cube is object 0: the default model measures the depth of a
+// contact between two free objects by the lower one's vertices inside the other (the plate's
+// corners are never inside the cube; docs/free-objects.md, "Continuous collision"). `sink`: how
+// far the cube may go into the plate [m].
+void throwAtAFreePlate(bool seed004, double sink) {
+  Options opt = options(seed004);
+  opt.gravity_world.setZero();
+  const ObjectModel cube = cubeAt({0.0, 0.0, kThrowZ}, {0.0, 0.0, -20.0});
+  const ObjectModel plate =
+      test::boxObject("plate", {0.1, 0.1, kPlate}, true, Eigen::Vector3d::Zero(), 1000.0);
+  const auto model = compileModel(gripper(), {cube, plate}, opt);
+  SimState s = makeState(*model, {}, farPalm());
+  const double mass[2] = {kCubeMass, 0.1 * 0.1 * kPlate * 1000.0};
+  const Eigen::Vector3d size[2] = {Eigen::Vector3d::Constant(kCube), {0.1, 0.1, kPlate}};
+  const auto momentum = [&] {
+    return Eigen::Vector3d(mass[0] * s.object_twist_world[0].head<3>() +
+                           mass[1] * s.object_twist_world[1].head<3>());
+  };
+  const auto kinetic = [&] {
+    double e = 0.0;
+    for (std::size_t o = 0; o < 2; ++o) {
+      const Eigen::Matrix3d R = s.object_pose_world[o].linear();
+      const Eigen::Vector3d w = s.object_twist_world[o].tail<3>();
+      e += 0.5 * mass[o] * s.object_twist_world[o].head<3>().squaredNorm() +
+           0.5 * w.dot(R * test::boxInertia(size[o], mass[o]) * R.transpose() * w);
+    }
+    return e;
+  };
+  const Eigen::Vector3d p0 = momentum();
+  const double e0 = kinetic();
+  double closest = 1e9;
+  for (int i = 0; i < 60; ++i) {
+    step(*model, s);
+    ASSERT_LT((momentum() - p0).norm(), 1e-9 * p0.norm()) << "step " << i;
+    ASSERT_LE(kinetic(), e0 * (1.0 + 1e-9)) << "step " << i;
+    closest = std::min(closest, s.object_pose_world[0].translation().z() -
+                                    s.object_pose_world[1].translation().z());
+  }
+  // Face to face the centres are half the cube and half the plate apart.
+  EXPECT_GT(closest, 0.5 * (kCube + kPlate) - sink);
+  // They met: the plate took some of the cube's momentum.
+  EXPECT_LT(s.object_twist_world[1].z(), -1.0);
+  EXPECT_EQ(s.warning_count, 0);
+}
+
+}  // namespace
+
+TEST(ContinuousCollision, ACubeThrownAtAFreeThinPlateKeepsMomentumAndStaysInFront) {
+  throwAtAFreePlate(false, kShallow);
+}
+
+TEST(ContinuousCollision, Seed004ACubeThrownAtAFreeThinPlateKeepsMomentumAndStaysInFront) {
+  throwAtAFreePlate(true, 0.75 * kPlate);
+}
+
+// A cube sliding slowly (0.2 m/s) across the fixed plate and a second one resting on it: nothing
+// moves by a fraction of the plate's thickness per step, so the stage does not act and the run
+// is the one without it, bit for bit.
+TEST(ContinuousCollision, SlowBodiesRunBitForBitAsWithoutTheStage) {
+  for (const bool seed004 : {false, true}) {
+    const ObjectModel plate =
+        test::boxObject("plate", {0.1, 0.1, kPlate}, false, Eigen::Vector3d::Zero(), 1000.0);
+    const double z = kPlateTop + 0.5 * kCube - 5e-5;
+    const ObjectModel slider = cubeAt({-0.03, 0.0, z}, {0.2, 0.0, 0.0});
+    const ObjectModel resting = cubeAt({0.0, 0.03, z}, Eigen::Vector3d::Zero());
+    Options with = options(seed004), without = options(seed004);
+    with.contact.continuous = true;
+    without.contact.continuous = false;
+    const auto a = compileModel(gripper(), {plate, slider, resting}, with);
+    const auto b = compileModel(gripper(), {plate, slider, resting}, without);
+    SimState sa = makeState(*a, {}, farPalm()), sb = makeState(*b, {}, farPalm());
+    for (int i = 0; i < 300; ++i) {
+      step(*a, sa);
+      step(*b, sb);
+      for (std::size_t o = 1; o < 3; ++o) {
+        ASSERT_TRUE(sa.object_pose_world[o].matrix() == sb.object_pose_world[o].matrix())
+            << "seed004 " << seed004 << " step " << i;
+        ASSERT_TRUE(sa.object_twist_world[o] == sb.object_twist_world[o]);
+      }
+    }
+    EXPECT_EQ(sa.continuous_collisions, 0);
+    // The slider did slide (friction stops it after v^2 / (2 mu g) = 4 mm).
+    EXPECT_GT(sa.object_pose_world[1].translation().x(), -0.03 + 1e-3);
+  }
+}
