@@ -168,8 +168,8 @@ TEST(StepAllocation, FastObjectsStoppedByContinuousCollisionDoNotAllocate) {
   }
   Options opt;
   opt.gravity_world.setZero();
-  auto model = compileModel(
-      std::make_shared<const hand::HandModel>(hand::loadHand("gripper2p")), objects, opt);
+  auto model = compileModel(std::make_shared<const hand::HandModel>(hand::loadHand("gripper2p")),
+                            objects, opt);
   Eigen::Isometry3d palm = Eigen::Isometry3d::Identity();
   palm.translation() = Eigen::Vector3d(5.0, 5.0, 5.0);
   SimState s = makeState(*model, {}, palm);
