@@ -452,14 +452,16 @@ void detectContacts(const Model& model, SimState& s) {
   if (model.options.ground.enabled) detectGroundContacts(model, s);
   const HandGeometry& geometry = *model.hand_geometry;
   // Moving objects against the palm and against the other objects (each pair of moving ones
-  // once; a fixed or stopped one only pushes).
+  // once, the smaller as mesh X: the depth is that of X's vertices inside Y, and a large body's
+  // vertices stay outside a small one sunk into its face; a fixed or stopped one only pushes).
   for (std::size_t o = 0; o < model.objects.size(); ++o) {
     if (!isMoving(model, s, o)) continue;
     const CollisionBody& body = model.objects[o].geometry->collision;
     addBodyPairContacts(body, s.object_pose_world[o], geometry.palm.collision,
                         s.palm_pose_world, static_cast<int>(o), kPalm, s);
     for (std::size_t p = 0; p < model.objects.size(); ++p) {
-      if (p == o || (isMoving(model, s, p) && p < o)) continue;
+      const double ro = body.radius, rp = model.objects[p].geometry->collision.radius;
+      if (p == o || (isMoving(model, s, p) && (rp < ro || (rp == ro && p < o)))) continue;
       addBodyPairContacts(body, s.object_pose_world[o], model.objects[p].geometry->collision,
                           s.object_pose_world[p], static_cast<int>(o), static_cast<int>(p), s);
     }
