@@ -242,3 +242,42 @@ TEST(ContinuousCollision, SlowBodiesRunBitForBitAsWithoutTheStage) {
     EXPECT_GT(sa.object_pose_world[1].translation().x(), -0.03 + 1e-3);
   }
 }
+
+namespace {
+
+// The cube thrown at 60 m/s up at the gripper's palm (a 18 x 5 x 4 cm box below the palm frame's
+// origin, z in [-0.04, 0]) from 6.5 cm below it, without gravity: at 60 mm per step it would be
+// below the palm after one step and above it after the next. It stops under the palm's bottom
+// face, and its kinetic energy never grows; `sink`: how far it may go into the palm [m].
+void throwAtThePalm(bool seed004, double sink) {
+  Options opt = options(seed004);
+  opt.gravity_world.setZero();
+  const Eigen::Vector3d palm = farPalm().translation();
+  const double face = palm.z() - 0.04;  // the palm's bottom face, world z [m]
+  const ObjectModel cube = cubeAt({palm.x(), palm.y(), face - 0.5 * kCube - 0.065}, {0, 0, 60.0});
+  const auto model = compileModel(gripper(), {cube}, opt);
+  SimState s = makeState(*model, {}, farPalm());
+  const double e0 = 0.5 * kCubeMass * 60.0 * 60.0;
+  double highest = -1e9;
+  for (int i = 0; i < 200; ++i) {
+    step(*model, s);
+    highest = std::max(highest, s.object_pose_world[0].translation().z());
+    ASSERT_LE(0.5 * kCubeMass * s.object_twist_world[0].head<3>().squaredNorm(), e0);
+  }
+  EXPECT_LT(highest, face - 0.5 * kCube + sink);
+  // It rests under the palm (default model) or bounces back off it (seed004's spring returns
+  // a little of the energy).
+  EXPECT_LE(s.object_twist_world[0].z(), seed004 ? 0.0 : 1e-9);
+  EXPECT_GE(s.continuous_collisions, 1);
+  EXPECT_EQ(s.warning_count, 0);
+}
+
+}  // namespace
+
+TEST(ContinuousCollision, ACubeThrownAt60MpsAtThePalmStopsOnIt) {
+  throwAtThePalm(false, kShallow);
+}
+
+TEST(ContinuousCollision, Seed004ACubeThrownAt60MpsAtThePalmStopsOnIt) {
+  throwAtThePalm(true, 0.5 * kCube);
+}
