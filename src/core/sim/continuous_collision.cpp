@@ -93,11 +93,14 @@ double firstTouch(const Model& model, SimState& s, std::size_t o, const Other& o
                   double other_travel, double other_thickness) {
   const ContinuousScratch& c = s.work.continuous[o];
   const double travel = c.travel + other_travel;
-  const double spacing = kContinuousFraction *
-                         std::min(thickness(model.objects[o].geometry->collision), other_thickness);
-  if (!(travel > spacing)) return 1.0;
+  // A flat body (no thickness) is passed only by moving the other's thickness: that bounds the
+  // spacing then.
+  const double own = thickness(model.objects[o].geometry->collision);
+  const double thin = std::min(own, other_thickness);
+  const double spacing = kContinuousFraction * (thin > 0.0 ? thin : std::max(own, other_thickness));
+  if (!(spacing > 0.0) || !(travel > spacing)) return 1.0;
   if (touchesAt(model, s, o, other, 0.0)) return 1.0;
-  const double n = std::ceil(travel / spacing);
+  const double n = std::min(std::ceil(travel / spacing), kContinuousMaxPoses);
   for (double k = 1.0; k <= n; k += 1.0) {
     double hi = k / n;
     if (!touchesAt(model, s, o, other, hi)) continue;
@@ -176,13 +179,15 @@ void applyContinuousCollision(const Model& model, SimState& s) {
   }
   if (fastest == 0.0) return;
   const HandGeometry& hand = *model.hand_geometry;
+  // The thinnest body with a thickness (a flat one's pairs are spaced by the other's).
   double thinnest = std::numeric_limits<double>::infinity();
-  for (const ObjectModel& object : model.objects)
-    thinnest = std::min(thinnest, thickness(object.geometry->collision));
-  if (!hand.palm.collision.empty()) thinnest = std::min(thinnest, thickness(hand.palm.collision));
+  const auto thinner = [&](const CollisionBody& body) {
+    if (!body.empty() && thickness(body) > 0.0) thinnest = std::min(thinnest, thickness(body));
+  };
+  for (const ObjectModel& object : model.objects) thinner(object.geometry->collision);
+  thinner(hand.palm.collision);
   for (const auto& finger : hand.links)
-    for (const BodyGeometry& link : finger)
-      if (!link.collision.empty()) thinnest = std::min(thinnest, thickness(link.collision));
+    for (const BodyGeometry& link : finger) thinner(link.collision);
   if (!(2.0 * fastest > kContinuousFraction * thinnest)) return;
 
   const bool ground =
