@@ -5,8 +5,8 @@
 // than the model's own give, and its kinetic plus potential energy (worked here from the cube's
 // closed-form inertia) never exceeds the start's; a cube thrown at a free thin plate without
 // gravity keeps the total momentum and stays in front of it; a cube thrown at 60 m/s at the
-// gripper's palm stops under it; a cube stops on a flat (zero-thickness) square; slow cubes run
-// bit for bit as without the stage; the scenario key.
+// gripper's palm stops under it, and at 40 m/s at a jaw outside it; a cube stops on a flat
+// square; slow cubes run bit for bit as without the stage; the scenario key.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -330,4 +330,43 @@ TEST(ContinuousCollision, TheScenarioKeyIsReadAndChecked) {
     EXPECT_EQ(e.location().line, 3);
     EXPECT_NE(std::string(e.what()).find("/contact/continuous"), std::string::npos) << e.what();
   }
+}
+
+namespace {
+
+// The cube thrown at 40 m/s along the palm's x at the outer face of the open gripper's jaw L
+// (14 mm thick, palm x in [-0.064, -0.05] + q with q the slide's travel, palm z in [0.012,
+// 0.07]), without gravity: at 40 mm per step it would be outside the jaw after one step and
+// inside the gripper after the next. It must stay outside the jaw's outer face (the impact
+// pushes the jaws closed, the face moves with q); `sink`: how far it may go into the jaw [m].
+void throwAtAJaw(bool seed004, double sink) {
+  Options opt = options(seed004);
+  opt.gravity_world.setZero();
+  const Eigen::Vector3d palm = farPalm().translation();
+  const ObjectModel cube = cubeAt(palm + Eigen::Vector3d(-0.114, 0.0, 0.045), {40.0, 0.0, 0.0});
+  const auto model = compileModel(gripper(), {cube}, opt);
+  SimState s = makeState(*model, {}, farPalm());
+  const double e0 = 0.5 * kCubeMass * 40.0 * 40.0;
+  double closest = 1e9;  // least distance of the cube's centre outside the jaw's outer face
+  for (int i = 0; i < 100; ++i) {
+    step(*model, s);
+    const double face = palm.x() - 0.064 + s.actuator_position[0];
+    closest = std::min(closest, face - s.object_pose_world[0].translation().x());
+    ASSERT_LE(0.5 * kCubeMass * s.object_twist_world[0].head<3>().squaredNorm(), e0);
+  }
+  EXPECT_GT(closest, 0.5 * kCube - sink);
+  EXPECT_GE(s.continuous_collisions, 1);
+}
+
+}  // namespace
+
+// The stage leaves the cube 0.05 mm into the jaw; the contact stage then lets it sink 0.02 mm
+// per step (sink_rate times the slop) because it measures a link contact's depth by the link's
+// vertices inside the object, and the jaw's are not inside the cube: 0.8 mm in 100 steps.
+TEST(ContinuousCollision, ACubeThrownAt40MpsAtAJawStopsOnIt) {
+  throwAtAJaw(false, 1e-3);
+}
+
+TEST(ContinuousCollision, Seed004ACubeThrownAt40MpsAtAJawStopsOnIt) {
+  throwAtAJaw(true, 0.5 * kCube);
 }
