@@ -195,6 +195,7 @@ int run(const std::vector<std::string>& argv) {
       {"final", {{"actuators", actuators}, {"fingers", fingers}, {"clutches", clutches}}},
       {"warnings", s.warnings},
       {"warning_count", s.warning_count},
+      {"continuous_collisions", s.continuous_collisions},
       {"csv", args.value("--csv") ? nlohmann::ordered_json(*args.value("--csv"))
                                   : nlohmann::ordered_json()},
       {"non_finite",

@@ -135,6 +135,37 @@ TEST(BodyContacts, AnOffCentreCollisionKeepsLinearAndAngularMomentum) {
   EXPECT_EQ(s.warning_count, 0);
 }
 
+// A 1 cm cube of 50 g meeting a free 10 x 10 cm plate of 20 g face on at 0.3 m/s, without
+// gravity, the plate listed first: perfectly inelastic, both end at 0.05 * 0.3 / 0.07 m/s, the
+// cube no more than the slop into the plate, momentum kept and no kinetic energy gained. (The
+// plate's corners are never inside the cube, so measured from the plate the contact had no
+// depth: the cube sank through the plate 0.1 mm per step and was thrown out with 20 times its
+// energy.)
+TEST(BodyContacts, ASmallCubeOnALargeFreePlateStopsAtItsFace) {
+  Options opt;
+  opt.gravity_world.setZero();
+  ObjectModel plate = box("plate", {0.1, 0.1, 0.002}, true, {5.0, 0.0, 1.0});
+  ObjectModel cube = box("cube", {0.01, 0.01, 0.01}, true, {5.0, 0.0, 1.0065}, 50000.0);
+  cube.initial_twist_world[2] = -0.3;
+  auto model = compileModel(barrett(), {plate, cube}, opt);
+  SimState s = makeState(*model);
+  const double mp = 0.02, mc = 0.05;
+  const double e0 = 0.5 * mc * 0.09;
+  double closest = 1.0;
+  for (int i = 0; i < 100; ++i) {
+    step(*model, s);
+    const Eigen::Vector3d vp = s.object_twist_world[0].head<3>();
+    const Eigen::Vector3d vc = s.object_twist_world[1].head<3>();
+    ASSERT_LT((mp * vp + mc * vc - Eigen::Vector3d(0.0, 0.0, -mc * 0.3)).norm(), 1e-12);
+    ASSERT_LE(0.5 * mp * vp.squaredNorm() + 0.5 * mc * vc.squaredNorm(), e0 * (1.0 + 1e-9));
+    closest = std::min(closest, s.object_pose_world[1].translation().z() -
+                                    s.object_pose_world[0].translation().z());
+  }
+  EXPECT_GT(closest, 0.006 - 2e-4);
+  EXPECT_NEAR(s.object_twist_world[0][2], -0.015 / 0.07, 1e-9);
+  EXPECT_NEAR(s.object_twist_world[1][2], -0.015 / 0.07, 1e-9);
+}
+
 // A 10 cm box resting on a fixed 1 x 1 x 0.1 m table box: carried at its corners, it neither
 // drifts nor rocks for 5 s, and the normal forces (and the recorder's pair column) add up to
 // m g.

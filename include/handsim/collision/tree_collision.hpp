@@ -41,6 +41,11 @@ struct TrianglePairContact {
 bool anyContact(const KdopTree& a, const KdopTree& b, const Eigen::Isometry3d& b_in_a,
                 CollisionStats* stats = nullptr);
 
+/// Same answer as the overload above, the traversal's buffers `scratch`'s: allocates only when
+/// one must grow beyond any earlier query's needs.
+bool anyContact(const KdopTree& a, const KdopTree& b, const Eigen::Isometry3d& b_in_a,
+                ContactScratch& scratch, CollisionStats* stats = nullptr);
+
 /// Every intersecting triangle pair, with its intersection in A's frame. B's vertices are mapped
 /// as `b_in_a * v` before the exact test, so a brute-force loop doing the same finds exactly
 /// this set (the traversal is conservative, see docs/collision.md). Allocates its result and

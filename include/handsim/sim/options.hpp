@@ -65,6 +65,10 @@ struct ContactOptions {
   /// turns it off (point contacts that turn freely about their normal, the behaviour before it
   /// became the default).
   double torsional = kRecommendedTorsional;
+  /// Continuous collision of fast free objects (scenario "contact": "continuous"), both models:
+  /// an object that would pass a body it touches during the step ends the step at its first
+  /// touch (sim/continuous_collision.hpp, docs/free-objects.md).
+  bool continuous = true;
   /// The contact model (scenario "contact": "model"); Default keeps every field above in force,
   /// Seed004 uses the three below instead (docs/free-objects.md).
   ContactModel model = ContactModel::Default;

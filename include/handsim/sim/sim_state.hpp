@@ -50,6 +50,18 @@ struct FreeBodyScratch {
   Eigen::Vector3d free_angular = Eigen::Vector3d::Zero();     ///< midpoint w of the step [rad/s]
 };
 
+/// What the continuous collision stage (sim/continuous_collision.hpp) keeps of one object during
+/// a step.
+struct ContinuousScratch {
+  Eigen::Isometry3d start = Eigen::Isometry3d::Identity();  ///< pose at the step's start
+  /// Centre of a sphere that holds the body at every pose along the step's motion, world [m].
+  Eigen::Vector3d sphere_centre = Eigen::Vector3d::Zero();
+  double sphere_radius = 0.0;  ///< [m]
+  double travel = 0.0;         ///< motion over the step: COM travel plus turn times reach [m]
+  double end = 1.0;            ///< fraction of the step's motion it ends at [-]
+  bool moving = false;         ///< free, not stopped
+};
+
 /// Scratch memory of the step stages: sized by makeState (or by the first step of a copied
 /// state), grown (never shrunk) when a step needs more constraint rows than any before, so
 /// steps after the first few do not allocate. Not physics: nothing here is read across steps,
@@ -105,6 +117,7 @@ struct StepWorkspace {
   /// (temporal coherence; the contacts are those of a full descent bit for bit).
   collision::FrontierCache frontier;
   PenaltyWorkspace penalty;             ///< seed004 stage (sim/penalty_contacts.hpp)
+  std::vector<ContinuousScratch> continuous;  ///< continuous collision stage, per object (no)
   /// Number of leading SimState::object_contacts that are constraints (the rest are reported).
   std::size_t object_rows = 0;
   /// World pose of every link of the step, finger by finger (sum of the fingers' rows).
@@ -189,6 +202,9 @@ struct SimState {
   /// step (object -1; Contact::other_finger, other_row name the pushed link), world frame.
   /// Frictionless.
   std::vector<Contact> link_contacts;
+  /// Times the continuous collision stage ended a free object's step early, at its first touch
+  /// of a body it would have passed (sim/continuous_collision.hpp), since the start.
+  std::int64_t continuous_collisions = 0;
   std::vector<std::string> warnings;  ///< numerical trouble, clutch events (first few kept)
   std::int64_t warning_count = 0;     ///< all warnings, including those not kept
 

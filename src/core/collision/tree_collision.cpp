@@ -547,8 +547,13 @@ double motionSinceRecord(const FrontierCache::Record& r, const Eigen::Isometry3d
 
 bool anyContact(const KdopTree& a, const KdopTree& b, const Eigen::Isometry3d& b_in_a,
                 CollisionStats* stats) {
-  Query q(a, b, b_in_a);
   ContactScratch scratch;
+  return anyContact(a, b, b_in_a, scratch, stats);
+}
+
+bool anyContact(const KdopTree& a, const KdopTree& b, const Eigen::Isometry3d& b_in_a,
+                ContactScratch& scratch, CollisionStats* stats) {
+  Query q(a, b, b_in_a);
   bool found = false;
   descend(q, scratch, [&](int, int, const TriangleIntersection&) { return found = true; });
   addStats(stats, q.stats);

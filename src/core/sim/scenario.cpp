@@ -144,7 +144,7 @@ Scenario readScenario(const JsonDocument& doc) {
                    "torsional_m", "friction", "g1_n_per_m", "g2_ns_per_m", "gi", "gt", "target_depth_m",
                    "filter_damping_ratio", "filter_natural_frequency_radps", "viscous_ns_per_m",
                    "tanh_slope_s_per_m", "anchor_stiffness_n_per_m", "anchor_damping_ns_per_m",
-                   "integration"});
+                   "integration", "continuous"});
     auto read = [&](const char* key, double& value, double lo, double hi) {
       if (const json* v = doc.optional(*c, key)) {
         const std::string p = JsonDocument::child("/contact", key);
@@ -160,6 +160,8 @@ Scenario readScenario(const JsonDocument& doc) {
     read("mu", sc.options.contact.mu, 0.0, 100.0);
     read("object_push", sc.options.contact.object_push, 0.0, 1.0);
     read("torsional_m", sc.options.contact.torsional, 0.0, 0.1);
+    if (const json* cc = doc.optional(*c, "continuous"))
+      sc.options.contact.continuous = doc.boolean(*cc, "/contact/continuous");
     if (const json* m = doc.optional(*c, "model")) {
       // "default": the velocity-level Coulomb model; "seed004": seed 004's penalty contact
       // (docs/free-objects.md, "Seed 004's model in the engine").

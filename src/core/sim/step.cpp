@@ -17,6 +17,7 @@
 #include "handsim/contact/contact_jacobian.hpp"
 #include "handsim/contact/projected_gauss_seidel.hpp"
 #include "handsim/hand/transmission.hpp"
+#include "handsim/sim/continuous_collision.hpp"
 #include "handsim/sim/penalty_contacts.hpp"
 #include "handsim/sim/rigid_body.hpp"
 #include "handsim/sim/stability.hpp"
@@ -455,7 +456,8 @@ void detectContacts(const Model& model, SimState& s) {
   if (model.options.ground.enabled) detectGroundContacts(model, s);
   const HandGeometry& geometry = *model.hand_geometry;
   // Moving objects against the palm and against the other objects (each pair of moving ones
-  // once; a fixed or stopped one only pushes).
+  // once: the patches are the same whichever is mesh X, contact_patch.hpp; a fixed or stopped
+  // one only pushes).
   for (std::size_t o = 0; o < model.objects.size(); ++o) {
     if (!isMoving(model, s, o)) continue;
     const CollisionBody& body = model.objects[o].geometry->collision;
@@ -1380,7 +1382,9 @@ void step(const Model& model, SimState& s) {
     if (seed004) publishPenaltyContacts(s);
   }
   computeJointTorques(model, s);
+  beginContinuousCollision(model, s);
   integrate(model, s);
+  applyContinuousCollision(model, s);
   forwardPosition(model, s);
   checkRunaway(model, s);
 }
