@@ -506,13 +506,10 @@ void detectContacts(const Model& model, SimState& s) {
       }
     }
   }
+  // A fixed (or stopped) object and the palm are never queried: neither moves under the
+  // contact, so there is nothing to solve (on the LEAP hand closing on a fixed sphere this pair
+  // alone took 28.6 % of the step).
   s.work.object_rows = s.object_contacts.size();
-  // Fixed (or stopped) objects touching the palm: reported, never solved (neither moves).
-  for (std::size_t o = 0; o < model.objects.size(); ++o)
-    if (!isMoving(model, s, o))
-      addBodyPairContacts(model.objects[o].geometry->collision, s.object_pose_world[o],
-                          geometry.palm.collision, s.palm_pose_world, static_cast<int>(o), kPalm,
-                          s);
 }
 
 bool handTouchesObjects(const Model& model, const SimState& s) {
