@@ -611,7 +611,10 @@ void MainWindow::updateStatus() {
                            ? tr("RTF %1").arg(controller_->measuredRealTimeFactor(), 0, 'f', 2)
                            : tr("paused"));
   status_fps_->setText(tr("%1 fps").arg(viewport_->frameRate(), 0, 'f', 0));
-  status_contacts_->setText(tr("%n contact(s)", nullptr, static_cast<int>(s.contacts.size())));
+  // Every kind of contact, as the viewport draws them.
+  const std::size_t contacts =
+      s.contacts.size() + s.object_contacts.size() + s.link_contacts.size();
+  status_contacts_->setText(tr("%n contact(s)", nullptr, static_cast<int>(contacts)));
   status_warnings_->setText(tr("%n warning(s)", nullptr, static_cast<int>(s.warning_count)));
 }
 

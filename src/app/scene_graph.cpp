@@ -577,7 +577,9 @@ void SceneGraph::update(const sim::Model& model, const sim::SimState& state) {
 
 void SceneGraph::rebuildContacts(const sim::SimState& state) {
   drawn_contacts_ = 0;
-  const std::size_t n = options_.contacts ? state.contacts.size() : 0;
+  // Every contact of the step: link-object, object-ground/palm/object, link-link and link-palm.
+  const std::size_t nc = state.contacts.size(), ng = state.object_contacts.size();
+  const std::size_t n = options_.contacts ? nc + ng + state.link_contacts.size() : 0;
   if (!arrow_shaft_) {
     // One arrow, shared by every contact: a unit shaft along z (scaled to the length), the
     // cone and the dot at the contact point. Built once; a frame only moves transforms.
@@ -613,11 +615,16 @@ void SceneGraph::rebuildContacts(const sim::SimState& state) {
       a.frame->setNodeMask(0u);
       continue;
     }
-    const sim::Contact& c = state.contacts[i];
-    // The arrow shows the push on the link (out of the object, world frame): 1 cm for a touch,
-    // 1 cm more per 5 N, so a breakaway-sized 18 N force is clearly longer.
+    const bool on_object = i >= nc && i < nc + ng;
+    const sim::Contact& c = i < nc      ? state.contacts[i]
+                            : on_object ? state.object_contacts[i - nc]
+                                        : state.link_contacts[i - nc - ng];
+    // The arrow shows the push on the contact's first body, out of the surface that pushes
+    // (world frame): on the link for a link's contact (out of the object or the other link), on
+    // the object for an object's contact (out of the ground, the palm or the other object).
+    // 1 cm for a touch, 1 cm more per 5 N, so a breakaway-sized 18 N force is clearly longer.
     const double length = std::min(0.01 + 0.002 * std::max(c.force, 0.0), 0.08);
-    Eigen::Vector3d out = -c.normal_world;
+    Eigen::Vector3d out = on_object ? c.normal_world : Eigen::Vector3d(-c.normal_world);
     if (!(out.norm() > 0.0) || !out.allFinite()) out = Eigen::Vector3d::UnitZ();
     osg::Quat q;
     q.makeRotate(osg::Vec3(0, 0, 1), toOsg(out.normalized()));

@@ -414,12 +414,26 @@ class WidgetTest : public QObject {
     c.point_world = Eigen::Vector3d(0.0, 0.02, 0.13);
     c.normal_world = -Eigen::Vector3d::UnitY();
     c.force = 12.0;
-    state.contacts.push_back(c);
+    state.contacts = {c};
+    // Every kind of contact is drawn: an object on the ground, two fingers touching.
+    handsim::sim::Contact ground;
+    ground.object = 0;
+    ground.other = handsim::sim::kGround;
+    ground.normal_world = Eigen::Vector3d::UnitZ();
+    ground.force = 1.0;
+    handsim::sim::Contact fingers;
+    fingers.finger = 0;
+    fingers.row = 2;
+    fingers.other_finger = 1;
+    fingers.other_row = 2;
+    fingers.normal_world = Eigen::Vector3d::UnitX();
+    state.object_contacts = {ground};
+    state.link_contacts = {fingers};
     const int clutch = hand.clutchOfActuator(hand.actuatorIndex("M3"));
     QVERIFY(clutch >= 0);
     state.clutches[static_cast<std::size_t>(clutch)].broken = true;
     scene.update(controller_->model(), state);
-    QCOMPARE(scene.drawnContactCount(), 1);
+    QCOMPARE(scene.drawnContactCount(), 3);
     const auto inner = hand.clutches[static_cast<std::size_t>(clutch)].inner;
     const int row = hand.fingers[static_cast<std::size_t>(inner.finger)].rowOfJoint(inner.joint);
     QVERIFY(scene.showsBrokenClutch(inner.finger, row));
