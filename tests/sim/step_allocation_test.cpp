@@ -18,6 +18,7 @@
 #include "handsim/sim/scenario.hpp"
 #include "handsim/sim/step.hpp"
 
+#include "../support/box_objects.hpp"
 #include "../support/count_malloc.hpp"
 
 using handsim::test::g_allocations;
@@ -107,20 +108,8 @@ TEST(StepAllocation, ABoxOnATableBoxAndFingersTouchingDoNotAllocate) {
   // All three BarrettHand fingers closed onto each other (from 2.3 s), and beside the hand a
   // free 10 cm box resting on a fixed table box (four corner contacts with friction).
   Scenario sc = shipped("barrett_grasp_close.json");
-  auto boxObject = [](const char* name, const Eigen::Vector3d& size, bool free,
-                      const Eigen::Vector3d& at) {
-    auto g = std::make_shared<BodyGeometry>();
-    g->collision = makeCollisionBody(geometry::makeBox(size), 18);
-    ObjectModel o;
-    o.name = name;
-    o.geometry = g;
-    o.fixed = !free;
-    computeMassProperties(o, 1000.0);
-    o.initial_pose_world.translation() = at;
-    return o;
-  };
-  sc.objects = {boxObject("table", {1.0, 1.0, 0.1}, false, {5.0, 0.0, -0.05}),
-                boxObject("box", {0.1, 0.1, 0.1}, true, {5.0, 0.0, 0.05 - 1e-4})};
+  sc.objects = {test::boxObject("table", {1.0, 1.0, 0.1}, false, {5.0, 0.0, -0.05}, 1000.0),
+                test::boxObject("box", {0.1, 0.1, 0.1}, true, {5.0, 0.0, 0.05 - 1e-4}, 1000.0)};
   sc.options.gravity_world = Eigen::Vector3d(0.0, 0.0, -9.81);
   RunPlan plan = sc.plan;
   plan.duration = 0.0;
@@ -148,22 +137,12 @@ TEST(StepAllocation, FastObjectsStoppedByContinuousCollisionDoNotAllocate) {
   // (docs/free-objects.md, "Continuous collision"). A first run warms the buffers (every
   // arrival brings more contacts than any step before), the same run again is counted.
   std::vector<ObjectModel> objects;
-  auto box = [](const char* name, const Eigen::Vector3d& size, bool free,
-                const Eigen::Vector3d& at) {
-    auto g = std::make_shared<BodyGeometry>();
-    g->collision = makeCollisionBody(geometry::makeBox(size), 18);
-    ObjectModel o;
-    o.name = name;
-    o.geometry = g;
-    o.fixed = !free;
-    computeMassProperties(o, 1000.0);
-    o.initial_pose_world.translation() = at;
-    return o;
-  };
-  objects.push_back(box("plate", {0.2, 0.2, 0.002}, false, Eigen::Vector3d::Zero()));
+  objects.push_back(
+      test::boxObject("plate", {0.2, 0.2, 0.002}, false, Eigen::Vector3d::Zero(), 1000.0));
   for (int i = 0; i < 8; ++i) {
     const double x = -0.07 + 0.02 * i;
-    objects.push_back(box("cube", {0.01, 0.01, 0.01}, true, {x, 0.0, 0.0065 + 0.012 * i}));
+    objects.push_back(
+        test::boxObject("cube", {0.01, 0.01, 0.01}, true, {x, 0.0, 0.0065 + 0.012 * i}, 1000.0));
     objects.back().initial_twist_world[2] = -5.0;
   }
   Options opt;
