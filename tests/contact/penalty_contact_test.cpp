@@ -128,8 +128,12 @@ TEST(FirstContact, ForceIntegratesToTheGaussianClosedForm) {
 TEST(PenaltyForce, MagnitudeDirectionTorqueAndDepth) {
   PenaltyContactParams p;
   // A thin slab between two flat faces of area A: v = A d, each sub-mesh has area A.
-  EXPECT_DOUBLE_EQ(equivalentDepth(2e-4 * 1e-3, 2e-4, 2e-4), 1e-3);
-  EXPECT_EQ(equivalentDepth(1e-9, 0.0, 0.0), 0.0);
+  EXPECT_DOUBLE_EQ(equivalentDepth(2e-4 * 1e-3, referenceArea(0.0, 2e-4, 2e-4)), 1e-3);
+  EXPECT_EQ(equivalentDepth(1e-9, 0.0), 0.0);
+  // The reference area keeps the largest mean area: it grows with the contact, never shrinks.
+  EXPECT_DOUBLE_EQ(referenceArea(0.0, 1e-4, 3e-4), 2e-4);
+  EXPECT_DOUBLE_EQ(referenceArea(2e-4, 1e-4, 1e-4), 2e-4);
+  EXPECT_DOUBLE_EQ(referenceArea(2e-4, 3e-4, 5e-4), 4e-4);
   // 0.1 mm at rest: 740 N/cm * 0.01 cm = 7.4 N.
   EXPECT_NEAR(penaltyForceMagnitude(p, 1.0, 1e-4, 0.0), 7.4, 1e-12);
   EXPECT_NEAR(penaltyForceMagnitude(p, 3.0, 1e-4, 1e-3), 3 * (7.4 + 5.0), 1e-12);

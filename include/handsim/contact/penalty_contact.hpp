@@ -13,7 +13,7 @@ namespace handsim::contact {
 /// Parameters of seed 004's contact and friction laws, SI. Defaults are the paper's values
 /// (Sect. III) converted, plus documented choices where the paper gives none.
 struct PenaltyContactParams {
-  /// g1: stiffness per unit of equivalent depth d = v / A (eq. 6 as we read it) [N/m];
+  /// g1: stiffness per unit of equivalent depth d = v / A_ref (eq. 6 as we read it) [N/m];
   /// the paper's 740 N/cm.
   double stiffness_n_per_m = 740.0 * 100.0;
   /// g2: damping per unit of depth rate [N s/m]; the paper's 50 N s/cm.
@@ -87,10 +87,18 @@ double firstContactGain(const PenaltyContactParams& p, const FirstContact& conta
 /// ω_n < κ g2 / (2 ζ m)); the floor keeps a margin of 4 (docs/free-objects.md).
 double filterNaturalFrequency(const PenaltyContactParams& p, double gain, double inverse_mass);
 
-/// Equivalent depth d = 2 v / (area_a + area_b) [m]: the overlap volume over the mean area of
-/// its two sub-meshes (exactly the depth for a thin slab between two flat faces); 0 when the
-/// areas are 0.
-double equivalentDepth(double volume_m3, double area_a_m2, double area_b_m2);
+/// Reference area A_ref of a contact [m^2]: the largest mean area (area_a + area_b) / 2 of the
+/// overlap's two sub-meshes since the contact began, `previous_m2` (0 for a new contact) the
+/// value until now. Fixed while the contact's area shrinks, eq. 6 on d = v / A_ref is a bed of
+/// springs of modulus g1 / A_ref [N/m^3] under the overlap, a conservative force; on the current
+/// mean area it gave g1 delta / 2 on an edge sunk by delta whatever its length, which is not,
+/// and a rocking box gained energy (docs/free-objects.md). Growing with the contact, it only ever
+/// softens the bed, which removes energy.
+double referenceArea(double previous_m2, double area_a_m2, double area_b_m2);
+
+/// Equivalent depth d = v / A_ref [m]: the overlap volume over the contact's reference area
+/// (exactly the depth for a thin slab between two flat faces); 0 when the area is 0.
+double equivalentDepth(double volume_m3, double reference_area_m2);
 
 /// Eq. 6's magnitude: κ (g1 d + g2 d_f'), never negative (a penalty contact pushes, it never
 /// pulls; the damper alone would pull while the bodies separate) [N].

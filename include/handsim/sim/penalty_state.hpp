@@ -21,6 +21,7 @@ struct PenaltyPairState {
   contact::FirstContact first;     ///< eq. 5: when this contact began and how fast
   contact::AnchorState anchor;     ///< the anchor friction's spring (world frame)
   double twist = 0.0;              ///< the anchor's torsional extension about the normal [rad]
+  double reference_area = 0.0;     ///< eq. 6's A_ref (contact::referenceArea); 0 apart [m^2]
   bool open_warned = false;        ///< an open mesh of this pair was reported
 };
 

@@ -97,9 +97,12 @@ double filterNaturalFrequency(const PenaltyContactParams& p, double gain, double
   return std::max(p.filter_natural_frequency_radps, std::isfinite(floor) ? floor : 0.0);
 }
 
-double equivalentDepth(double volume_m3, double area_a_m2, double area_b_m2) {
-  const double area = area_a_m2 + area_b_m2;
-  return area > 0.0 ? 2.0 * volume_m3 / area : 0.0;
+double referenceArea(double previous_m2, double area_a_m2, double area_b_m2) {
+  return std::max(previous_m2, 0.5 * (area_a_m2 + area_b_m2));
+}
+
+double equivalentDepth(double volume_m3, double reference_area_m2) {
+  return reference_area_m2 > 0.0 ? volume_m3 / reference_area_m2 : 0.0;
 }
 
 double penaltyForceMagnitude(const PenaltyContactParams& p, double gain, double depth_m,

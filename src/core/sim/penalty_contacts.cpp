@@ -247,6 +247,7 @@ void releasePair(PenaltyPairState& st) {
   st.touching = false;
   st.anchor = {};
   st.twist = 0.0;
+  st.reference_area = 0.0;
 }
 
 // Coulomb coefficient of a pair: the object's; the ground's own when it gives one; the smaller
@@ -380,8 +381,9 @@ void computePenaltyContacts(const Model& model, SimState& s) {
     }
     const Eigen::Vector3d n = ov.direction_world.normalized();  // s_n, from A into B
     const Eigen::Vector3d& c = ov.centroid_world;
-    const double d0 = contact::equivalentDepth(ov.volume, ov.area_a, ov.area_b);
     const bool fresh = !st.touching;
+    st.reference_area = contact::referenceArea(st.reference_area, ov.area_a, ov.area_b);
+    const double d0 = contact::equivalentDepth(ov.volume, st.reference_area);
     if (fresh) {
       // A new contact: eq. 4 starts at rest on the depth, eq. 5's impact at the approach speed
       // the bodies came in with (at the start of the step, before this step's gravity: a body
@@ -419,8 +421,8 @@ void computePenaltyContacts(const Model& model, SimState& s) {
       // by the flux of each body's velocity through its own part of the overlap's boundary,
       // dv/dt = sum_A a_i n_i . v_A(x_i) + sum_B a_i n_i . v_B(x_i) (rigid velocity fields are
       // affine, so a flat piece's flux is its area times the value at its centroid), and
-      // d' = 2 v' / (area_A + area_B) at fixed areas. It is affine in the twists: N . v + M . w.
-      const double scale = 2.0 / (ov.area_a + ov.area_b);
+      // d' = v' / A_ref (exact while A_ref holds). It is affine in the twists: N . v + M . w.
+      const double scale = 1.0 / st.reference_area;
       double rate_star = 0.0, w_rate = 0.0;
       auto flux = [&](const Side& side, const std::vector<collision::OverlapPiece>& pieces,
                       double sign_of_force) {
