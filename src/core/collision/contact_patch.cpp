@@ -397,59 +397,83 @@ double patchDepth(const geometry::TriangleMesh& a, const geometry::TriangleMesh&
   std::vector<Eigen::Vector2d>& hull = scratch.hull;
   convexHull(pts, hull);
   if (hull.empty()) return 0.0;
-  // The region's sides as half-planes m . x >= c in 3D (m in the tangent plane), each moved out
-  // by the pad; a point or a segment gets a thin box around it.
+  // The region's sides as half-planes m . (t1 . x, t2 . x) >= c (m a unit vector of the tangent
+  // plane), each moved out by the pad: the hull's edges (their inward normals kept in the
+  // points' buffer, no longer needed), or a thin box around a point or a segment.
   const double pad = 1e-9 + 1e-9 * extent;
-  const auto clip = [&](const Eigen::Vector2d& m2, double c) {
-    const Vec m = m2.x() * t1 + m2.y() * t2;
-    std::vector<Vec>& in = scratch.clip_in;
-    std::vector<Vec>& out = scratch.clip_out;
-    out.clear();
-    for (std::size_t i = 0; i < in.size(); ++i) {
-      const Vec& cur = in[i];
-      const Vec& nxt = in[(i + 1) % in.size()];
-      const double dc = m.dot(cur) - c, dn = m.dot(nxt) - c;
-      if (dc >= 0.0) out.push_back(cur);
-      if ((dc >= 0.0) != (dn >= 0.0)) out.push_back(cur + (dc / (dc - dn)) * (nxt - cur));
+  std::array<std::pair<Eigen::Vector2d, double>, 4> box;
+  const bool polygon = hull.size() >= 3;
+  if (polygon) {
+    pts.resize(hull.size());
+    for (std::size_t i = 0; i < hull.size(); ++i) {
+      const Eigen::Vector2d e = hull[(i + 1) % hull.size()] - hull[i];
+      pts[i] = Eigen::Vector2d(-e.y(), e.x()).normalized();
     }
-    std::swap(in, out);
-  };
-  const auto clipToPatch = [&]() {
-    if (hull.size() >= 3) {
-      for (std::size_t i = 0; i < hull.size() && !scratch.clip_in.empty(); ++i) {
-        const Eigen::Vector2d e = hull[(i + 1) % hull.size()] - hull[i];
-        const Eigen::Vector2d inward = Eigen::Vector2d(-e.y(), e.x()).normalized();
-        clip(inward, inward.dot(hull[i]) - pad);
-      }
-      return;
-    }
+  } else {
     const Eigen::Vector2d d = hull.size() == 2 ? Eigen::Vector2d((hull[1] - hull[0]).normalized())
                                                : Eigen::Vector2d(1.0, 0.0);
     const Eigen::Vector2d m(-d.y(), d.x());
-    const Eigen::Vector2d& first = hull.front();
-    const Eigen::Vector2d& last = hull.back();
-    clip(d, d.dot(first) - pad);
-    if (!scratch.clip_in.empty()) clip(-d, -d.dot(last) - pad);
-    if (!scratch.clip_in.empty()) clip(m, m.dot(first) - pad);
-    if (!scratch.clip_in.empty()) clip(-m, -m.dot(first) - pad);
+    box = {{{d, d.dot(hull.front()) - pad},
+            {-d, -d.dot(hull.back()) - pad},
+            {m, m.dot(hull.front()) - pad},
+            {-m, -m.dot(hull.front()) - pad}}};
+  }
+  const std::size_t side_count = polygon ? hull.size() : box.size();
+  const auto side = [&](std::size_t i) -> std::pair<Eigen::Vector2d, double> {
+    if (!polygon) return box[i];
+    return {pts[i], pts[i].dot(hull[i]) - pad};
   };
-  double lowest_a = std::numeric_limits<double>::infinity();
+  const auto inside = [&](const Vec& v) {
+    const Eigen::Vector2d uv(t1.dot(v), t2.dot(v));
+    for (std::size_t i = 0; i < side_count; ++i) {
+      const auto [m, c] = side(i);
+      if (m.dot(uv) < c) return false;
+    }
+    return true;
+  };
+  // The extreme of sign * n . x over the part of triangle (v0, v1, v2) in the region
+  // (Sutherland-Hodgman against each side), or -infinity when none of it is. Clipping only cuts
+  // a triangle, so a triangle whose vertices cannot beat `best` is skipped, and one wholly inside
+  // needs no clipping.
+  const auto reach = [&](const Vec& v0, const Vec& v1, const Vec& v2, double sign, double best) {
+    const double e0 = sign * n.dot(v0), e1 = sign * n.dot(v1), e2 = sign * n.dot(v2);
+    const double most = std::max({e0, e1, e2});
+    if (most <= best) return best;
+    if (inside(v0) && inside(v1) && inside(v2)) return most;
+    std::vector<Vec>& in = scratch.clip_in;
+    std::vector<Vec>& out = scratch.clip_out;
+    in.assign({v0, v1, v2});
+    for (std::size_t j = 0; j < side_count; ++j) {
+      const auto [m2, c] = side(j);
+      const Vec m = m2.x() * t1 + m2.y() * t2;
+      out.clear();
+      for (std::size_t i = 0; i < in.size(); ++i) {
+        const Vec& cur = in[i];
+        const Vec& nxt = in[(i + 1) % in.size()];
+        const double dc = m.dot(cur) - c, dn = m.dot(nxt) - c;
+        if (dc >= 0.0) out.push_back(cur);
+        if ((dc >= 0.0) != (dn >= 0.0)) out.push_back(cur + (dc / (dc - dn)) * (nxt - cur));
+      }
+      std::swap(in, out);
+      if (in.empty()) return best;
+    }
+    for (const Vec& v : in) best = std::max(best, sign * n.dot(v));
+    return best;
+  };
+  double lowest_a = -std::numeric_limits<double>::infinity();  // as -min n . x over A
   double highest_b = -std::numeric_limits<double>::infinity();
   for (int t : p.link_triangles) {
     const auto& tri = a.triangles[static_cast<std::size_t>(t)];
-    scratch.clip_in.assign({a.vertices[static_cast<std::size_t>(tri[0])],
-                            a.vertices[static_cast<std::size_t>(tri[1])],
-                            a.vertices[static_cast<std::size_t>(tri[2])]});
-    clipToPatch();
-    for (const Vec& v : scratch.clip_in) lowest_a = std::min(lowest_a, n.dot(v));
+    lowest_a = reach(a.vertices[static_cast<std::size_t>(tri[0])],
+                     a.vertices[static_cast<std::size_t>(tri[1])],
+                     a.vertices[static_cast<std::size_t>(tri[2])], -1.0, lowest_a);
   }
+  lowest_a = -lowest_a;
   for (int t : p.object_triangles) {
     const auto& tri = b.triangles[static_cast<std::size_t>(t)];
-    scratch.clip_in.assign({b_in_a * b.vertices[static_cast<std::size_t>(tri[0])],
-                            b_in_a * b.vertices[static_cast<std::size_t>(tri[1])],
-                            b_in_a * b.vertices[static_cast<std::size_t>(tri[2])]});
-    clipToPatch();
-    for (const Vec& v : scratch.clip_in) highest_b = std::max(highest_b, n.dot(v));
+    highest_b = reach(b_in_a * b.vertices[static_cast<std::size_t>(tri[0])],
+                      b_in_a * b.vertices[static_cast<std::size_t>(tri[1])],
+                      b_in_a * b.vertices[static_cast<std::size_t>(tri[2])], 1.0, highest_b);
   }
   const double depth = highest_b - lowest_a;
   return std::isfinite(depth) ? std::max(0.0, depth) : 0.0;
@@ -494,6 +518,13 @@ std::size_t buildContactPatches(const geometry::TriangleMesh& link,
   // for them (over 0.2 m at the default tolerance) sort as they are.
   std::vector<detail::CellKey>& keys = scratch.cell_keys;
   if (keys.capacity() < 6 * n) keys.reserve(6 * n);
+  // The depth's buffers (patchDepth), sized by the contact count too: a patch has at most 6n
+  // points, a hull of them at most as many vertices (2 x 6n while it is built), a clipped
+  // triangle at most 3 + 6n.
+  if (scratch.plane_points.capacity() < 6 * n) scratch.plane_points.reserve(6 * n);
+  if (scratch.hull.capacity() < 12 * n) scratch.hull.reserve(12 * n);
+  for (std::vector<Vec>* v : {&scratch.clip_in, &scratch.clip_out})
+    if (v->capacity() < 6 * n + 4) v->reserve(6 * n + 4);
   if (packCells(points, keys)) {
     std::sort(keys.begin(), keys.end(),
               [](const detail::CellKey& l, const detail::CellKey& r) { return l.key < r.key; });
