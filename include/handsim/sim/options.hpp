@@ -56,8 +56,10 @@ struct ContactOptions {
   /// Default Coulomb coefficient [-] of objects that give none (scenario "contact": "mu"):
   /// the velocity-level Coulomb friction of contacts on free objects (docs/free-objects.md).
   double mu = 0.5;
-  /// Fraction of a free object's penetration beyond `slop` pushed back per step, for its
-  /// contacts with the ground [-] (hand contacts keep `stiffness`).
+  /// Fraction of a free object's penetration beyond `slop` taken out per step, for its
+  /// contacts with the ground, the palm and other objects [-], by the position correction (it
+  /// moves the object without giving it velocity: no energy from the push); hand contacts keep
+  /// `stiffness`.
   double object_push = 0.2;
   /// Torsional friction length mu_spin [m] (scenario "contact": "torsional_m"): each contact on
   /// a free object also resists spinning about its normal with a moment of at most
