@@ -24,7 +24,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path scenarioDir() { return fs::path(hand::assetDirectory()) / "scenarios"; }
+fs::path scenarioDir() {
+  return fs::path(hand::assetDirectory()) / "scenarios";
+}
 
 /// The shipped scenarios whose hand is not shipped, with the hand path they name.
 struct CorpusScenario {
@@ -85,7 +87,8 @@ TEST(ShippedScenarios, EveryOneLoads) {
 }
 
 TEST(ShippedScenarios, Anthro20GraspPressesFingersTogetherAroundTheSphere) {
-  const sim::Scenario sc = sim::loadScenario((scenarioDir() / "anthro20_grasp_sphere.json").string());
+  const sim::Scenario sc =
+      sim::loadScenario((scenarioDir() / "anthro20_grasp_sphere.json").string());
   sim::RunPlan plan = sc.plan;
   plan.record_every = 1000000;
   sim::Run run(sim::compileScenario(sc), plan);
