@@ -49,11 +49,11 @@
 #include <string>
 #include <vector>
 
+#include "bench_scenes.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/sim/run.hpp"
 #include "handsim/sim/scenario.hpp"
 #include "handsim/sim/step.hpp"
-#include "bench_scenes.hpp"
 
 namespace {
 

@@ -13,6 +13,7 @@
 #include <random>
 #include <vector>
 
+#include "bench_scenes.hpp"
 #include "handsim/geometry/primitives.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/kinematics/closed_form_ik.hpp"
@@ -20,7 +21,6 @@
 #include "handsim/kinematics/numerical_ik.hpp"
 #include "handsim/sim/run.hpp"
 #include "handsim/sim/scenario.hpp"
-#include "bench_scenes.hpp"
 #include "kdl_bridge.hpp"
 
 namespace {
