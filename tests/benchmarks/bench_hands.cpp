@@ -499,29 +499,22 @@ int main(int argc, char** argv) {
       {"hands/allegro_box", "allegro_grasp_box.json", "allegro_hand/allegro_hand_right.urdf"},
       {"hands/leap_sphere", "leap_grasp_sphere.json", "leap_hand/leap_hand_right.urdf"},
   };
+  // Every case: manual (CPU) time per whole run, a fixed number of runs.
+  auto timed = [](benchmark::internal::Benchmark* b, int runs) {
+    b->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(runs);
+  };
   for (const Peer& p : peers)
-    benchmark::RegisterBenchmark(p.name, BM_HandPeer, std::string(p.file), std::string(p.hand))
-        ->UseManualTime()
-        ->Unit(benchmark::kMillisecond)
-        ->Iterations(4);
+    timed(
+        benchmark::RegisterBenchmark(p.name, BM_HandPeer, std::string(p.file), std::string(p.hand)),
+        4);
   if (g_handsim) {
-    benchmark::RegisterBenchmark("hands/anthro20_sphere", BM_Anthro20)
-        ->UseManualTime()
-        ->Unit(benchmark::kMillisecond)
-        ->Iterations(4);
-    benchmark::RegisterBenchmark("cube_on_table", BM_CubeOnTable)
-        ->UseManualTime()
-        ->Unit(benchmark::kMillisecond)
-        ->Iterations(10);
+    timed(benchmark::RegisterBenchmark("hands/anthro20_sphere", BM_Anthro20), 4);
+    timed(benchmark::RegisterBenchmark("cube_on_table", BM_CubeOnTable), 10);
     for (const char* o : {"cube12", "sphere10k", "cube10k"})
-      benchmark::RegisterBenchmark((std::string("lift/") + o).c_str(), BM_Lift, std::string(o))
-          ->UseManualTime()
-          ->Unit(benchmark::kMillisecond)
-          ->Iterations(2);
-    benchmark::RegisterBenchmark("hold/gripper2p_cube", BM_Hold)
-        ->UseManualTime()
-        ->Unit(benchmark::kMillisecond)
-        ->Iterations(3);
+      timed(
+          benchmark::RegisterBenchmark((std::string("lift/") + o).c_str(), BM_Lift, std::string(o)),
+          2);
+    timed(benchmark::RegisterBenchmark("hold/gripper2p_cube", BM_Hold), 3);
   }
   int n = static_cast<int>(rest.size());
   benchmark::Initialize(&n, rest.data());

@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "../support/box_objects.hpp"
 #include "handsim/geometry/primitives.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/sim/model.hpp"
@@ -104,28 +105,15 @@ inline sim::Scenario liftScenario(const std::string& object) {
   return sc;
 }
 
-/// A box object of `size` [m] (density 1000 kg/m^3) at `at` in the world, fixed or free.
-inline sim::ObjectModel boxObject(const char* name, const Eigen::Vector3d& size, bool free,
-                                  const Eigen::Vector3d& at) {
-  auto g = std::make_shared<sim::BodyGeometry>();
-  g->collision = sim::makeCollisionBody(geometry::makeBox(size), 18);
-  sim::ObjectModel o;
-  o.name = name;
-  o.geometry = g;
-  o.fixed = !free;
-  sim::computeMassProperties(o, 1000.0);
-  o.initial_pose_world.translation() = at;
-  return o;
-}
-
 /// A free 5 cm cube on a fixed 60 x 60 x 5 cm table box beside the open BarrettHand
 /// (docs/free-objects.md, contacts between bodies), 0.1 mm above it: it falls and comes to rest
 /// on four corner contacts with friction.
 inline std::shared_ptr<const sim::Model> cubeOnTableModel() {
   return sim::compileModel(
-      std::make_shared<const hand::HandModel>(hand::loadHand("barrett")),
-      {boxObject("table", {0.6, 0.6, 0.05}, false, {0.3, 0.0, -0.2}),
-       boxObject("cube", {0.05, 0.05, 0.05}, true, {0.3, 0.0, -0.175 - 1e-4 + 0.05})});
+      test::barrettHand(),
+      {test::boxObject("table", {0.6, 0.6, 0.05}, false, {0.3, 0.0, -0.2}, 1000.0),
+       test::boxObject("cube", {0.05, 0.05, 0.05}, true, {0.3, 0.0, -0.175 - 1e-4 + 0.05},
+                       1000.0)});
 }
 
 }  // namespace handsim::bench
