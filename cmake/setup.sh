@@ -23,6 +23,8 @@ packages=(
   libqhull-dev
   # Benchmark-only peer for free objects (tests/benchmarks/bench_bullet.cpp, its -float64 libraries)
   libbullet-dev
+  # Benchmark-only peer for real hands closing (tests/benchmarks/bench_hands.cpp; optional there)
+  libmujoco-dev
   # The Python module and its tests (docs/python.md)
   pybind11-dev python3-dev python3-numpy python3-pytest python3-matplotlib
   # The desktop application (src/app, src/plot): Qt6 Widgets/OpenGL/Svg, OpenSceneGraph; the
