@@ -111,6 +111,12 @@ class CorpusHandGrasp : public ::testing::TestWithParam<CorpusScenario> {};
 
 TEST_P(CorpusHandGrasp, ClosesOnItsObject) {
   const CorpusScenario c = GetParam();
+  // Without HANDSIM_HAND_PATH: the corpus folder the other corpus tests read
+  // (tests/urdf/urdf_corpus_test.cpp), when this machine has it.
+  const char* kCorpusHands = "/work/shared/corpus/urdf";
+  std::optional<ScopedEnv> corpus;
+  if (!std::getenv("HANDSIM_HAND_PATH") && fs::is_directory(kCorpusHands))
+    corpus.emplace("HANDSIM_HAND_PATH", kCorpusHands);
   if (hand::findOnHandSearchPath(c.hand).empty())
     GTEST_SKIP() << c.hand << " is on no folder of HANDSIM_HAND_PATH (the public URDF hands are "
                  << "not shipped; set HANDSIM_HAND_PATH to the folder holding allegro_hand/ and "
