@@ -209,7 +209,7 @@ void SimulationController::liftPalm(double height) {
   QString until;
   if (duration() > 0.0) {
     live_end_ = std::max(live_end_, lift_end + kLiftSettleSeconds);
-    until = tr("; the run goes on to t = %1 s").arg(live_end_, 0, 'f', 2);
+    until = tr("; the run goes on to t = %1 s").arg(live_end_, 0, 'f', 3);
   }
   Q_EMIT statusMessage(tr("Lifting the palm %1 mm from t = %2 s%3")
                            .arg(height * 1000.0, 0, 'f', 0)
@@ -512,9 +512,8 @@ void SimulationController::play() {
   setRunning(true);
   if (idle())
     Q_EMIT statusMessage(
-        tr("Playing, but nothing moves: no trajectories, palm motion or free objects. Drag a "
-           "slider, press G (Auto Grasp), add rows in the Trajectory panel or tick Free in the "
-           "Objects panel"));
+        tr("Nothing moves here: drag a slider, press G (Auto Grasp), add Trajectory rows or "
+           "tick Free on an object"));
 }
 
 bool SimulationController::idle() const {

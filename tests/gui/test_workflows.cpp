@@ -5,15 +5,20 @@
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QFileDialog>
+#include <QImage>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScreen>
 #include <QScrollArea>
+#include <QSpinBox>
 #include <QStatusBar>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -311,14 +316,14 @@ class WorkflowTest : public QObject {
   void playOnAnIdleSceneGivesAHint() {
     menuAction(window_, QStringLiteral("Play"))->trigger();
     QVERIFY(controller_->running());
-    QVERIFY2(window_->statusBar()->currentMessage().contains(QStringLiteral("nothing moves")),
+    QVERIFY2(window_->statusBar()->currentMessage().contains(QStringLiteral("Nothing moves")),
              qPrintable(window_->statusBar()->currentMessage()));
     menuAction(window_, QStringLiteral("Pause"))->trigger();
     window_->statusBar()->clearMessage();
     // With something to do, no hint.
     menuAction(window_, QStringLiteral("Auto Grasp"))->trigger();
     QVERIFY(controller_->running());
-    QVERIFY(!window_->statusBar()->currentMessage().contains(QStringLiteral("nothing moves")));
+    QVERIFY(!window_->statusBar()->currentMessage().contains(QStringLiteral("Nothing moves")));
   }
 
   // Item 10: trajectory cells in the unit the Joints panel shows (degrees for anthro20's
@@ -369,6 +374,81 @@ class WorkflowTest : public QObject {
                    ->currentText()
                    .section(' ', 0, 0);
     QCOMPARE(names.join(' '), QStringLiteral("M1 M2 M3 M4 M4"));
+  }
+
+  // Item 8: the plot's signal list keeps its filter over a scenario load, lists a free
+  // object's signals at once, and exporting the seed 000 figure leaves the dock's selection;
+  // the export dialog opens with the last choices.
+  void plotListStaysInStep() {
+    handsim::app::PlotDock* plot = window_->plotDock();
+    auto* filter = plot->findChild<QLineEdit*>();
+    auto* list = plot->findChild<QListWidget*>();
+    QVERIFY(filter && list);
+    const auto shown = [list] {
+      QStringList names;
+      for (int i = 0; i < list->count(); ++i)
+        if (!list->item(i)->isHidden()) names << list->item(i)->text();
+      return names;
+    };
+    // A free cube's signals are listed as soon as the box is ticked.
+    QVERIFY(!shown().contains(QStringLiteral("cube.z")));
+    window_->objectPanel()->list()->setCurrentRow(0);
+    QTest::mouseClick(window_->objectPanel()->freeBox(), Qt::LeftButton);
+    QVERIFY(shown().contains(QStringLiteral("cube.z")));
+    QVERIFY(shown().contains(QStringLiteral("cube.kinetic_energy")));
+
+    QTest::mouseClick(filter, Qt::LeftButton);
+    QTest::keyClicks(filter, QStringLiteral("F3 torque"));
+    const auto filtered = [&shown] {
+      for (const QString& name : shown())
+        if (!name.contains(QStringLiteral("F3")) || !name.contains(QStringLiteral("torque")))
+          return false;
+      return shown().contains(QStringLiteral("F3.J2.torque"));
+    };
+    QVERIFY(filtered());
+    menuAction(window_, QStringLiteral("barrett_breakaway_cube"))->trigger();
+    QCOMPARE(filter->text(), QStringLiteral("F3 torque"));
+    QVERIFY(list->count() > 20);
+    QVERIFY2(filtered(), qPrintable(shown().join(' ')));
+    filter->clear();
+    menuAction(window_, QStringLiteral("Play"))->trigger();
+    for (int i = 0; i < 12; ++i) controller_->advance(0.25);
+    menuAction(window_, QStringLiteral("Pause"))->trigger();
+    const std::vector<std::string> selected = plot->selectedSignals();
+    QVERIFY(!selected.empty());
+
+    // Export the seed 000 figure at 150 dpi through the dialog.
+    QTemporaryDir dir;
+    const QString png = dir.filePath(QStringLiteral("seed000.png"));
+    QTimer::singleShot(0, [png] {
+      auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget());
+      QVERIFY(dialog);
+      for (QComboBox* box : dialog->findChildren<QComboBox*>())
+        if (box->count() == 2) box->setCurrentIndex(1);  // the figure: seed 000
+      auto* dpi = dialog->findChild<QSpinBox*>();
+      dpi->setValue(150);
+      answerFileDialog(png);
+      QTest::mouseClick(dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Save),
+                        Qt::LeftButton);
+    });
+    QTest::mouseClick(button(plot, QStringLiteral("Export...")), Qt::LeftButton);
+    QCOMPARE(QImage(png).width(), 525);  // single column, 3.5 in at 150 dpi
+    QCOMPARE(plot->selectedSignals(), selected);
+    QCOMPARE(plot->figure().panels.size(), std::size_t{1});
+
+    // The dialog again: single column, 150 dpi.
+    int width_index = -1, dpi = -1;
+    QTimer::singleShot(0, [&width_index, &dpi] {
+      auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget());
+      QVERIFY(dialog);
+      for (QComboBox* box : dialog->findChildren<QComboBox*>())
+        if (box->count() == 3) width_index = box->currentIndex();
+      dpi = dialog->findChild<QSpinBox*>()->value();
+      dialog->reject();
+    });
+    QTest::mouseClick(button(plot, QStringLiteral("Export...")), Qt::LeftButton);
+    QCOMPARE(width_index, 0);
+    QCOMPARE(dpi, 150);
   }
 
  private:
