@@ -7,6 +7,7 @@
 #include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QFileDialog>
@@ -449,6 +450,47 @@ class WorkflowTest : public QObject {
     QTest::mouseClick(button(plot, QStringLiteral("Export...")), Qt::LeftButton);
     QCOMPARE(width_index, 0);
     QCOMPARE(dpi, 150);
+  }
+
+  // Item 9: a truncated URDF and a broken OBJ, opened through their menus' file dialogs, are
+  // reported at their line; a folder named like a mesh is called a folder. The scene stays.
+  void loadErrorsSayWhere() {
+    QTemporaryDir dir;
+    QFile good(QStringLiteral(HANDSIM_SOURCE_DIR "/assets/hands/urdf/wrist_hand.urdf"));
+    QVERIFY(good.open(QIODevice::ReadOnly));
+    const QByteArray urdf = good.readAll();
+    const int cut = urdf.indexOf("<link name=\"palm\"");
+    QVERIFY(cut > 0);
+    const QString truncated = dir.filePath(QStringLiteral("truncated.urdf"));
+    QFile out(truncated);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(urdf.left(cut + 8));  // "<link na": the file ends inside a tag
+    out.close();
+    const int line = static_cast<int>(urdf.left(cut).count('\n')) + 1;
+    answerFileDialog(truncated);
+    menuAction(window_, QStringLiteral("Open Hand File..."))->trigger();
+    QVERIFY2(window_->lastError().startsWith(truncated + QStringLiteral(":%1: ").arg(line)),
+             qPrintable(window_->lastError()));
+    QCOMPARE(QString::fromStdString(controller_->hand().id), QStringLiteral("barrett"));
+
+    const QString obj = dir.filePath(QStringLiteral("broken.obj"));
+    QFile mesh(obj);
+    QVERIFY(mesh.open(QIODevice::WriteOnly));
+    mesh.write(
+        "# a triangle and a face past the last vertex\nv 0 0 0\nv 0.05 0 0\nv 0 0.05 0\n"
+        "f 1 2 3\nf 1 2 9\n");
+    mesh.close();
+    answerFileDialog(obj);
+    menuAction(window_, QStringLiteral("Import Object..."))->trigger();
+    QVERIFY2(window_->lastError().startsWith(obj + QStringLiteral(":6: face vertex 9")),
+             qPrintable(window_->lastError()));
+    QCOMPARE(controller_->objects().size(), std::size_t{1});
+
+    // handsim --object some_dir.wrl imports as this does.
+    QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("folder.wrl")));
+    QVERIFY(!window_->importObject(dir.filePath(QStringLiteral("folder.wrl"))));
+    QVERIFY2(window_->lastError().contains(QStringLiteral("is a folder")),
+             qPrintable(window_->lastError()));
   }
 
  private:
