@@ -30,6 +30,9 @@ done
 # The trajectory panel on the lift scenario: finger segments and the palm's move.
 run --scene "$root/assets/scenarios/barrett_lift_cube.json" --play --quit-after 3 \
     --panel trajectory --panel-screenshot "$root/docs/images/handsim-panel-trajectory.png"
+# A hand of many joints: the Joints panel scrolls, the trajectory rows are in degrees.
+run --scene "$root/assets/scenarios/anthro20_grasp_sphere.json" --play --quit-after 4 \
+    --window-screenshot "$root/docs/images/handsim-anthro20.png"
 # An imported object placed in front of the palm (the shipped bottle and the anthropomorphic hand).
 run --hand anthro20 --object "$root/assets/objects/bottle.wrl" --quit-after 2 \
     --screenshot "$root/docs/images/handsim-import.png"
@@ -41,4 +44,4 @@ corpus_allegro="${HANDSIM_CORPUS:-$root/../shared/corpus}/urdf/allegro_hand/alle
 run --hand "$urdf" --quit-after 3 --screenshot "$root/docs/images/handsim-urdf-visual.png"
 run --hand "$urdf" --show-collision --quit-after 3 \
     --screenshot "$root/docs/images/handsim-urdf-collision.png"
-echo "wrote docs/images/handsim-default.png, handsim-breakaway.png, plot-seed000.png, hand-gripper*.png, handsim-panel-*.png handsim-import.png and handsim-urdf-*.png"
+echo "wrote docs/images/handsim-default.png, handsim-breakaway.png, plot-seed000.png, hand-gripper*.png, handsim-panel-*.png, handsim-anthro20.png, handsim-import.png and handsim-urdf-*.png"

@@ -4,10 +4,12 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QVBoxLayout>
 #include <cmath>
 
+#include "display_unit.hpp"
 #include "simulation_controller.hpp"
 
 namespace handsim::app {
@@ -31,14 +33,26 @@ JointPanel::JointPanel(SimulationController* controller, QWidget* parent)
   record_ = new QPushButton(tr("Record pose..."));
   record_->setToolTip(tr("Append the current joint angles as a named pose to a pose file"));
   layout->addWidget(record_);
+  // Sliders and the joint read-out scroll: a hand of 24 joints must not make the window taller
+  // than the screen.
+  scroll_ = new QScrollArea;
+  scroll_->setObjectName(QStringLiteral("JointScroll"));
+  scroll_->setWidgetResizable(true);
+  scroll_->setFrameShape(QFrame::NoFrame);
+  scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  auto* content = new QWidget;
+  auto* content_layout = new QVBoxLayout(content);
+  content_layout->setContentsMargins(0, 0, 0, 0);
   rows_widget_ = new QWidget;
-  layout->addWidget(rows_widget_);
+  content_layout->addWidget(rows_widget_);
   joints_ = new QLabel;
   joints_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   joints_->setStyleSheet(QStringLiteral("font-family: monospace;"));
   joints_->setWordWrap(true);
-  layout->addWidget(joints_);
-  layout->addStretch(1);
+  content_layout->addWidget(joints_);
+  content_layout->addStretch(1);
+  scroll_->setWidget(content);
+  layout->addWidget(scroll_, 1);
 
   connect(apply, &QPushButton::clicked, this,
           [this] { controller_->applyPose(poses_->currentText().toStdString()); });
@@ -58,20 +72,10 @@ void JointPanel::rebuild() {
   for (std::size_t a = 0; a < hand.actuators.size(); ++a) {
     const hand::Actuator& act = hand.actuators[a];
     Row row;
-    QString suffix;
-    if (act.unit == "rad") {
-      row.scale = kDeg;
-      row.slider_step = 0.1;
-      suffix = QStringLiteral(" deg");
-    } else if (act.unit == "m") {
-      row.scale = 1000.0;
-      row.slider_step = 0.1;
-      suffix = QStringLiteral(" mm");
-    } else {
-      row.scale = 1.0;
-      row.slider_step = 1.0;
-      suffix = QStringLiteral(" ") + QString::fromStdString(act.unit);
-    }
+    const DisplayUnit unit = displayUnit(act);
+    row.scale = unit.scale;
+    row.slider_step = unit.slider_step;
+    const QString suffix = QStringLiteral(" ") + unit.name;
     const double lo = act.lower * row.scale;
     const double hi = act.upper * row.scale;
     row.slider = new QSlider(Qt::Horizontal, rows_widget_);

@@ -5,6 +5,7 @@
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSlider>
 #include <QWidget>
 #include <vector>
@@ -15,8 +16,8 @@ class SimulationController;
 
 /// Per actuator a slider and a typed spin box kept in sync (degrees for joint actuators,
 /// encoder counts for BarrettHand motors, millimetres for slides), limited to the actuator's
-/// range; below them every joint's current angle, so coupled joints are seen moving; named
-/// poses and reset to zero.
+/// range; below them every joint's current angle, so coupled joints are seen moving (both in a
+/// scroll area, so many-joint hands fit on the screen); named poses and reset to zero.
 class JointPanel : public QWidget {
   Q_OBJECT
  public:
@@ -29,6 +30,8 @@ class JointPanel : public QWidget {
   /// Text of the joint read-out.
   QString jointReadout() const { return joints_->text(); }
   QPushButton* recordButton() const { return record_; }
+  /// The scroll area around the sliders and the joint read-out.
+  QScrollArea* scrollArea() const { return scroll_; }
 
  Q_SIGNALS:
   /// *Record pose...* was pressed: the main window asks for a name and a file.
@@ -46,6 +49,7 @@ class JointPanel : public QWidget {
   void sendValue(int a, double displayed);
 
   SimulationController* controller_;
+  QScrollArea* scroll_ = nullptr;
   QWidget* rows_widget_ = nullptr;
   std::vector<Row> rows_;
   QComboBox* poses_ = nullptr;

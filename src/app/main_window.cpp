@@ -1,23 +1,31 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "main_window.hpp"
 
+#include <QAbstractItemView>
+#include <QAbstractSpinBox>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
-#include <QMimeData>
-#include <QSignalBlocker>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
+#include <QKeyEvent>
+#include <QLayout>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QScreen>
 #include <QSettings>
+#include <QSignalBlocker>
 #include <QStatusBar>
+#include <QTextEdit>
 #include <QTimer>
 #include <algorithm>
 #include <cstdio>
@@ -41,6 +49,24 @@ namespace handsim::app {
 namespace {
 constexpr int kMaxRecentFiles = 8;
 
+/// Whether a key without Ctrl, Alt or Meta, pressed while `focus` has the keyboard, is typing
+/// into it: a text field or spin box, or an editable table cell that a key starts editing
+/// (Space there still plays).
+bool typesInto(const QObject* focus, const QKeyEvent& key) {
+  if (key.modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier)) return false;
+  if (key.text().isEmpty() || !key.text().at(0).isPrint()) return false;
+  if (const auto* line = qobject_cast<const QLineEdit*>(focus)) return !line->isReadOnly();
+  if (const auto* spin = qobject_cast<const QAbstractSpinBox*>(focus)) return !spin->isReadOnly();
+  if (qobject_cast<const QTextEdit*>(focus) || qobject_cast<const QPlainTextEdit*>(focus))
+    return true;
+  // A table's cells get key events through its viewport's parent, the view itself.
+  const auto* view = qobject_cast<const QAbstractItemView*>(focus);
+  if (!view || key.key() == Qt::Key_Space) return false;
+  const QModelIndex index = view->currentIndex();
+  return index.isValid() && (index.flags() & Qt::ItemIsEditable) &&
+         (view->editTriggers() & QAbstractItemView::AnyKeyPressed);
+}
+
 QString objectFileFilter() {
   return QObject::tr(
       "Meshes (*.wrl *.wrz *.vrml *.gz *.obj *.stl *.ply *.off *.dae *.gltf *.glb *.3ds *.fbx);;"
@@ -59,12 +85,15 @@ MainWindow::MainWindow(SimulationController* controller, QWidget* parent)
   connect(viewport_, &OsgViewport::filesDropped, this, &MainWindow::openDroppedFiles);
   buildDocks();
   buildActions();
+  qApp->installEventFilter(this);  // typing into fields and cells wins over one-key shortcuts
 
   status_time_ = new QLabel;
   status_rtf_ = new QLabel;
   status_fps_ = new QLabel;
   status_contacts_ = new QLabel;
   status_warnings_ = new QLabel;
+  status_rtf_->setObjectName(QStringLiteral("RealTimeFactor"));
+  status_fps_->setObjectName(QStringLiteral("FrameRate"));
   for (QLabel* l : {status_time_, status_rtf_, status_fps_, status_contacts_, status_warnings_})
     statusBar()->addPermanentWidget(l);
   connect(controller_, &SimulationController::warning, this, [this](const QString& w) {
@@ -79,15 +108,37 @@ MainWindow::MainWindow(SimulationController* controller, QWidget* parent)
   status_timer->start(250);
   connect(controller_, &SimulationController::handChanged, this, [this] {
     warning_count_ = 0;
-    setWindowTitle(tr("handsim — %1").arg(QString::fromStdString(controller_->hand().name)));
+    scene_file_.clear();  // a scenario being opened sets it again once loaded
+    updateTitle();
+    // Once the panels have their new rows: a window taller than the screen comes back onto it.
+    QTimer::singleShot(0, this, &MainWindow::keepOnScreen);
   });
-  setWindowTitle(tr("handsim — %1").arg(QString::fromStdString(controller_->hand().name)));
+  updateTitle();
   updateStatus();
 
   resize(1280, 800);
   QSettings settings;
   restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
   restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+  keepOnScreen();
+}
+
+void MainWindow::keepOnScreen() {
+  if (isFullScreen() || isMaximized()) return;
+  const QScreen* screen = this->screen();
+  if (!screen) return;
+  if (layout()) layout()->activate();
+  const QRect available = screen->availableGeometry();
+  // The frame (title bar, borders) around the window, when a window manager draws one.
+  const QSize frame = frameGeometry().size() - size();
+  const QSize fits = size().boundedTo(available.size() - frame).expandedTo(minimumSizeHint());
+  if (fits != size()) resize(fits);
+  QRect placed = frameGeometry();
+  if (placed.bottom() > available.bottom()) placed.moveBottom(available.bottom());
+  if (placed.right() > available.right()) placed.moveRight(available.right());
+  if (placed.top() < available.top()) placed.moveTop(available.top());
+  if (placed.left() < available.left()) placed.moveLeft(available.left());
+  if (placed.topLeft() != frameGeometry().topLeft()) move(placed.topLeft());
 }
 
 void MainWindow::buildDocks() {
@@ -419,7 +470,16 @@ bool MainWindow::openFile(const QString& path) {
   }
   viewport_->setView(OsgViewport::View::Fit);
   addRecentFile(path);
+  scene_file_ = path;
+  updateTitle();
   return true;
+}
+
+void MainWindow::updateTitle() {
+  const QString hand = QString::fromStdString(controller_->hand().name);
+  setWindowTitle(scene_file_.isEmpty()
+                     ? tr("handsim — %1").arg(hand)
+                     : tr("%1 — handsim — %2").arg(QFileInfo(scene_file_).fileName(), hand));
 }
 
 bool MainWindow::openHandFile(const QString& path) {
@@ -496,6 +556,14 @@ void MainWindow::dropEvent(QDropEvent* e) {
 }
 
 bool MainWindow::saveScene(const QString& path) {
+  // The file holds what the Trajectory panel shows, applied or not.
+  const bool applied = trajectory_panel_->hasUnappliedRows();
+  QString error;
+  if (applied && !trajectory_panel_->apply(&error)) {
+    showError(tr("Cannot save scene"),
+              tr("%1 not saved: the Trajectory panel's %2").arg(QFileInfo(path).fileName(), error));
+    return false;
+  }
   try {
     controller_->saveScene(path.toStdString());
   } catch (const std::exception& e) {
@@ -503,6 +571,13 @@ bool MainWindow::saveScene(const QString& path) {
     return false;
   }
   addRecentFile(path);
+  scene_file_ = path;
+  updateTitle();
+  statusBar()->showMessage(applied ? tr("Saved %1 (the Trajectory panel's rows applied; the run "
+                                        "starts anew with them)")
+                                         .arg(QDir::toNativeSeparators(path))
+                                   : tr("Saved %1").arg(QDir::toNativeSeparators(path)),
+                           8000);
   return true;
 }
 
@@ -607,10 +682,14 @@ bool MainWindow::savePanelImage(const QString& name, const QString& path) {
 void MainWindow::updateStatus() {
   const sim::SimState& s = controller_->state();
   status_time_->setText(tr("t = %1 s").arg(s.time, 0, 'f', 3));
-  status_rtf_->setText(controller_->running()
-                           ? tr("RTF %1").arg(controller_->measuredRealTimeFactor(), 0, 'f', 2)
-                           : tr("paused"));
-  status_fps_->setText(tr("%1 fps").arg(viewport_->frameRate(), 0, 'f', 0));
+  // Before the first measurement (a second into a run, a second of drawing): a dash, not 0.
+  const std::optional<double> rtf = controller_->measuredRealTimeFactor();
+  status_rtf_->setText(!controller_->running() ? tr("paused")
+                       : rtf                   ? tr("RTF %1").arg(*rtf, 0, 'f', 2)
+                                               : tr("RTF —"));
+  status_fps_->setText(viewport_->frameRate() > 0.0
+                           ? tr("%1 fps").arg(viewport_->frameRate(), 0, 'f', 0)
+                           : tr("— fps"));
   // Every kind of contact, as the viewport draws them.
   const std::size_t contacts =
       s.contacts.size() + s.object_contacts.size() + s.link_contacts.size();
@@ -653,6 +732,16 @@ void MainWindow::rebuildRecentMenu() {
         ->setToolTip(f);
   }
   recent_menu_->setEnabled(!files.isEmpty());
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+  if (event->type() == QEvent::ShortcutOverride &&
+      typesInto(watched, *static_cast<QKeyEvent*>(event))) {
+    // Accepted: Qt delivers the key to the focus widget instead of triggering the shortcut.
+    event->accept();
+    return true;
+  }
+  return QMainWindow::eventFilter(watched, event);
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {

@@ -55,7 +55,10 @@ class MainWindow : public QMainWindow {
   /// (placed in reach). Each bad file shows its error as the menus do and is skipped; the
   /// scene open before it stays. True when every file opened.
   bool openDroppedFiles(const QStringList& paths);
-  /// Saves the whole scene (hand, objects, poses, trajectories) atomically.
+  /// Saves the whole scene (hand, objects, poses, trajectories) atomically. Rows of the
+  /// Trajectory panel that were not applied yet are applied first (the run starts anew), so the
+  /// file holds what the panel shows; a row that cannot run is named in the error and nothing
+  /// is written. Says "Saved" in the status bar and shows the file's name in the title.
   bool saveScene(const QString& path);
   /// Records the shown joint angles as pose `name` in pose file `path` (appended, or replacing
   /// the pose of that name; atomic). Errors go to a dialog. Returns true on success.
@@ -78,6 +81,9 @@ class MainWindow : public QMainWindow {
   const QString& lastError() const { return last_error_; }
 
  protected:
+  /// Keys typed into a text field or an editable table cell go there, not to the one-key
+  /// shortcuts (`1` for the front view, `G` for Auto Grasp...): watches every ShortcutOverride.
+  bool eventFilter(QObject* watched, QEvent* event) override;
   void closeEvent(QCloseEvent* e) override;
   void dragEnterEvent(QDragEnterEvent* e) override;
   void dropEvent(QDropEvent* e) override;
@@ -86,6 +92,11 @@ class MainWindow : public QMainWindow {
   void buildActions();
   void buildDocks();
   void updateStatus();
+  /// Shrinks and moves the window onto its screen's available area (as far as the panels'
+  /// minimum sizes allow; the sliders scroll, so they allow it).
+  void keepOnScreen();
+  /// "file — handsim — hand": the scene file opened or saved last, if any.
+  void updateTitle();
   void showError(const QString& title, const QString& message);
   void addRecentFile(const QString& path);
   void rebuildRecentMenu();
@@ -118,6 +129,7 @@ class MainWindow : public QMainWindow {
   int extra_plots_ = 0;
   bool dialogs_ = true;
   QString last_error_;
+  QString scene_file_;  ///< the scene file opened or saved last; empty after a new hand
 };
 
 }  // namespace handsim::app

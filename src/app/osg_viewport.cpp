@@ -218,6 +218,14 @@ void OsgViewport::paintGL() {
   const osg::Viewport* vp = viewer_->getCamera()->getViewport();
   if (!vp || static_cast<int>(vp->width()) != w || static_cast<int>(vp->height()) != h)
     resizeViewer();
+  // A frame after a pause of over a second (loading, nothing to redraw) starts a new
+  // measurement: until a second of frames has passed the rate is unknown (0, shown as a dash).
+  if (!since_frame_.isValid() || since_frame_.elapsed() > 1000) {
+    frame_rate_ = 0.0;
+    frames_at_window_ = frames_;
+    fps_clock_.restart();
+  }
+  since_frame_.restart();
   viewer_->frame();
   ++frames_;
   const double elapsed = static_cast<double>(fps_clock_.elapsed()) * 1e-3;

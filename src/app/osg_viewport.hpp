@@ -43,7 +43,8 @@ class OsgViewport : public QOpenGLWidget {
   /// True when every corner of the world box [lo, hi] projects inside the view of the camera's
   /// current (or just set home) position.
   bool projectsInside(const Eigen::Vector3d& lo, const Eigen::Vector3d& hi) const;
-  /// Frames drawn per second, averaged over the last second.
+  /// Frames drawn per second, averaged over the last second; 0 until a second of frames has
+  /// been drawn (after the start, or after more than a second without a frame).
   double frameRate() const { return frame_rate_; }
   /// Number of frames drawn so far.
   long long frameCount() const { return frames_; }
@@ -94,6 +95,7 @@ class OsgViewport : public QOpenGLWidget {
   double frame_rate_ = 0.0;
   long long frames_at_window_ = 0;
   QElapsedTimer fps_clock_;
+  QElapsedTimer since_frame_;  ///< since the last frame drawn
 };
 
 }  // namespace handsim::app

@@ -142,15 +142,7 @@ PlotDock::PlotDock(SimulationController* controller, QWidget* parent)
   splitter->setStretchFactor(1, 4);
   layout->addWidget(splitter);
 
-  connect(filter_, &QLineEdit::textChanged, this, [this](const QString& text) {
-    const QStringList words = text.split(' ', Qt::SkipEmptyParts);
-    for (int i = 0; i < list_->count(); ++i) {
-      QListWidgetItem* item = list_->item(i);
-      bool match = true;
-      for (const QString& w : words) match = match && item->text().contains(w, Qt::CaseInsensitive);
-      item->setHidden(!match);
-    }
-  });
+  connect(filter_, &QLineEdit::textChanged, this, &PlotDock::applyFilter);
   connect(list_, &QListWidget::itemChanged, this, [this] { refresh(); });
   connect(overlay_, &QCheckBox::toggled, this, [this] { refresh(); });
   connect(events_, &QCheckBox::toggled, this, [this] { refresh(); });
@@ -164,6 +156,14 @@ PlotDock::PlotDock(SimulationController* controller, QWidget* parent)
   });
   connect(view_, &FigureView::hovered, this, &PlotDock::showCursor);
   connect(controller_, &SimulationController::handChanged, this, &PlotDock::rebuildList);
+  // A free object, the ground plane, a scenario or new trajectories bring or drop recorder
+  // columns: the list follows at once, not at the next recorded row.
+  const auto follow = [this] {
+    if (controller_->recorder().columns() != listed_columns_) refresh();
+  };
+  connect(controller_, &SimulationController::objectsChanged, this, follow);
+  connect(controller_, &SimulationController::trajectoriesChanged, this, follow);
+  connect(controller_, &SimulationController::runningChanged, this, follow);
   // Live plots redraw a few times a second, not per simulation step.
   live_timer_.setInterval(250);
   connect(&live_timer_, &QTimer::timeout, this, [this] {
@@ -207,7 +207,18 @@ void PlotDock::rebuildList() {
   } else if (!hand.fingers.empty() && hand.fingers.front().dof() > 0) {
     initial = {hand.jointName({0, 0}) + ".angle"};
   }
+  applyFilter(filter_->text());  // the words typed stay in force over the new list
   setSignals(initial);
+}
+
+void PlotDock::applyFilter(const QString& text) {
+  const QStringList words = text.split(' ', Qt::SkipEmptyParts);
+  for (int i = 0; i < list_->count(); ++i) {
+    QListWidgetItem* item = list_->item(i);
+    bool match = true;
+    for (const QString& w : words) match = match && item->text().contains(w, Qt::CaseInsensitive);
+    item->setHidden(!match);
+  }
 }
 
 void PlotDock::setSignals(const std::vector<std::string>& columns) {
@@ -231,7 +242,8 @@ std::vector<std::string> PlotDock::selectedSignals() const {
   return out;
 }
 
-plot::Figure PlotDock::buildFigure(std::size_t max_points) const {
+plot::Figure PlotDock::buildFigure(std::size_t max_points,
+                                   const std::vector<std::string>& columns) const {
   plot::FigureOptions options;
   options.overlay = overlay_->isChecked();
   options.events = events_->isChecked();
@@ -239,7 +251,7 @@ plot::Figure PlotDock::buildFigure(std::size_t max_points) const {
   options.t_min = zoom_min_;
   options.t_max = zoom_max_;
   options.max_points = max_points;
-  return plot::buildFigure(controller_->recorder(), selectedSignals(), options,
+  return plot::buildFigure(controller_->recorder(), columns, options,
                            plot::eventsFromWarnings(controller_->liveState().warnings));
 }
 
@@ -257,7 +269,7 @@ void PlotDock::refresh() {
   }
   drawn_rows_ = rec.rowCount();
   // About two points per pixel keeps live redraws cheap; exports keep more (kExportPoints).
-  view_->setFigure(buildFigure(4000));
+  view_->setFigure(buildFigure(4000, selectedSignals()));
 }
 
 void PlotDock::zoomTo(double t_min, double t_max) {
@@ -281,12 +293,13 @@ void PlotDock::resetZoom() {
   refresh();
 }
 
-void PlotDock::exportTo(const QString& path, const plot::FigureSize& size, int dpi) {
+void PlotDock::exportTo(const QString& path, const plot::FigureSize& size, int dpi,
+                        const std::vector<std::string>& columns) {
+  const std::vector<std::string> shown = columns.empty() ? selectedSignals() : columns;
   if (path.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive)) {
-    plot::exportSignalsCsv(plot::signalsFromRecorder(controller_->recorder(), selectedSignals()),
-                           path);
+    plot::exportSignalsCsv(plot::signalsFromRecorder(controller_->recorder(), shown), path);
   } else {
-    plot::exportFigure(buildFigure(plot::kExportPoints), path, size, dpi);
+    plot::exportFigure(buildFigure(plot::kExportPoints, shown), path, size, dpi);
   }
 }
 
@@ -310,21 +323,23 @@ void PlotDock::exportDialog() {
   width->addItem(tr("Single column (3.5 in)"), plot::kSingleColumnIn);
   width->addItem(tr("Double column (7 in)"), plot::kDoubleColumnIn);
   width->addItem(tr("Custom"), 0.0);
-  width->setCurrentIndex(1);
+  width->setCurrentIndex(export_choice_.width_index);
   auto* custom_width = new QDoubleSpinBox;
   custom_width->setRange(1.0, 20.0);
   custom_width->setSuffix(tr(" in"));
-  custom_width->setValue(5.0);
-  custom_width->setEnabled(false);
+  custom_width->setValue(export_choice_.custom_width_in);
+  custom_width->setEnabled(width->currentData().toDouble() == 0.0);
   auto* height = new QDoubleSpinBox;
   height->setRange(0.0, 30.0);
   height->setSingleStep(0.25);
   height->setSuffix(tr(" in"));
   height->setSpecialValueText(tr("by panel count"));
+  height->setValue(export_choice_.height_in);
   auto* dpi = new QSpinBox;
   dpi->setRange(50, 2400);
-  dpi->setValue(300);
+  dpi->setValue(export_choice_.dpi);
   dpi->setToolTip(tr("Resolution of PNG files; SVG and PDF are vector drawings"));
+  preset->setCurrentIndex(export_choice_.preset_index);
   form->addRow(tr("Figure:"), preset);
   form->addRow(tr("Width:"), width);
   form->addRow(tr("Custom width:"), custom_width);
@@ -341,10 +356,17 @@ void PlotDock::exportDialog() {
   connect(box, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
   connect(box, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
   if (dialog.exec() != QDialog::Accepted) return;
+  // The next export starts from these choices.
+  export_choice_ = {preset->currentIndex(), width->currentIndex(), custom_width->value(),
+                    height->value(), dpi->value()};
   try {
     plot::FigureSize size;
+    // A preset is exported as its own figure; the dock keeps showing the signals ticked.
+    std::vector<std::string> columns;
     if (!preset->currentData().toString().isEmpty())
-      applyPreset(preset->currentData().toString().toStdString());
+      columns =
+          plot::presetFor(preset->currentData().toString().toStdString(), controller_->recorder())
+              .columns;
     size.width_in = width->currentData().toDouble() > 0.0 ? width->currentData().toDouble()
                                                           : custom_width->value();
     size.height_in = height->value();
@@ -353,7 +375,7 @@ void PlotDock::exportDialog() {
         tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf);;CSV of the series "
            "(*.csv)"));
     if (path.isEmpty()) return;
-    exportTo(path, size, dpi->value());
+    exportTo(path, size, dpi->value(), columns);
   } catch (const std::exception& e) {
     QMessageBox::warning(this, tr("Cannot export"), QString::fromUtf8(e.what()));
   }

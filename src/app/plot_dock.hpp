@@ -69,9 +69,11 @@ class PlotDock : public QWidget {
   void zoomTo(double t_min, double t_max);
   void resetZoom();
   /// Export by file suffix (.png, .svg, .pdf, .csv) at `size` (inches) and `dpi` (PNG); the
-  /// figure shows what the dock shows, with plot::kExportPoints per signal. Throws
+  /// figure shows what the dock shows (or `columns` when given, e.g. a preset's, leaving the
+  /// dock's selection as it is), with plot::kExportPoints per signal. Throws
   /// std::runtime_error.
-  void exportTo(const QString& path, const plot::FigureSize& size = {}, int dpi = 300);
+  void exportTo(const QString& path, const plot::FigureSize& size = {}, int dpi = 300,
+                const std::vector<std::string>& columns = {});
   /// Selects a preset's signals (plot::presetFor); throws std::invalid_argument.
   plot::FigureSize applyPreset(const std::string& name);
   QString cursorText() const { return cursor_->text(); }
@@ -81,8 +83,10 @@ class PlotDock : public QWidget {
 
  private:
   void rebuildList();
+  /// Hides the listed signals that do not contain every word of `text`.
+  void applyFilter(const QString& text);
   void exportDialog();
-  plot::Figure buildFigure(std::size_t max_points) const;
+  plot::Figure buildFigure(std::size_t max_points, const std::vector<std::string>& columns) const;
   void showCursor(double t);
 
   SimulationController* controller_;
@@ -99,6 +103,14 @@ class PlotDock : public QWidget {
   /// The recorder columns the list shows; a run whose plan adds or drops channels (a grasp
   /// controller) changes them, and the list follows.
   std::vector<std::string> listed_columns_;
+  /// The export dialog's last choices (combo box indices, inches, dpi), kept for the next one.
+  struct ExportChoice {
+    int preset_index = 0;
+    int width_index = 1;  ///< double column
+    double custom_width_in = 5.0;
+    double height_in = 0.0;  ///< by panel count
+    int dpi = 300;
+  } export_choice_;
 };
 
 }  // namespace handsim::app

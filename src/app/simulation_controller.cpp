@@ -31,6 +31,11 @@ constexpr double kAutoGraspRangeSeconds = 1.5;
 constexpr double kAutoGraspRampFraction = 0.25;
 // A saved scene without trajectories still needs a length to run from the command line.
 constexpr double kDefaultSavedDuration = 1.0;
+// Lift Palm: the trapezoid's speed and acceleration along "up" [m/s, m/s^2], and the time the
+// run goes on after it so that whether the object stays shows.
+constexpr double kLiftVelocity = 0.05;
+constexpr double kLiftAcceleration = 0.25;
+constexpr double kLiftSettleSeconds = 0.5;
 }  // namespace
 
 SimulationController::SimulationController(QObject* parent) : QObject(parent) {
@@ -182,19 +187,34 @@ void SimulationController::setGroundEnabled(bool enabled) {
 
 void SimulationController::liftPalm(double height) {
   if (!(height > 0.0) || !std::isfinite(height)) return;
+  scrubbing_ = false;
   const sim::SimState& s = run_->state();
   // Against gravity: split one trapezoid over the world axes so that they move together.
   Eigen::Vector3d up = -run_->model().options.gravity_world;
   up = up.norm() > 0.0 ? up.normalized() : Eigen::Vector3d::UnitZ();
   sim::PalmMotion motion;
+  double lift_end = s.time;
   for (int a = 0; a < 3; ++a) {
     const double c = std::abs(up[a]);
     if (c < 1e-12) continue;
-    motion.axis(a).segments.append(
-        sim::TrapezoidalProfile(0.0, height * up[a], 0.05 * c, 0.25 * c, s.time));
+    const sim::TrapezoidalProfile move(0.0, height * up[a], kLiftVelocity * c,
+                                       kLiftAcceleration * c, s.time);
+    lift_end = std::max(lift_end, move.end());
+    motion.axis(a).segments.append(move);
   }
   run_->setLivePalmMotion(std::move(motion));
-  Q_EMIT statusMessage(tr("Lifting the palm %1 mm").arg(height * 1000.0, 0, 'f', 0));
+  live_lift_ = true;
+  // A run with an end (e.g. after Auto Grasp, which may have stopped already) goes on past it
+  // until the lift has ended and the object had time to slip.
+  QString until;
+  if (duration() > 0.0) {
+    live_end_ = std::max(live_end_, lift_end + kLiftSettleSeconds);
+    until = tr("; the run goes on to t = %1 s").arg(live_end_, 0, 'f', 3);
+  }
+  Q_EMIT statusMessage(tr("Lifting the palm %1 mm from t = %2 s%3")
+                           .arg(height * 1000.0, 0, 'f', 0)
+                           .arg(s.time, 0, 'f', 3)
+                           .arg(until));
   if (!running_) play();
 }
 
@@ -355,15 +375,11 @@ bool SimulationController::applyPose(const std::string& name) {
 }
 
 void SimulationController::resetToZero() {
+  // Zero is a start pose like any other: Play, Reset Run and Save Scene start from it.
   setRunning(false);
-  scrubbing_ = false;
-  const std::vector<double> zero(hand().actuators.size(), 0.0);
-  run_->state() = sim::makeState(run_->model(), hand::clampActuators(hand(), zero),
-                                 liveState().palm_pose_world);
-  run_->state().object_pose_world = scene_.plan.object_pose_world;
-  history_.assign(1, liveState());
-  history_stride_ = kHistoryStride;
-  Q_EMIT snapshotChanged();
+  scene_.plan.initial =
+      hand::clampActuators(hand(), std::vector<double>(hand().actuators.size(), 0.0));
+  resetRun();
 }
 
 std::vector<int> SimulationController::closingActuators() const {
@@ -492,9 +508,37 @@ void SimulationController::loadScenario(const std::string& path) {
 
 void SimulationController::play() {
   if (scrubbing_) scrubbing_ = false;
-  const double end = duration();
-  if (end > 0.0 && liveState().time >= end) resetRun();
+  if (finishedForGood()) resetRun();
   setRunning(true);
+  if (idle())
+    Q_EMIT statusMessage(
+        tr("Nothing moves here: drag a slider, press G (Auto Grasp), add Trajectory rows or "
+           "tick Free on an object"));
+}
+
+bool SimulationController::idle() const {
+  const sim::RunPlan& p = run_->plan();
+  const auto moving = [](const std::vector<sim::ActuatorTrajectory>& t) {
+    return std::any_of(t.begin(), t.end(), [](const auto& a) { return !a.empty(); });
+  };
+  if (moving(p.trajectories) || moving(p.tendon_trajectories) || !p.palm_motion.empty() ||
+      p.controller || live_lift_)
+    return false;
+  for (const sim::ObjectModel& o : run_->model().objects)
+    if (!o.fixed) return false;
+  const sim::SimState& s = liveState();
+  for (std::size_t a = 0; a < s.actuator_position.size(); ++a)
+    if (s.actuator_velocity[a] != 0.0 || std::abs(s.actuator_command[a] - s.actuator_position[a]) >
+                                             1e-9 * std::max(1.0, std::abs(s.actuator_command[a])))
+      return false;
+  return true;
+}
+
+bool SimulationController::finishedForGood() const {
+  const double end = duration();
+  if (!(end > 0.0)) return false;
+  const double dt = run_->model().options.dt;
+  return liveState().time >= std::max(end, live_end_) - 0.5 * dt;
 }
 
 void SimulationController::pause() {
@@ -512,7 +556,7 @@ void SimulationController::setRunning(bool running) {
     timer_.start();
   } else {
     timer_.stop();
-    measured_rtf_ = 0.0;
+    measured_rtf_.reset();
   }
   Q_EMIT runningChanged(running);
 }
@@ -528,6 +572,8 @@ void SimulationController::resetRun() {
   history_.assign(1, liveState());
   history_stride_ = kHistoryStride;
   warnings_seen_ = 0;
+  live_end_ = 0.0;
+  live_lift_ = false;
   Q_EMIT snapshotChanged();
   if (was_running) setRunning(true);
 }
@@ -568,7 +614,7 @@ void SimulationController::advance(double real_seconds) {
   accumulator_ = std::min(accumulator_, kMaxSimSecondsPerFrame);
   // The tolerance keeps sums of frame times such as 10 x 0.05 s from losing a step to rounding.
   while (accumulator_ >= dt * (1.0 - 1e-9)) {
-    if (run_->finished()) {
+    if (finishedForGood()) {
       if (loop_) {
         resetRun();
         continue;

@@ -96,7 +96,9 @@ class SimulationController : public QObject {
   bool groundEnabled() const { return run_->model().options.ground.enabled; }
   void setGroundEnabled(bool enabled);
   /// Lifts the palm by `height` [m] against gravity from now (a trapezoidal move at 0.05 m/s,
-  /// 0.25 m/s^2), carrying whatever the hand holds; the run's plan is unchanged.
+  /// 0.25 m/s^2), carrying whatever the hand holds, and plays; the run's plan is unchanged. A
+  /// run with an end (Auto Grasp's, even one that has stopped there) goes on until the lift
+  /// has ended plus 0.5 s; the status bar says so.
   void liftPalm(double height = 0.1);
 
   /// Palm frame -> world (the grid is the world's z = 0 plane; gravity is along world -z).
@@ -129,7 +131,8 @@ class SimulationController : public QObject {
   std::optional<double> fingertipPhi(int finger) const;
   /// Applies a named pose of the hand; false when there is no such pose.
   bool applyPose(const std::string& name);
-  /// All actuators to 0 (clamped), clutches engaged.
+  /// All actuators to 0 (clamped), clutches engaged: the run's start pose (the run starts anew
+  /// from it, paused).
   void resetToZero();
   /// The actuators that close fingers, which autoGrasp() drives: the hand file's
   /// "grasp"/"closing_actuators" (HandModel::closing_actuators; docs/hand-format.md). For the
@@ -169,6 +172,8 @@ class SimulationController : public QObject {
   void loadScenario(const std::string& path);
 
   bool running() const { return running_; }
+  /// Plays the run (from the start again when it has ended). When nothing would move (idle())
+  /// the status bar says what makes the hand or an object move.
   void play();
   void pause();
   /// Back to the initial state, history cleared (trajectories kept).
@@ -183,8 +188,12 @@ class SimulationController : public QObject {
   /// Runs the accumulator for `real_seconds` of wall-clock time, as the frame timer does;
   /// tests call it to run deterministically without waiting.
   void advance(double real_seconds);
-  /// Measured simulated seconds per wall-clock second over the last second of running.
-  double measuredRealTimeFactor() const { return measured_rtf_; }
+  /// Measured simulated seconds per wall-clock second over the last second of running;
+  /// nothing before the first second of a run has been measured.
+  std::optional<double> measuredRealTimeFactor() const { return measured_rtf_; }
+  /// True when playing would move nothing: no trajectory, tendon or palm motion, no grasp
+  /// controller, no live lift, no free object, and every actuator at rest at its set point.
+  bool idle() const;
 
   // --- history --------------------------------------------------------------------------
   /// Recorded states (one every `historyStride()` steps, and the current one).
@@ -221,6 +230,8 @@ class SimulationController : public QObject {
   void applyTrajectories();
   void stepOnce();
   void onTick();
+  /// The run has an end and reached it, and no live lift carries it further.
+  bool finishedForGood() const;
   void teleport(const std::vector<double>& positions);
   void setRunning(bool running);
   /// The objects changed: recompiles the model with the hand geometry it has (no mesh is read
@@ -241,6 +252,9 @@ class SimulationController : public QObject {
   std::vector<double> tendon_targets_;
   std::vector<sim::ActuatorTrajectory> scenario_tendons_;  ///< a loaded scenario's, per tendon
   double duration_ = 0.0;
+  /// A live lift carries the run past its plan's end to this time [s] (0: none).
+  double live_end_ = 0.0;
+  bool live_lift_ = false;  ///< a Lift Palm carries the palm in this run
   double speed_ = 1.0;
   bool loop_ = false;
   bool running_ = false;
@@ -252,7 +266,7 @@ class SimulationController : public QObject {
   QElapsedTimer clock_;
   QElapsedTimer rtf_clock_;
   double rtf_sim_start_ = 0.0;
-  double measured_rtf_ = 0.0;
+  std::optional<double> measured_rtf_;
 };
 
 }  // namespace handsim::app

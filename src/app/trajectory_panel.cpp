@@ -12,11 +12,13 @@
 #include <QStyle>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "display_unit.hpp"
 #include "handsim/io/atomic_file.hpp"
 #include "handsim/sim/trapezoidal_profile.hpp"
 
@@ -210,8 +212,9 @@ TrajectoryPanel::TrajectoryPanel(SimulationController* controller, QWidget* pare
   // The actuator column shows its unit ("M3 [counts]") in full; the numbers share the rest.
   table_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
   table_->setToolTip(
-      tr("Trapezoidal segments in the actuator's unit (counts, rad or m); each "
-         "starts where the previous one of its actuator ended"));
+      tr("Trapezoidal segments in the unit the Joints panel shows (counts, degrees for "
+         "revolute actuators, mm for slides); each starts where the previous one of its "
+         "actuator ended"));
   layout->addWidget(table_, 1);
   auto* edit = new QHBoxLayout;
   auto* add = new QPushButton(tr("Add"));
@@ -300,15 +303,16 @@ TrajectoryPanel::TrajectoryPanel(SimulationController* controller, QWidget* pare
 
   connect(add, &QPushButton::clicked, this, [this] {
     TrajectorySegment s;
-    s.actuator = 0;
-    const hand::Actuator& a = controller_->hand().actuators.front();
+    s.actuator = nextActuator();
+    const hand::Actuator& a =
+        controller_->hand().actuators.at(static_cast<std::size_t>(s.actuator));
     s.to = a.upper;
     s.max_velocity = std::max((a.upper - a.lower) / 2.0, 1e-6);
     s.max_acceleration = 4.0 * s.max_velocity;
     addRow(s);
   });
   connect(remove, &QPushButton::clicked, this, [this] { table_->removeRow(table_->currentRow()); });
-  connect(apply_button, &QPushButton::clicked, this, &TrajectoryPanel::apply);
+  connect(apply_button, &QPushButton::clicked, this, [this] { apply(); });
   connect(load, &QPushButton::clicked, this, [this] {
     const QString path =
         QFileDialog::getOpenFileName(this, tr("Load trajectories"), QString(), tr("JSON (*.json)"));
@@ -348,19 +352,38 @@ TrajectoryPanel::TrajectoryPanel(SimulationController* controller, QWidget* pare
   fillFromController();
 }
 
+int TrajectoryPanel::nextActuator() const {
+  // The first actuator without a row, so that Add, Add, Add gives M1, M2, M3; once every one
+  // has a row, the last row's actuator again (its next segment).
+  const int count = static_cast<int>(controller_->hand().actuators.size());
+  std::vector<bool> has_row(static_cast<std::size_t>(count), false);
+  int last = 0;
+  for (int r = 0; r < table_->rowCount(); ++r) {
+    last = static_cast<QComboBox*>(table_->cellWidget(r, kActuator))->currentIndex();
+    if (last >= 0 && last < count) has_row[static_cast<std::size_t>(last)] = true;
+  }
+  for (int a = 0; a < count; ++a)
+    if (!has_row[static_cast<std::size_t>(a)]) return a;
+  return std::clamp(last, 0, count - 1);
+}
+
 void TrajectoryPanel::addRow(const TrajectorySegment& s) {
   const int row = table_->rowCount();
   table_->insertRow(row);
+  const hand::HandModel& hand = controller_->hand();
   auto* box = new QComboBox;
-  for (const hand::Actuator& a : controller_->hand().actuators)
-    box->addItem(QString::fromStdString(a.name + " [" + a.unit + "]"));
+  for (const hand::Actuator& a : hand.actuators)
+    box->addItem(
+        QStringLiteral("%1 [%2]").arg(QString::fromStdString(a.name), displayUnit(a).name));
   box->setCurrentIndex(s.actuator);
   table_->setCellWidget(row, kActuator, box);
-  table_->setItem(row, kTo, new QTableWidgetItem(QString::number(s.to, 'g', 10)));
-  table_->setItem(row, kVelocity, new QTableWidgetItem(QString::number(s.max_velocity, 'g', 10)));
-  table_->setItem(row, kAcceleration,
-                  new QTableWidgetItem(QString::number(s.max_acceleration, 'g', 10)));
-  table_->setItem(row, kStart, new QTableWidgetItem(QString::number(s.start, 'g', 10)));
+  // In the unit the Joints panel shows (degrees for revolute actuators, mm for slides).
+  const double scale = displayUnit(hand.actuators.at(static_cast<std::size_t>(s.actuator))).scale;
+  const auto cell = [](double v) { return new QTableWidgetItem(QString::number(v, 'g', 10)); };
+  table_->setItem(row, kTo, cell(s.to * scale));
+  table_->setItem(row, kVelocity, cell(s.max_velocity * scale));
+  table_->setItem(row, kAcceleration, cell(s.max_acceleration * scale));
+  table_->setItem(row, kStart, cell(s.start));
 }
 
 void TrajectoryPanel::addPalmRow(const PalmRow& r) {
@@ -436,10 +459,12 @@ std::vector<TrajectorySegment> TrajectoryPanel::rows(QString* error) const {
   for (int r = 0; r < table_->rowCount(); ++r) {
     TrajectorySegment s;
     s.actuator = static_cast<QComboBox*>(table_->cellWidget(r, kActuator))->currentIndex();
+    const double scale =
+        displayUnit(controller_->hand().actuators.at(static_cast<std::size_t>(s.actuator))).scale;
     bool ok[4] = {false, false, false, false};
-    s.to = cellValue(table_, r, kTo, &ok[0]);
-    s.max_velocity = cellValue(table_, r, kVelocity, &ok[1]);
-    s.max_acceleration = cellValue(table_, r, kAcceleration, &ok[2]);
+    s.to = cellValue(table_, r, kTo, &ok[0]) / scale;
+    s.max_velocity = cellValue(table_, r, kVelocity, &ok[1]) / scale;
+    s.max_acceleration = cellValue(table_, r, kAcceleration, &ok[2]) / scale;
     s.start = cellValue(table_, r, kStart, &ok[3]);
     if (!(ok[0] && ok[1] && ok[2] && ok[3]) || !(s.max_velocity > 0.0) ||
         !(s.max_acceleration > 0.0) || !(s.start >= 0.0)) {
@@ -452,7 +477,37 @@ std::vector<TrajectorySegment> TrajectoryPanel::rows(QString* error) const {
   return out;
 }
 
-bool TrajectoryPanel::apply() {
+bool TrajectoryPanel::hasUnappliedRows() const {
+  QString error;
+  const std::vector<TrajectorySegment> segments = rows(&error);
+  std::vector<PalmRow> palm;
+  if (error.isEmpty()) palm = palmRows(&error);
+  if (!error.isEmpty()) return true;
+  const auto same = [](double a, double b) {
+    return std::abs(a - b) <= 1e-9 * std::max({1.0, std::abs(a), std::abs(b)});
+  };
+  const std::vector<TrajectorySegment>& applied = controller_->trajectories();
+  if (segments.size() != applied.size()) return true;
+  for (std::size_t i = 0; i < segments.size(); ++i) {
+    const TrajectorySegment &a = segments[i], &b = applied[i];
+    if (a.actuator != b.actuator || !same(a.to, b.to) || !same(a.max_velocity, b.max_velocity) ||
+        !same(a.max_acceleration, b.max_acceleration) || !same(a.start, b.start))
+      return true;
+  }
+  const std::vector<PalmRow> running = palmRowsFromMotion(controller_->palmMotion());
+  if (palm.size() != running.size()) return true;
+  for (std::size_t i = 0; i < palm.size(); ++i) {
+    const PalmRow &a = palm[i], &b = running[i];
+    if (a.axis != b.axis || a.sinusoid != b.sinusoid ||
+        !same(a.to_or_amplitude, b.to_or_amplitude) ||
+        !same(a.velocity_or_frequency, b.velocity_or_frequency) ||
+        !same(a.acceleration_or_cycles, b.acceleration_or_cycles) || !same(a.start, b.start))
+      return true;
+  }
+  return false;
+}
+
+bool TrajectoryPanel::apply(QString* error_out) {
   QString error;
   std::vector<TrajectorySegment> segments = rows(&error);
   std::vector<PalmRow> palm;
@@ -460,6 +515,7 @@ bool TrajectoryPanel::apply() {
   if (!error.isEmpty()) {
     message_->setText(
         QStringLiteral("<span style='color:#c33'>%1</span>").arg(error.toHtmlEscaped()));
+    if (error_out) *error_out = error;
     return false;
   }
   const int n = static_cast<int>(segments.size() + palm.size());

@@ -50,14 +50,20 @@ class TrajectoryPanel : public QWidget {
   void addPalmRow(const PalmRow& row);
   QSlider* scrubber() const { return scrubber_; }
   /// Sends both tables to the controller (actuator trajectories and the palm's motion); false
-  /// (and a message) when a row is invalid, and then nothing changes.
-  bool apply();
+  /// (and a message, also in `error` when given) when a row is invalid, and then nothing
+  /// changes.
+  bool apply(QString* error = nullptr);
+  /// True when the tables hold rows the controller does not run yet (typed or added, not
+  /// applied), or a row that cannot run.
+  bool hasUnappliedRows() const;
   /// Reads and writes trajectory files (format handsim-trajectories); throw
   /// std::runtime_error naming the file and the problem.
   void loadFile(const QString& path);
   void saveFile(const QString& path) const;
 
  private:
+  /// The actuator a new row gets: the first without a row.
+  int nextActuator() const;
   void addRow(const TrajectorySegment& s);
   void fillFromController();
   void updateTransport();

@@ -26,6 +26,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <vector>
 
@@ -467,12 +468,63 @@ LoadedModel decodeMeshReply(const std::string& reply, const std::string& path) {
   return model;
 }
 
+namespace {
+
+/// The first face of an OBJ file that names a vertex the file does not have (Assimp's "vertex
+/// index out of range" names no line): its line and what is wrong; line 0 when none.
+std::pair<int, std::string> objFaceProblem(const std::string& path) {
+  const auto isVertex = [](const std::string& text) {
+    std::size_t i = text.find_first_not_of(" \t");
+    return i != std::string::npos && text.compare(i, 2, "v ") == 0;
+  };
+  long long total = 0;
+  std::string text;
+  for (std::ifstream in(path); std::getline(in, text);) total += isVertex(text) ? 1 : 0;
+  std::ifstream in(path);
+  long long above = 0;  // negative indices count back from the last vertex read
+  for (int line = 1; std::getline(in, text); ++line) {
+    if (isVertex(text)) ++above;
+    std::istringstream words(text);
+    std::string kind;
+    words >> kind;
+    if (kind != "f" && kind != "l" && kind != "p") continue;
+    for (std::string corner; words >> corner;) {
+      // "7", "7/2", "7//3" or "-1".
+      char* end = nullptr;
+      const long long index = std::strtoll(corner.c_str(), &end, 10);
+      if (end == corner.c_str()) break;  // a comment or something Assimp reports itself
+      const long long absolute = index < 0 ? above + 1 + index : index;
+      if (absolute < 1 || absolute > total)
+        return {line, "face vertex " + std::to_string(index) + " does not exist (the file has " +
+                          std::to_string(total) + " vertices)"};
+    }
+  }
+  return {0, {}};
+}
+
+}  // namespace
+
 LoadedModel loadMesh(const std::string& path, const MeshLoadOptions& options) {
   if (!(options.scale > 0.0) || !std::isfinite(options.scale))
     throw io::InputError({path, 0, 0, "scale"}, "scale must be a positive finite number");
+  if (std::filesystem::is_directory(path))
+    throw io::InputError({path, 0, 0, {}}, "is a folder, not a mesh file");
   if (!std::filesystem::is_regular_file(path))
-    throw io::InputError({path, 0, 0, {}}, "no such file");
-  if (!isVrmlPath(path)) return loadWithImporter(path, options);
+    throw io::InputError({path, 0, 0, {}},
+                         std::filesystem::exists(path) ? "not a regular file" : "no such file");
+  if (!isVrmlPath(path)) {
+    try {
+      return loadWithImporter(path, options);
+    } catch (const io::InputError& e) {
+      std::string ext = std::filesystem::path(path).extension().string();
+      std::transform(ext.begin(), ext.end(), ext.begin(),
+                     [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+      if (ext != ".obj" || e.location().line > 0) throw;
+      const auto [line, what] = objFaceProblem(path);
+      if (line == 0) throw;
+      throw io::InputError({path, line, 0, {}}, what + "; " + e.problem());
+    }
+  }
   LoadedModel model = loadVrml(path, options.vrml);
   if (options.scale != 1.0)
     for (auto& s : model.shapes) s.mesh.transform(Eigen::Affine3d(Eigen::Scaling(options.scale)));

@@ -48,6 +48,10 @@ struct XmlIndex {
   std::vector<std::string> joint_order;                        ///< joint names in file order
   std::vector<std::string> link_order;
   std::vector<std::pair<std::string, int>> unknown;  ///< first use of each unknown tag
+  /// The first place the text is not well-formed XML (a tag cut off, a closing tag that does
+  /// not match, an element never closed), for liburdfdom's messages that name no line.
+  std::string malformed;
+  int malformed_line = 0;
   int line(const std::string& tag, const std::string& name) const {
     const auto it = line_of.find({tag, name});
     return it == line_of.end() ? 0 : it->second;
@@ -86,6 +90,7 @@ XmlIndex scanXml(const std::string& text) {
   XmlIndex index;
   std::set<std::string> reported;
   std::vector<std::string> stack;  // open elements
+  std::vector<int> open_lines;     // the line of each
   int line = 1;
   std::size_t i = 0;
   const auto advance = [&](std::size_t to) {
@@ -107,13 +112,30 @@ XmlIndex scanXml(const std::string& text) {
       advance(end == std::string::npos ? text.size() : end + 3);
       continue;
     }
+    const auto malformed = [&](int at, const std::string& what) {
+      if (index.malformed.empty()) {
+        index.malformed = what;
+        index.malformed_line = at;
+      }
+    };
     const std::size_t gt = text.find('>', lt);
-    if (gt == std::string::npos) break;
+    if (gt == std::string::npos) {
+      malformed(tag_line, "a tag is cut off at the end of the file");
+      break;
+    }
     const std::string tag = text.substr(lt + 1, gt - lt - 1);
     advance(gt + 1);
     if (tag.empty() || tag[0] == '?' || tag[0] == '!') continue;
     if (tag[0] == '/') {
-      if (!stack.empty()) stack.pop_back();
+      const std::string closing = tag.substr(1, tag.find_first_of(" \t\r\n", 1) - 1);
+      if (stack.empty() || stack.back() != closing)
+        malformed(tag_line,
+                  "</" + closing + "> does not close " +
+                      (stack.empty() ? std::string("any element") : "<" + stack.back() + ">"));
+      if (!stack.empty()) {
+        stack.pop_back();
+        open_lines.pop_back();
+      }
       continue;
     }
     std::size_t name_end = 0;
@@ -135,7 +157,15 @@ XmlIndex scanXml(const std::string& text) {
         (name == "joint" ? index.joint_order : index.link_order).push_back(element_name);
       }
     }
-    if (!self_closing) stack.push_back(name);
+    if (!self_closing) {
+      stack.push_back(name);
+      open_lines.push_back(tag_line);
+    }
+  }
+  if (index.malformed.empty() && !stack.empty()) {
+    index.malformed = "<" + stack.back() + "> (line " + std::to_string(open_lines.back()) +
+                      ") is not closed: the file ends first";
+    index.malformed_line = line;
   }
   return index;
 }
@@ -225,6 +255,10 @@ class UrdfReader {
     std::string why;
     for (const auto& s : capture.messages) why += (why.empty() ? "" : "; ") + s;
     if (why.empty()) why = "not a URDF robot description";
+    // XML that is not well-formed (e.g. a truncated file): where it breaks, which liburdfdom's
+    // message ("Failed to read Element name") does not say.
+    if (!index_.malformed.empty())
+      fail(index_.malformed_line, "not well-formed XML: " + index_.malformed + " (" + why + ")");
     // Point at the element the message names ("... joint [j3] ..." / "link [l2]").
     int line = 0;
     const std::size_t open = why.find('['), close = why.find(']');
