@@ -83,7 +83,19 @@ OsgViewport::OsgViewport(SimulationController* controller, QWidget* parent)
   fps_clock_.start();
 }
 
-OsgViewport::~OsgViewport() = default;
+OsgViewport::~OsgViewport() {
+  if (!gl_initialized_) {
+    // Never shown (an automated run that stopped on a load error): there is no GL context and
+    // nothing to release, so OSG must not look for one ("OpenGL version test failed").
+    viewer_->getCamera()->setGraphicsContext(nullptr);
+    return;
+  }
+  // OSG releases its GL objects with the viewer: with this widget's context current.
+  makeCurrent();
+  viewer_ = nullptr;
+  window_ = nullptr;
+  doneCurrent();
+}
 
 QString OsgViewport::rendererName() {
   QOffscreenSurface surface;
@@ -188,6 +200,7 @@ void OsgViewport::syncFromSnapshot() {
 }
 
 void OsgViewport::initializeGL() {
+  gl_initialized_ = true;
   resizeViewer();
 }
 

@@ -83,6 +83,7 @@ class OsgViewport : public QOpenGLWidget {
   SceneGraph scene_;
   osg::ref_ptr<osgViewer::Viewer> viewer_;
   osg::ref_ptr<osgViewer::GraphicsWindowEmbedded> window_;
+  bool gl_initialized_ = false;  ///< initializeGL() ran: there is a context to release into
   osg::ref_ptr<osgGA::TrackballManipulator> manipulator_;
   bool dirty_ = true;
   View last_view_ = View::Fit;

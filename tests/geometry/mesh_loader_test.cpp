@@ -122,5 +122,24 @@ TEST_F(MeshLoader, BadFilesAreInputErrors) {
   EXPECT_THROW(loadMesh(write("c.obj", kCubeObj), o), io::InputError);
 }
 
+TEST_F(MeshLoader, ErrorsSayWhere) {
+  // A face past the file's last vertex: Assimp names no line, the face's line is added.
+  try {
+    loadMesh(write("face.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\nf 1 -4 3\n"));
+    FAIL() << "no error";
+  } catch (const io::InputError& e) {
+    EXPECT_EQ(e.location().line, 5) << e.what();
+    EXPECT_NE(std::string(e.what()).find("face vertex -4 does not exist"), std::string::npos)
+        << e.what();
+  }
+  std::filesystem::create_directory(dir_ / "folder.wrl");
+  try {
+    loadMesh((dir_ / "folder.wrl").string());
+    FAIL() << "no error";
+  } catch (const io::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("is a folder"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace handsim::geometry

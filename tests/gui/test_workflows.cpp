@@ -75,6 +75,12 @@ void answerFileDialog(const QString& path) {
   });
 }
 
+/// Writes `bytes` to a new file at `path`; false when it cannot.
+bool writeFile(const QString& path, const QByteArray& bytes) {
+  QFile file(path);
+  return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
+}
+
 /// Clicks table cell (row, column) once, as a person selects it before typing.
 void clickCell(QTableWidget* table, int row, int column) {
   const QRect rect = table->visualItemRect(table->item(row, column));
@@ -302,7 +308,8 @@ class WorkflowTest : public QObject {
     QLabel* fps = statusLabel(window_, QStringLiteral(" fps"));
     QVERIFY(rtf && fps);
     menuAction(window_, QStringLiteral("Play"))->trigger();
-    QTest::qWait(400);
+    // The status bar's first update (every 250 ms), long before a second has been measured.
+    QTRY_VERIFY_WITH_TIMEOUT(rtf->text() != QLatin1String("paused"), 900);
     QCOMPARE(rtf->text(), QStringLiteral("RTF —"));
     if (window_->viewport()->frameRate() == 0.0) QCOMPARE(fps->text(), QStringLiteral("— fps"));
     QTest::qWait(1700);
@@ -462,10 +469,7 @@ class WorkflowTest : public QObject {
     const int cut = urdf.indexOf("<link name=\"palm\"");
     QVERIFY(cut > 0);
     const QString truncated = dir.filePath(QStringLiteral("truncated.urdf"));
-    QFile out(truncated);
-    QVERIFY(out.open(QIODevice::WriteOnly));
-    out.write(urdf.left(cut + 8));  // "<link na": the file ends inside a tag
-    out.close();
+    QVERIFY(writeFile(truncated, urdf.left(cut + 8)));  // "<link na": the file ends in a tag
     const int line = static_cast<int>(urdf.left(cut).count('\n')) + 1;
     answerFileDialog(truncated);
     menuAction(window_, QStringLiteral("Open Hand File..."))->trigger();
@@ -474,12 +478,9 @@ class WorkflowTest : public QObject {
     QCOMPARE(QString::fromStdString(controller_->hand().id), QStringLiteral("barrett"));
 
     const QString obj = dir.filePath(QStringLiteral("broken.obj"));
-    QFile mesh(obj);
-    QVERIFY(mesh.open(QIODevice::WriteOnly));
-    mesh.write(
-        "# a triangle and a face past the last vertex\nv 0 0 0\nv 0.05 0 0\nv 0 0.05 0\n"
-        "f 1 2 3\nf 1 2 9\n");
-    mesh.close();
+    QVERIFY(writeFile(obj,
+                      "# a triangle and a face past the last vertex\nv 0 0 0\nv 0.05 0 0\n"
+                      "v 0 0.05 0\nf 1 2 3\nf 1 2 9\n"));
     answerFileDialog(obj);
     menuAction(window_, QStringLiteral("Import Object..."))->trigger();
     QVERIFY2(window_->lastError().startsWith(obj + QStringLiteral(":6: face vertex 9")),

@@ -208,6 +208,19 @@ TEST(UrdfReader, ErrorsNameFileLineAndElement) {
 
   const std::string broken = writeTemp("broken.urdf", "<robot name=\"x\"><link name=\"a\">");
   EXPECT_NE(loadError(broken).find("broken.urdf"), std::string::npos) << loadError(broken);
+  // XML that is not well-formed is placed where it breaks (liburdfdom names no line).
+  const std::vector<std::pair<std::string, std::string>> malformed = {
+      {"<robot name=\"x\">\n<link name=\"a\"/>\n<joint na",
+       "cut.urdf:3: not well-formed XML: a tag is cut off"},
+      {"<robot name=\"x\">\n<link name=\"a\">\n</robot>\n",
+       "mismatch.urdf:3: not well-formed XML: </robot> does not close <link>"},
+      {"<robot name=\"x\">\n<link name=\"a\"/>\n",
+       "open.urdf:2: not well-formed XML: <robot> (line 1) is not closed"}};
+  const char* names[] = {"cut.urdf", "mismatch.urdf", "open.urdf"};
+  for (std::size_t i = 0; i < malformed.size(); ++i) {
+    const std::string e = loadError(writeTemp(names[i], malformed[i].first));
+    EXPECT_NE(e.find(malformed[i].second), std::string::npos) << e;
+  }
 
   // No rigid body has principal moments (1, 1, 3): repaired to (1, 1, 2), with a warning.
   const hand::HandModel repaired = hand::loadUrdfHand(oneJointUrdf(
