@@ -53,4 +53,9 @@ ConvexHull buildConvexHull(const std::vector<Eigen::Vector3d>& points);
 /// The convex hull of the vertices of `mesh` that its triangles use.
 ConvexHull buildConvexHull(const geometry::TriangleMesh& mesh);
 
+/// True when `mesh` is the boundary of `hull` (its convex hull): every non-degenerate triangle's
+/// plane supports the hull (no hull vertex beyond it by more than 1e-9 of the hull's radius)
+/// and the mesh encloses the hull's volume (to 1e-9 relative), so it is closed and convex.
+bool isBoundaryOfHull(const geometry::TriangleMesh& mesh, const ConvexHull& hull);
+
 }  // namespace handsim::collision

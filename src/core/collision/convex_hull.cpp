@@ -193,4 +193,22 @@ ConvexHull buildConvexHull(const geometry::TriangleMesh& mesh) {
   return buildConvexHull(points);
 }
 
+bool isBoundaryOfHull(const geometry::TriangleMesh& mesh, const ConvexHull& hull) {
+  if (hull.empty() || mesh.triangles.empty()) return false;
+  const double tol = 1e-9 * hull.radius;
+  int start = 0;
+  for (const auto& t : mesh.triangles) {
+    const Eigen::Vector3d& p = mesh.vertices[static_cast<std::size_t>(t[0])];
+    const Eigen::Vector3d n = (mesh.vertices[static_cast<std::size_t>(t[1])] - p)
+                                  .cross(mesh.vertices[static_cast<std::size_t>(t[2])] - p);
+    const double len = n.norm();
+    if (!(len > 1e-12 * hull.radius * hull.radius)) continue;  // degenerate
+    const Eigen::Vector3d u = n / len;
+    start = hull.support(u, start);
+    if (u.dot(hull.vertices[static_cast<std::size_t>(start)] - p) > tol) return false;
+  }
+  const double hull_volume = geometry::signedVolume(hull.triangles);
+  return std::abs(geometry::signedVolume(mesh) - hull_volume) <= 1e-9 * std::abs(hull_volume);
+}
+
 }  // namespace handsim::collision
