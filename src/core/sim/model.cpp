@@ -178,8 +178,12 @@ std::shared_ptr<const BodyGeometry> withCollisionShape(const BodyGeometry& geome
                                                        collision::CollisionShape shape,
                                                        int kdop_k) {
   auto g = std::make_shared<BodyGeometry>(geometry);
-  if (shape != geometry.collision.shape && !geometry.collision.empty())
-    g->collision = collisionBodyOf(geometry.visual.merged(), kdop_k, shape, geometry.source);
+  if (shape == geometry.collision.shape || geometry.collision.empty()) return g;
+  // From the exact mesh: the collision mesh of a Mesh body, else the drawn shapes (a Hull
+  // body's mesh is its hull).
+  const bool from_mesh = geometry.collision.shape == collision::CollisionShape::Mesh;
+  g->collision = collisionBodyOf(from_mesh ? geometry.collision.mesh : geometry.visual.merged(),
+                                 kdop_k, shape, geometry.source);
   return g;
 }
 
@@ -271,8 +275,9 @@ void computeMassProperties(ObjectModel& o, double density) {
   o.density = density;
   o.mass = {};
   o.warnings.clear();
-  // The file's shape, also for a body that collides as its convex hull.
-  const bool hull = o.geometry->collision.shape == collision::CollisionShape::Hull;
+  // The file's shape (the drawn one), also for a body that collides as its convex hull.
+  const bool hull = o.geometry->collision.shape == collision::CollisionShape::Hull &&
+                    !o.geometry->visual.shapes.empty();
   const geometry::TriangleMesh file_mesh =
       hull ? o.geometry->visual.merged() : geometry::TriangleMesh();
   const geometry::TriangleMesh& mesh = hull ? file_mesh : o.geometry->collision.mesh;
