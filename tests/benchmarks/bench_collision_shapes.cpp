@@ -54,6 +54,11 @@ int main(int argc, char** argv) {
                   touching_steps ? 1e6 * touching / static_cast<double>(touching_steps) : 0.0,
                   static_cast<double>(contacts) / steps, most, 1e3 * depth);
       for (double a : run.state().actuator_position) std::printf(" %.3f", a);
+      for (const auto& pose : run.state().object_pose_world) {
+        const Eigen::Vector3d moved =
+            pose.translation() - model->objects.front().initial_pose_world.translation();
+        std::printf("  object moved %.2f mm", 1e3 * moved.norm());
+      }
       std::printf("\n");
     } catch (const std::exception& e) {
       std::fprintf(stderr, "%s: %s\n", argv[i], e.what());
