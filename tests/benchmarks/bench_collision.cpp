@@ -24,9 +24,9 @@
 #include "handsim/collision/convex_contact.hpp"
 #include "handsim/collision/convex_hull.hpp"
 #include "handsim/collision/kdop_tree.hpp"
-#include "handsim/geometry/mesh_loader.hpp"
 #include "handsim/collision/primitives.hpp"
 #include "handsim/collision/tree_collision.hpp"
+#include "handsim/geometry/mesh_loader.hpp"
 
 namespace hc = handsim::collision;
 using handsim::geometry::TriangleMesh;
@@ -302,10 +302,12 @@ void registerHulls() {
       auto tt = std::make_shared<const hc::KdopTree>(*t);
       // The mover tilted, its lowest point 1 mm below the target's top (target frame).
       Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
-      pose.linear() = Eigen::AngleAxisd(0.6, Eigen::Vector3d(1, 2, 0.5).normalized()).toRotationMatrix();
+      pose.linear() =
+          Eigen::AngleAxisd(0.6, Eigen::Vector3d(1, 2, 0.5).normalized()).toRotationMatrix();
       const Eigen::Vector3d down = pose.linear().transpose() * -Eigen::Vector3d::UnitZ();
       const Eigen::Vector3d low = mh->vertices[static_cast<std::size_t>(mh->support(down))];
-      const double top = th->vertices[static_cast<std::size_t>(th->support(Eigen::Vector3d::UnitZ()))].z();
+      const double top =
+          th->vertices[static_cast<std::size_t>(th->support(Eigen::Vector3d::UnitZ()))].z();
       pose.translation() = Eigen::Vector3d(0.002, -0.001, top - 1e-3) - pose.linear() * low;
       const std::string name = mover.name + "(" + std::to_string(m->triangles.size()) + "t," +
                                std::to_string(mh->vertices.size()) + "v)_on_" + target.name + "(" +

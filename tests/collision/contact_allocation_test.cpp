@@ -20,6 +20,7 @@
 #include "narrow_phase_scenes.hpp"
 
 #include "../support/count_malloc.hpp"
+#include "../support/random_pose.hpp"
 
 using handsim::test::g_allocations;
 
@@ -126,15 +127,10 @@ TEST(ConvexScratch, WarmQueriesDoNotAllocate) {
   const ConvexHull box = buildConvexHull(makeBox(Eigen::Vector3d(0.04, 0.03, 0.02)));
   const ConvexHull ball = buildConvexHull(makeUvSphere(0.02, 12, 24));
   std::mt19937 rng(5);
-  std::normal_distribution<double> g;
-  std::uniform_real_distribution<double> u(-0.02, 0.02);
   std::vector<std::pair<Eigen::Isometry3d, Eigen::Isometry3d>> poses(300);
   for (auto& p : poses)
-    for (Eigen::Isometry3d* x : {&p.first, &p.second}) {
-      *x = Eigen::Isometry3d::Identity();
-      x->linear() = Eigen::Quaterniond(g(rng), g(rng), g(rng), g(rng)).normalized().toRotationMatrix();
-      x->translation() = Eigen::Vector3d(u(rng), u(rng), u(rng));
-    }
+    for (Eigen::Isometry3d* x : {&p.first, &p.second})
+      *x = handsim::test::randomRigidPose(rng, 0.02);
   ConvexScratch scratch;
   ConvexManifold m;
   int hits = 0;

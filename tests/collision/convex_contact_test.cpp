@@ -21,6 +21,8 @@
 #include "handsim/collision/primitives.hpp"
 #include "handsim/collision/tree_collision.hpp"
 
+#include "../support/random_pose.hpp"
+
 using namespace handsim;
 using namespace handsim::collision;
 
@@ -39,10 +41,7 @@ Eigen::Matrix3d rot(double angle, const Eigen::Vector3d& axis) {
   return Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix();
 }
 
-Eigen::Matrix3d randomRotation(std::mt19937& rng) {
-  std::normal_distribution<double> g;
-  return Eigen::Quaterniond(g(rng), g(rng), g(rng), g(rng)).normalized().toRotationMatrix();
-}
+using handsim::test::randomRotation;
 
 // The manifold's points as a set of world points, for comparisons independent of order.
 bool hasPoint(const ConvexManifold& m, const Eigen::Vector3d& p, double tol) {
@@ -127,7 +126,8 @@ TEST(ConvexContact, BoxOnBoxFaceGivesFourCornersAtTheExactDepth) {
   for (const double depth : {1e-6, 1e-4, 2e-3}) {
     const Eigen::Isometry3d a = pose(Eigen::Vector3d(0.3, -0.1, 0.5), rot(0.4, {1, 2, 3}));
     const Eigen::Matrix3d yaw = rot(0.5, Eigen::Vector3d::UnitZ());
-    const Eigen::Isometry3d b_local = pose(Eigen::Vector3d(0.013, -0.021, 0.01 + 0.02 - depth), yaw);
+    const Eigen::Isometry3d b_local =
+        pose(Eigen::Vector3d(0.013, -0.021, 0.01 + 0.02 - depth), yaw);
     const Eigen::Isometry3d b = a * b_local;
     for (const bool swap : {false, true}) {
       ConvexManifold m;
@@ -159,7 +159,8 @@ TEST(ConvexContact, TiltedBoxRestsOnItsEdgeWithTwoPoints) {
   // The lowest corner of the tilted cube along z relative to its centre.
   double lowest = 0.0;
   for (int sx : {-1, 1})
-    for (int sz : {-1, 1}) lowest = std::min(lowest, (r * Eigen::Vector3d(0.02 * sx, 0, 0.02 * sz)).z());
+    for (int sz : {-1, 1})
+      lowest = std::min(lowest, (r * Eigen::Vector3d(0.02 * sx, 0, 0.02 * sz)).z());
   const Eigen::Isometry3d b = pose(Eigen::Vector3d(0.0, 0.0, 0.01 - lowest - depth), r);
   ConvexScratch scratch;
   ConvexManifold m;
@@ -212,7 +213,8 @@ TEST(ConvexContact, SphereHullsPenetrateBetweenTheirInscribedAndCircumscribedBal
   std::uniform_real_distribution<double> u(0.0, 1.0);
   ConvexScratch scratch;
   for (int trial = 0; trial < 200; ++trial) {
-    const Eigen::Vector3d dir = Eigen::Vector3d(u(rng) - 0.5, u(rng) - 0.5, u(rng) - 0.5).normalized();
+    const Eigen::Vector3d dir =
+        Eigen::Vector3d(u(rng) - 0.5, u(rng) - 0.5, u(rng) - 0.5).normalized();
     const double dist = in1 + in2 - 0.004 * u(rng) - 1e-5;  // the hulls overlap
     const Eigen::Isometry3d a = pose(Eigen::Vector3d(0.1, 0.2, 0.3), randomRotation(rng));
     const Eigen::Isometry3d b = pose(a.translation() + dist * dir, randomRotation(rng));

@@ -18,13 +18,15 @@
 #include "handsim/collision/convex_hull.hpp"
 #include "handsim/collision/primitives.hpp"
 
+#include "../support/random_pose.hpp"
+
 using namespace handsim::collision;
 
 namespace {
 
 std::shared_ptr<fcl::Convexd> toFcl(const ConvexHull& hull) {
-  auto vertices = std::make_shared<std::vector<fcl::Vector3d>>(hull.vertices.begin(),
-                                                                hull.vertices.end());
+  auto vertices =
+      std::make_shared<std::vector<fcl::Vector3d>>(hull.vertices.begin(), hull.vertices.end());
   auto faces = std::make_shared<std::vector<int>>();
   for (const ConvexFace& f : hull.faces) {
     faces->push_back(f.count);
@@ -34,15 +36,6 @@ std::shared_ptr<fcl::Convexd> toFcl(const ConvexHull& hull) {
   return std::make_shared<fcl::Convexd>(vertices, static_cast<int>(hull.faces.size()), faces);
 }
 
-Eigen::Isometry3d randomPose(std::mt19937& rng, double spread) {
-  std::normal_distribution<double> g;
-  std::uniform_real_distribution<double> u(-spread, spread);
-  Eigen::Isometry3d p = Eigen::Isometry3d::Identity();
-  p.linear() = Eigen::Quaterniond(g(rng), g(rng), g(rng), g(rng)).normalized().toRotationMatrix();
-  p.translation() = Eigen::Vector3d(u(rng), u(rng), u(rng));
-  return p;
-}
-
 }  // namespace
 
 TEST(ConvexContactFcl, DepthAndNormalMatchFclGjkEpa) {
@@ -50,16 +43,18 @@ TEST(ConvexContactFcl, DepthAndNormalMatchFclGjkEpa) {
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   std::vector<Eigen::Vector3d> cloud(60);
   for (auto& p : cloud) p = 0.02 * Eigen::Vector3d(u(rng), 0.7 * u(rng), 0.5 * u(rng));
-  const std::vector<ConvexHull> hulls = {buildConvexHull(makeBox(Eigen::Vector3d(0.04, 0.03, 0.02))),
-                                         buildConvexHull(makeUvSphere(0.015, 6, 10)),
-                                         buildConvexHull(cloud)};
+  const std::vector<ConvexHull> hulls = {
+      buildConvexHull(makeBox(Eigen::Vector3d(0.04, 0.03, 0.02))),
+      buildConvexHull(makeUvSphere(0.015, 6, 10)), buildConvexHull(cloud)};
   std::vector<std::shared_ptr<fcl::Convexd>> shapes;
   for (const ConvexHull& h : hulls) shapes.push_back(toFcl(h));
   ConvexScratch scratch;
   int compared = 0;
   for (int trial = 0; trial < 900; ++trial) {
-    const std::size_t i = static_cast<std::size_t>(trial % 3), j = static_cast<std::size_t>(trial / 3 % 3);
-    const Eigen::Isometry3d a = randomPose(rng, 0.02), b = randomPose(rng, 0.02);
+    const std::size_t i = static_cast<std::size_t>(trial % 3),
+                      j = static_cast<std::size_t>(trial / 3 % 3);
+    const Eigen::Isometry3d a = handsim::test::randomRigidPose(rng, 0.02),
+                            b = handsim::test::randomRigidPose(rng, 0.02);
     ConvexManifold m;
     const bool hit = convexContact(hulls[i], a, hulls[j], b, scratch, m);
     fcl::CollisionObjectd oa(shapes[i], a), ob(shapes[j], b);

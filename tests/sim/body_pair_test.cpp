@@ -23,20 +23,15 @@
 #include "handsim/sim/scenario.hpp"
 #include "handsim/sim/sim_state.hpp"
 
+#include "../support/random_pose.hpp"
+
 using namespace handsim;
 using namespace handsim::sim;
 using collision::CollisionShape;
 
 namespace {
 
-Eigen::Isometry3d randomPose(std::mt19937& rng, double spread) {
-  std::normal_distribution<double> g;
-  std::uniform_real_distribution<double> u(-spread, spread);
-  Eigen::Isometry3d p = Eigen::Isometry3d::Identity();
-  p.linear() = Eigen::Quaterniond(g(rng), g(rng), g(rng), g(rng)).normalized().toRotationMatrix();
-  p.translation() = Eigen::Vector3d(u(rng), u(rng), u(rng));
-  return p;
-}
+using test::randomRigidPose;
 
 // An L-shaped prism (not convex): the outline (0,0) (4,0) (4,1) (1,1) (1,3) (0,3) [cm], 2 cm deep.
 geometry::TriangleMesh lShape() {
@@ -48,7 +43,7 @@ geometry::TriangleMesh lShape() {
   // Caps (the outline split into two convex pieces: 0 1 2 3 and 0 3 4 5), then the sides.
   const int caps[4][3] = {{0, 1, 2}, {0, 2, 3}, {0, 3, 4}, {0, 4, 5}};
   for (const auto& t : caps) {
-    m.triangles.push_back({t[0], t[2], t[1]});          // bottom, facing -z
+    m.triangles.push_back({t[0], t[2], t[1]});              // bottom, facing -z
     m.triangles.push_back({t[0] + 6, t[1] + 6, t[2] + 6});  // top
   }
   for (int i = 0; i < 6; ++i) {
@@ -63,9 +58,8 @@ geometry::TriangleMesh lShape() {
 }  // namespace
 
 TEST(BodyPair, TwoHullsGiveTheConvexManifoldWithTheNormalFromAIntoB) {
-  const CollisionBody box =
-      makeCollisionBody(collision::makeBox(Eigen::Vector3d(0.04, 0.03, 0.02), 2), 18,
-                        CollisionShape::Hull);
+  const CollisionBody box = makeCollisionBody(
+      collision::makeBox(Eigen::Vector3d(0.04, 0.03, 0.02), 2), 18, CollisionShape::Hull);
   const CollisionBody ball =
       makeCollisionBody(collision::makeUvSphere(0.02, 10, 20), 18, CollisionShape::Hull);
   ASSERT_EQ(box.shape, CollisionShape::Hull);
@@ -77,7 +71,7 @@ TEST(BodyPair, TwoHullsGiveTheConvexManifoldWithTheNormalFromAIntoB) {
   std::mt19937 rng(3);
   int hits = 0;
   for (int trial = 0; trial < 300; ++trial) {
-    const Eigen::Isometry3d pa = randomPose(rng, 0.02), pb = randomPose(rng, 0.02);
+    const Eigen::Isometry3d pa = randomRigidPose(rng, 0.02), pb = randomRigidPose(rng, 0.02);
     queryBodyPair(box, pa, ball, pb, PatchPoints::Centre, work, ab);
     queryBodyPair(ball, pb, box, pa, PatchPoints::Corners, work, ba);
     const bool hit = collision::convexContact(box.hull, pa, ball.hull, pb, scratch, m);
@@ -111,7 +105,7 @@ TEST(BodyPair, AHullAgainstAConvexMeshIsExactlyHullAgainstHull) {
   std::mt19937 rng(9);
   int hits = 0;
   for (int trial = 0; trial < 200; ++trial) {
-    const Eigen::Isometry3d pa = randomPose(rng, 0.03), pb = randomPose(rng, 0.03);
+    const Eigen::Isometry3d pa = randomRigidPose(rng, 0.03), pb = randomRigidPose(rng, 0.03);
     queryBodyPair(tip, pa, box_exact, pb, PatchPoints::Corners, work, exact);
     const std::vector<BodyPairContact> first = exact;
     queryBodyPair(tip, pa, box_hull, pb, PatchPoints::Corners, work, hull);
@@ -139,17 +133,17 @@ TEST(BodyPair, AHullAgainstANonConvexMeshUsesTheTrianglePipelineOnTheHull) {
   int hits = 0;
   for (int trial = 0; trial < 200; ++trial) {
     const Eigen::Isometry3d pa = Eigen::Isometry3d::Identity();
-    Eigen::Isometry3d pb = randomPose(rng, 0.0);
+    Eigen::Isometry3d pb = randomRigidPose(rng, 0.0);
     // Near the inner corner of the L, where its hull would be wrong.
     pb.translation() = Eigen::Vector3d(0.01 + 0.02 * u(rng), 0.01 + 0.02 * u(rng), 0.02 * u(rng));
     queryBodyPair(ball, pb, l_body, pa, PatchPoints::Centre, work, out);
     // The pipeline itself: ball (its hull's triangles) as A, the L as B.
     const Eigen::Isometry3d b_in_a = pb.inverse() * pa;
     collision::allContacts(ball.tree, l_body.tree, b_in_a, scratch, scratch.pairs);
-    const std::size_t patches =
-        scratch.pairs.empty()
-            ? 0
-            : collision::buildContactPatches(ball.mesh, l_body.mesh, b_in_a, scratch.pairs, scratch);
+    const std::size_t patches = scratch.pairs.empty()
+                                    ? 0
+                                    : collision::buildContactPatches(ball.mesh, l_body.mesh, b_in_a,
+                                                                     scratch.pairs, scratch);
     std::size_t k = 0;
     for (std::size_t p = 0; p < patches; ++p) {
       const collision::ContactPatch& patch = scratch.patches[p];

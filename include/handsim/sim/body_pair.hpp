@@ -9,8 +9,8 @@
 
 namespace handsim::sim {
 
-struct CollisionBody;   // sim/model.hpp
-struct StepWorkspace;   // sim/sim_state.hpp
+struct CollisionBody;  // sim/model.hpp
+struct StepWorkspace;  // sim/sim_state.hpp
 
 /// One contact point between bodies A and B, world frame.
 struct BodyPairContact {

@@ -74,8 +74,7 @@ std::shared_ptr<const BodyGeometry> loadBodyGeometry(const std::string& path,
 /// as loadBodyGeometry builds it, when the shape changes). Throws io::InputError naming the
 /// source when the hull cannot be built (a flat mesh).
 std::shared_ptr<const BodyGeometry> withCollisionShape(const BodyGeometry& geometry,
-                                                       collision::CollisionShape shape,
-                                                       int kdop_k);
+                                                       collision::CollisionShape shape, int kdop_k);
 
 /// The hand's link and palm geometry (HandModel::palm_mesh, HandModel::link_meshes).
 struct HandGeometry {

@@ -137,8 +137,8 @@ Eigen::Vector3d closestOnTetrahedron(Simplex& s, int& n, double flat) {
   double best_d = std::numeric_limits<double>::infinity();
   for (const auto& f : kFaces) {
     const Eigen::Vector3d& p0 = s[static_cast<std::size_t>(f[0])].w;
-    const Eigen::Vector3d normal = (s[static_cast<std::size_t>(f[1])].w - p0)
-                                       .cross(s[static_cast<std::size_t>(f[2])].w - p0);
+    const Eigen::Vector3d normal =
+        (s[static_cast<std::size_t>(f[1])].w - p0).cross(s[static_cast<std::size_t>(f[2])].w - p0);
     const double origin_side = -normal.dot(p0);
     const double opposite_side = normal.dot(s[static_cast<std::size_t>(f[3])].w - p0);
     if (!degenerate && origin_side * opposite_side >= 0.0) continue;
@@ -172,10 +172,18 @@ bool gjkOverlap(HullPair& pair, Simplex& s, int& n, double scale) {
     if (n > 0 && v.squaredNorm() - vw <= 1e-12 * v.squaredNorm()) return true;  // v ~ 0
     s[static_cast<std::size_t>(n++)] = w;
     switch (n) {
-      case 1: v = s[0].w; break;
-      case 2: v = closestOnSegment(s, n); break;
-      case 3: v = closestOnTriangle(s, n); break;
-      default: v = closestOnTetrahedron(s, n, flat); break;
+      case 1:
+        v = s[0].w;
+        break;
+      case 2:
+        v = closestOnSegment(s, n);
+        break;
+      case 3:
+        v = closestOnTriangle(s, n);
+        break;
+      default:
+        v = closestOnTetrahedron(s, n, flat);
+        break;
     }
     if (n == 4 || v.squaredNorm() <= tiny) return true;
   }
@@ -186,9 +194,9 @@ bool gjkOverlap(HullPair& pair, Simplex& s, int& n, double scale) {
 /// its boundary). False when A - B is flat.
 bool blowUp(HullPair& pair, Simplex& s, int& n, double scale) {
   const double eps = 1e-12 * scale;
-  static const Eigen::Vector3d kAxes[6] = {Eigen::Vector3d::UnitX(),  -Eigen::Vector3d::UnitX(),
-                                           Eigen::Vector3d::UnitY(),  -Eigen::Vector3d::UnitY(),
-                                           Eigen::Vector3d::UnitZ(),  -Eigen::Vector3d::UnitZ()};
+  static const Eigen::Vector3d kAxes[6] = {Eigen::Vector3d::UnitX(), -Eigen::Vector3d::UnitX(),
+                                           Eigen::Vector3d::UnitY(), -Eigen::Vector3d::UnitY(),
+                                           Eigen::Vector3d::UnitZ(), -Eigen::Vector3d::UnitZ()};
   if (n == 1) {
     for (const Eigen::Vector3d& d : kAxes) {
       const SupportPoint w = pair.support(d);
@@ -250,8 +258,8 @@ int epa(HullPair& pair, const Simplex& s, ConvexScratch& scratch, double scale) 
   static constexpr int kTet[4][4] = {{0, 1, 2, 3}, {0, 3, 1, 2}, {0, 2, 3, 1}, {1, 3, 2, 0}};
   for (const auto& f : kTet) {
     const Eigen::Vector3d& p = vs[static_cast<std::size_t>(f[0])].w;
-    const Eigen::Vector3d normal = (vs[static_cast<std::size_t>(f[1])].w - p)
-                                       .cross(vs[static_cast<std::size_t>(f[2])].w - p);
+    const Eigen::Vector3d normal =
+        (vs[static_cast<std::size_t>(f[1])].w - p).cross(vs[static_cast<std::size_t>(f[2])].w - p);
     const bool flip = normal.dot(vs[static_cast<std::size_t>(f[3])].w - p) > 0.0;
     if (!addFace(vs, faces, f[0], flip ? f[2] : f[1], flip ? f[1] : f[2])) return -1;
   }
@@ -278,8 +286,8 @@ int epa(HullPair& pair, const Simplex& s, ConvexScratch& scratch, double scale) 
       for (int e = 0; e < 3; ++e) {
         const std::array<int, 2> edge = {f.v[static_cast<std::size_t>(e)],
                                          f.v[static_cast<std::size_t>((e + 1) % 3)]};
-        const auto twin = std::find(horizon.begin(), horizon.end(),
-                                    std::array<int, 2>{edge[1], edge[0]});
+        const auto twin =
+            std::find(horizon.begin(), horizon.end(), std::array<int, 2>{edge[1], edge[0]});
         if (twin != horizon.end()) {
           *twin = horizon.back();
           horizon.pop_back();
@@ -375,8 +383,8 @@ int clipManifold(const HullPair& pair, const Eigen::Vector3d& normal, double dep
   const double ref_offset =
       ref_normal.dot(refPoint(ref.face_vertices[static_cast<std::size_t>(rf.first)]));
   // The incident face: the other hull's face most anti-parallel to the reference normal.
-  const Eigen::Vector3d inc_dir = ref_a ? Eigen::Vector3d(-(pair.r.transpose() * ref_normal))
-                                        : Eigen::Vector3d(-ref_normal);
+  const Eigen::Vector3d inc_dir =
+      ref_a ? Eigen::Vector3d(-(pair.r.transpose() * ref_normal)) : Eigen::Vector3d(-ref_normal);
   double align_inc = 0.0;
   const int fi = alignedFace(inc, inc_dir, align_inc);
   if (fi < 0) return 0;
@@ -390,8 +398,8 @@ int clipManifold(const HullPair& pair, const Eigen::Vector3d& normal, double dep
   const double eps = 1e-12 * (pair.a.radius + pair.b.radius);
   for (int k = 0; k < rf.count && !poly.empty(); ++k) {
     const Eigen::Vector3d p = refPoint(ref.face_vertices[static_cast<std::size_t>(rf.first + k)]);
-    const Eigen::Vector3d q = refPoint(
-        ref.face_vertices[static_cast<std::size_t>(rf.first + (k + 1) % rf.count)]);
+    const Eigen::Vector3d q =
+        refPoint(ref.face_vertices[static_cast<std::size_t>(rf.first + (k + 1) % rf.count)]);
     Eigen::Vector3d inward = ref_normal.cross(q - p);
     const double len = inward.norm();
     if (!(len > 0.0)) continue;
@@ -484,8 +492,7 @@ bool comesAfter(const ConvexHull& a, const Eigen::Isometry3d& a_pose, const Conv
 
 bool convexContact(const ConvexHull& a, const Eigen::Isometry3d& a_pose, const ConvexHull& b,
                    const Eigen::Isometry3d& b_pose, ConvexScratch& scratch, ConvexManifold& out) {
-  if (!comesAfter(a, a_pose, b, b_pose))
-    return orderedContact(a, a_pose, b, b_pose, scratch, out);
+  if (!comesAfter(a, a_pose, b, b_pose)) return orderedContact(a, a_pose, b, b_pose, scratch, out);
   const bool hit = orderedContact(b, b_pose, a, a_pose, scratch, out);
   out.normal = -out.normal;
   return hit;

@@ -810,8 +810,9 @@ class UrdfReader {
     using json = nlohmann::json;
     const io::JsonDocument doc = io::JsonDocument::load(path.string());
     const json& root = doc.object(doc.root(), "");
-    doc.allowOnly(root, "", {"format", "version", "couplings", "tendons", "clutches", "poses",
-                             "grasp", "self_collision", "collision", "link_collision"});
+    doc.allowOnly(root, "",
+                  {"format", "version", "couplings", "tendons", "clutches", "poses", "grasp",
+                   "self_collision", "collision", "link_collision"});
     readCollisionShapes(doc, root, m);
     if (const json* sc = doc.optional(root, "self_collision")) {
       if (!sc->is_boolean()) doc.fail("/self_collision", "expected true or false");

@@ -88,8 +88,8 @@ void queryBodyPair(const CollisionBody& a, const Eigen::Isometry3d& a_pose, cons
     collision::ConvexManifold& m = work.manifold;
     if (!collision::convexContact(a.hull, a_pose, b.hull, b_pose, work.convex, m)) return;
     for (int k = 0; k < m.count; ++k)
-      out.push_back({m.points[static_cast<std::size_t>(k)], m.normal,
-                     m.depths[static_cast<std::size_t>(k)]});
+      out.push_back(
+          {m.points[static_cast<std::size_t>(k)], m.normal, m.depths[static_cast<std::size_t>(k)]});
     return;
   }
   const Eigen::Isometry3d b_in_a = a_pose.inverse() * b_pose;

@@ -422,10 +422,10 @@ Scenario readScenario(const JsonDocument& doc) {
     for (std::size_t i = 0; i < objs->size(); ++i) {
       const std::string op = JsonDocument::child("/objects", i);
       const json& o = doc.object((*objs)[i], op);
-      doc.allowOnly(o, op,
-                    {"name", "mesh", "pose", "scale", "friction", "torsional_m", "density_kg_m3",
-                     "free", "mass_kg", "linear_velocity_mps", "angular_velocity_radps",
-                     "collision"});
+      doc.allowOnly(
+          o, op,
+          {"name", "mesh", "pose", "scale", "friction", "torsional_m", "density_kg_m3", "free",
+           "mass_kg", "linear_velocity_mps", "angular_velocity_radps", "collision"});
       const std::string mp = JsonDocument::child(op, "mesh");
       const std::string mesh = doc.string(doc.require(o, op, "mesh"), mp);
       // Relative to the scenario file, else to the shipped assets.
