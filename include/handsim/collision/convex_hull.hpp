@@ -5,6 +5,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -38,11 +39,19 @@ struct ConvexHull {
   /// A hash of the vertex coordinates: orders the two hulls of a query independently of the
   /// order they are passed in (convex_contact.hpp).
   std::uint64_t fingerprint = 0;
+  /// The vertices farthest along +x, -x, +y, -y, +z, -z: starting points of `support`.
+  std::array<int, 6> axis_extreme{};
 
   bool empty() const { return faces.empty(); }
   /// The index of a vertex with the largest `d . x` (hill climbing along the edges from
   /// vertex `start`; every local maximum of a linear function on a polytope is global).
   int support(const Eigen::Vector3d& d, int start = 0) const;
+  /// A good start for `support(d, ...)`: the axis extreme nearest `d`'s direction.
+  int supportStart(const Eigen::Vector3d& d) const {
+    Eigen::Index axis = 0;
+    d.cwiseAbs().maxCoeff(&axis);
+    return axis_extreme[static_cast<std::size_t>(2 * axis + (d[axis] < 0.0 ? 1 : 0))];
+  }
 };
 
 /// The convex hull of `points` (qhull, Barber, Dobkin, Huhdanpaa, ACM TOMS 22(4), 1996), facets

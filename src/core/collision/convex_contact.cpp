@@ -311,8 +311,8 @@ int epa(HullPair& pair, const Simplex& s, ConvexScratch& scratch, double scale) 
 
 /// The face of `hull` (frame of the hull) most aligned with `d`, among those around the
 /// support vertex along `d`; `alignment` gets normal . d / |d|.
-int alignedFace(const ConvexHull& hull, const Eigen::Vector3d& d, double& alignment) {
-  const auto v = static_cast<std::size_t>(hull.support(d));
+int alignedFace(const ConvexHull& hull, const Eigen::Vector3d& d, int start, double& alignment) {
+  const auto v = static_cast<std::size_t>(hull.support(d, start));
   int best = -1;
   alignment = -2.0;
   for (int k = hull.vertex_face_first[v]; k < hull.vertex_face_first[v + 1]; ++k) {
@@ -364,8 +364,9 @@ int clipManifold(const HullPair& pair, const Eigen::Vector3d& normal, double dep
                  ConvexScratch& scratch, ConvexManifold& out) {
   const Eigen::Vector3d normal_in_b = pair.r.transpose() * normal;
   double align_a = 0.0, align_b = 0.0;
-  const int fa = alignedFace(pair.a, normal, align_a);
-  const int fb = alignedFace(pair.b, -normal_in_b, align_b);
+  // The support searches start from EPA's last support vertices, next to the contact.
+  const int fa = alignedFace(pair.a, normal, pair.last_a, align_a);
+  const int fb = alignedFace(pair.b, -normal_in_b, pair.last_b, align_b);
   constexpr double kMinAlignment = 0.70710678118654752440;
   if (fa < 0 || fb < 0 || std::max(align_a, align_b) < kMinAlignment) return 0;
   const bool ref_a = align_a >= align_b;
@@ -386,7 +387,7 @@ int clipManifold(const HullPair& pair, const Eigen::Vector3d& normal, double dep
   const Eigen::Vector3d inc_dir =
       ref_a ? Eigen::Vector3d(-(pair.r.transpose() * ref_normal)) : Eigen::Vector3d(-ref_normal);
   double align_inc = 0.0;
-  const int fi = alignedFace(inc, inc_dir, align_inc);
+  const int fi = alignedFace(inc, inc_dir, ref_a ? pair.last_b : pair.last_a, align_inc);
   if (fi < 0) return 0;
   const ConvexFace& incf = inc.faces[static_cast<std::size_t>(fi)];
   std::vector<Eigen::Vector3d>& poly = scratch.clip_in;
@@ -438,6 +439,9 @@ bool orderedContact(const ConvexHull& a, const Eigen::Isometry3d& a_pose, const 
   if ((a_pose * a.interior - b_pose * b.interior).norm() > a.radius + b.radius) return false;
   const Eigen::Isometry3d b_in_a = a_pose.inverse() * b_pose;
   HullPair pair{a, b, b_in_a.linear(), b_in_a.translation()};
+  const Eigen::Vector3d towards_b = pair.r * b.interior + pair.t - a.interior;
+  pair.last_a = a.supportStart(towards_b);
+  pair.last_b = b.supportStart(-(pair.r.transpose() * towards_b));
   const double scale = a.radius + b.radius + (pair.t + pair.r * b.interior - a.interior).norm();
   Simplex s;
   int n = 0;

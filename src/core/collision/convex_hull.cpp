@@ -180,6 +180,14 @@ ConvexHull buildConvexHull(const std::vector<Eigen::Vector3d>& points) {
     }
   }
   hull.fingerprint = hash;
+  for (int k = 0; k < 6; ++k) {
+    const Eigen::Vector3d axis = (k % 2 ? -1.0 : 1.0) * Eigen::Vector3d::Unit(k / 2);
+    int best = 0;
+    for (std::size_t v = 1; v < nv; ++v)
+      if (axis.dot(hull.vertices[v]) > axis.dot(hull.vertices[static_cast<std::size_t>(best)]))
+        best = static_cast<int>(v);
+    hull.axis_extreme[static_cast<std::size_t>(k)] = best;
+  }
   return hull;
 }
 
