@@ -334,6 +334,33 @@ void registerHulls() {
         st.counters["points"] = manifold.count;
         st.counters["depth_mm"] = 1e3 * manifold.depth;
       });
+      // The peer: FCL's signed distance on fcl::Convex of the same hulls (libccd's GJK and EPA).
+      const auto toFcl = [](const hc::ConvexHull& h) {
+        auto v = std::make_shared<std::vector<fcl::Vector3d>>(h.vertices.begin(), h.vertices.end());
+        auto f = std::make_shared<std::vector<int>>();
+        for (const hc::ConvexFace& face : h.faces) {
+          f->push_back(face.count);
+          for (int k = 0; k < face.count; ++k)
+            f->push_back(h.face_vertices[static_cast<std::size_t>(face.first + k)]);
+        }
+        return std::make_shared<fcl::Convexd>(v, static_cast<int>(h.faces.size()), f);
+      };
+      auto mf = toFcl(*mh), tf = toFcl(*th);
+      benchmark::RegisterBenchmark(("Hull/" + name + "/fcl_libccd_epa").c_str(),
+                                   [=](benchmark::State& st) {
+                                     fcl::CollisionObjectd ot(tf, Eigen::Isometry3d::Identity());
+                                     fcl::CollisionObjectd om(mf, pose);
+                                     fcl::DistanceRequestd request(true, true);
+                                     request.gjk_solver_type = fcl::GST_LIBCCD;
+                                     double depth = 0.0;
+                                     for (auto _ : st) {
+                                       fcl::DistanceResultd result;
+                                       fcl::distance(&ot, &om, request, result);
+                                       depth = -result.min_distance;
+                                       benchmark::DoNotOptimize(depth);
+                                     }
+                                     st.counters["depth_mm"] = 1e3 * depth;
+                                   });
       benchmark::RegisterBenchmark(("Hull/" + name + "/build_hull").c_str(),
                                    [=](benchmark::State& st) {
                                      for (auto _ : st) {
