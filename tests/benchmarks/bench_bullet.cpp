@@ -49,6 +49,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_scenes.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/sim/run.hpp"
 #include "handsim/sim/scenario.hpp"
@@ -74,17 +75,8 @@ constexpr double kMeshMargin = 0.001;        // Bullet's collision margin of the
 std::string g_contact_model;  // --handsim_contact_model
 bool g_trace = false;         // --trace: print the samples of the report's runs now and then
 
-double cpuSeconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
-
-long peakRssKb() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return u.ru_maxrss;
-}
+using bench::cpuSeconds;
+using bench::peakRssKb;
 
 // What one 10 s run gives, the same for both engines. Positions in the world frame.
 struct Trace {

@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_scenes.hpp"
 #include "handsim/geometry/primitives.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/sim/run.hpp"
@@ -38,65 +39,16 @@ namespace {
 
 using namespace handsim;
 
-constexpr double kEdge = 0.05;     // [m]
-constexpr double kMass = 0.2;      // [kg]
 constexpr double kHoldFrom = 4.0;  // the palm has stopped (it moves 2 s to about 3.2 s) [s]
 
-double cpuSeconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
-
-// A cube of edge `edge` centred at the origin, each face an n x n grid of squares cut into two
-// triangles, vertices shared along the edges (watertight), outward.
-geometry::TriangleMesh makeGridCube(double edge, int n) {
-  geometry::TriangleMesh m;
-  std::map<std::array<int, 3>, int> index;
-  auto vertex = [&](const std::array<int, 3>& g) {
-    const auto it = index.find(g);
-    if (it != index.end()) return it->second;
-    const int i = static_cast<int>(m.vertices.size());
-    m.vertices.emplace_back(edge * (g[0] / double(n) - 0.5), edge * (g[1] / double(n) - 0.5),
-                            edge * (g[2] / double(n) - 0.5));
-    index.emplace(g, i);
-    return i;
-  };
-  for (int a = 0; a < 3; ++a)
-    for (int side : {0, 1}) {
-      // (u, v, normal) right-handed for the outward normal.
-      const int u = side ? (a + 1) % 3 : (a + 2) % 3;
-      const int v = side ? (a + 2) % 3 : (a + 1) % 3;
-      for (int i = 0; i < n; ++i)
-        for (int j = 0; j < n; ++j) {
-          std::array<int, 4> c{};
-          const int di[4] = {0, 1, 1, 0}, dj[4] = {0, 0, 1, 1};
-          for (int k = 0; k < 4; ++k) {
-            std::array<int, 3> g{};
-            g[static_cast<std::size_t>(a)] = side * n;
-            g[static_cast<std::size_t>(u)] = i + di[k];
-            g[static_cast<std::size_t>(v)] = j + dj[k];
-            c[static_cast<std::size_t>(k)] = vertex(g);
-          }
-          m.triangles.push_back({c[0], c[1], c[2]});
-          m.triangles.push_back({c[0], c[2], c[3]});
-        }
-    }
-  m.updateNormals();
-  return m;
-}
+using bench::cpuSeconds;
 
 struct ObjectCase {
-  std::string name;
-  std::function<geometry::TriangleMesh()> make;  // empty: the scenario's own cube.wrl
+  std::string name;  // bench::liftScenario's object
 };
 
 const std::vector<ObjectCase>& cases() {
-  static const std::vector<ObjectCase> c = {
-      {"cube12", {}},
-      {"cube10k", [] { return makeGridCube(kEdge, 29); }},
-      {"sphere10k", [] { return geometry::makeSphere(0.5 * kEdge, 100); }},
-  };
+  static const std::vector<ObjectCase> c = {{"cube12"}, {"cube10k"}, {"sphere10k"}};
   return c;
 }
 
@@ -112,8 +64,7 @@ struct LiftScene {
 };
 
 LiftScene makeScene(const ObjectCase& c) {
-  sim::Scenario sc =
-      sim::loadScenario(hand::assetDirectory() + "/scenarios/barrett_lift_cube.json");
+  sim::Scenario sc = bench::liftScenario(c.name);
   if (g_warm_start) {  // --warm_start: SolverOptions::warm_start with tolerance 1e-9
     sc.options.solver.warm_start = true;
     sc.options.solver.tolerance = 1e-9;
@@ -125,19 +76,7 @@ LiftScene makeScene(const ObjectCase& c) {
   }
   if (g_torsional >= 0.0) sc.options.contact.torsional = g_torsional;
   if (g_sweeps > 0) sc.options.solver.sweeps = g_sweeps;
-  sim::ObjectModel& obj = sc.objects.at(0);
-  if (c.make) {
-    geometry::TriangleMesh mesh = c.make();
-    if (!geometry::isWatertight(mesh)) throw std::runtime_error(c.name + " is not watertight");
-    auto body = std::make_shared<sim::BodyGeometry>();
-    body->collision = sim::makeCollisionBody(std::move(mesh), sc.options.contact.kdop_k);
-    obj.geometry = body;
-    obj.name = "object";
-    sim::computeMassProperties(obj, 1000.0);
-    sim::computeMassProperties(obj, kMass / obj.mass.volume_m3);
-    if (std::abs(obj.mass.mass_kg - kMass) > 1e-9) throw std::runtime_error("mass");
-  }
-  sc.plan.record_every = std::numeric_limits<int>::max();  // time the engine, not the recorder
+  const sim::ObjectModel& obj = sc.objects.at(0);
   return {sim::compileScenario(sc), sc.plan, obj.geometry->collision.mesh.triangleCount()};
 }
 
@@ -372,9 +311,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "bench_lift: %s\n", e.what());
     return 1;
   }
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  std::printf("peak resident set size: %ld kB (objects: %s)\n", u.ru_maxrss,
+  std::printf("peak resident set size: %ld kB (objects: %s)\n", bench::peakRssKb(),
               only.empty() ? "all" : only.c_str());
   return 0;
 }

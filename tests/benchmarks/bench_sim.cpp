@@ -13,6 +13,7 @@
 #include <random>
 #include <vector>
 
+#include "bench_scenes.hpp"
 #include "handsim/geometry/primitives.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/kinematics/closed_form_ik.hpp"
@@ -204,22 +205,7 @@ void BM_SimStepBarrettCubeContact(benchmark::State& state) {
 // A free 5 cm cube resting on a fixed table box beside the open BarrettHand (docs/free-objects.md,
 // contacts between bodies): four corner contacts with friction against the table every step.
 void BM_SimStepCubeOnTable(benchmark::State& state) {
-  auto boxObject = [](const char* name, const Eigen::Vector3d& size, bool free,
-                      const Eigen::Vector3d& at) {
-    auto g = std::make_shared<sim::BodyGeometry>();
-    g->collision = sim::makeCollisionBody(geometry::makeBox(size), 18);
-    sim::ObjectModel o;
-    o.name = name;
-    o.geometry = g;
-    o.fixed = !free;
-    sim::computeMassProperties(o, 1000.0);
-    o.initial_pose_world.translation() = at;
-    return o;
-  };
-  auto model = sim::compileModel(
-      std::make_shared<const hand::HandModel>(barrett()),
-      {boxObject("table", {0.6, 0.6, 0.05}, false, {0.3, 0.0, -0.2}),
-       boxObject("cube", {0.05, 0.05, 0.05}, true, {0.3, 0.0, -0.175 - 1e-4 + 0.05})});
+  auto model = bench::cubeOnTableModel();
   sim::RunPlan plan;
   plan.record_every = std::numeric_limits<int>::max();
   sim::Run run(model, plan);

@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdlib>
+
 #include "handsim/hand/hand_loader.hpp"
 
 using namespace handsim;
@@ -126,4 +129,59 @@ TEST_F(Barrett, ClutchDoesNotBreakWhileOpeningOrBelowThreshold) {
   EXPECT_EQ(updateClutch(m, clutch, s, 5000, 100.0, 1.25), ClutchEvent::None);  // below
   EXPECT_FALSE(s.broken);
   EXPECT_EQ(updateClutch(m, clutch, s, 5000, 100.0, 1.27), ClutchEvent::BrokeAway);
+}
+
+// The shared helpers of the step, checked against what they stand for. R^T D R is the
+// actuator-space inertia because the kinetic energy 1/2 qd^T D qd with qd = R ad equals
+// 1/2 ad^T M ad for every ad; R^T g is the generalised force of g because the power g . qd equals
+// (R^T g) . ad. Worked on the BarrettHand's F3 drives (one actuator, two joints at 1/125 and
+// 1/375 deg per count) and on F1 with the spread (two actuators).
+TEST_F(Barrett, ReflectedInertiaAndForcesKeepEnergyAndPower) {
+  const auto drives = effectiveDrives(m, {});
+  const auto na = static_cast<Eigen::Index>(m.actuators.size());
+  std::srand(7);
+  for (std::size_t f = 0; f < m.fingers.size(); ++f) {
+    const auto n = static_cast<Eigen::Index>(drives[f].size());
+    const Eigen::MatrixXd a = Eigen::MatrixXd::Random(n, n);
+    const kinematics::JointMatrix d = a * a.transpose() + Eigen::MatrixXd::Identity(n, n);
+    Eigen::MatrixXd mass = Eigen::MatrixXd::Zero(na, na);
+    addActuatorInertia(drives[f], d, mass);
+    const Eigen::VectorXd ad = Eigen::VectorXd::Random(na);
+    kinematics::JointVector qd(n);
+    for (Eigen::Index j = 0; j < n; ++j)
+      qd[j] = drives[f][static_cast<std::size_t>(j)].ratio *
+              ad[drives[f][static_cast<std::size_t>(j)].actuator];
+    const double joint_energy = 0.5 * qd.dot(d * qd);
+    EXPECT_NEAR(0.5 * ad.dot(mass * ad), joint_energy, 1e-12 * (1.0 + joint_energy)) << f;
+    const kinematics::JointVector g = kinematics::JointVector::Random(n);
+    Eigen::VectorXd reflected = Eigen::VectorXd::Zero(na);
+    addThroughDrives(drives[f], g, reflected);
+    EXPECT_NEAR(reflected.dot(ad), g.dot(qd), 1e-12) << f;
+  }
+}
+
+// The narrowed range is exactly the set of actuator values that keep the joint within its limits,
+// for either sign of the ratio (brute force over a grid of actuator values).
+TEST(Transmission, NarrowedRangeIsWhereTheJointStaysWithinItsLimits) {
+  const double joint_lower = -0.4, joint_upper = 1.1;
+  for (const double ratio : {0.02, -0.02, 3.0, -0.5}) {
+    for (const double offset : {0.0, 0.3, -0.7}) {
+      double lower = -100.0, upper = 100.0;
+      narrowByJointLimits(joint_lower, joint_upper, ratio, offset, lower, upper);
+      for (int i = 0; i <= 20000; ++i) {
+        const double a = -100.0 + 0.01 * i;
+        const double q = ratio * a + offset;
+        const bool inside = q >= joint_lower - 1e-12 && q <= joint_upper + 1e-12;
+        const bool in_range = a >= lower - 1e-9 && a <= upper + 1e-9;
+        if (inside != in_range && std::abs(a - lower) > 0.011 && std::abs(a - upper) > 0.011)
+          ADD_FAILURE() << "ratio " << ratio << " offset " << offset << " a " << a << " q " << q
+                        << " range [" << lower << ", " << upper << "]";
+      }
+    }
+  }
+  // A locked joint (ratio 0) narrows nothing.
+  double lower = -1.0, upper = 1.0;
+  narrowByJointLimits(joint_lower, joint_upper, 0.0, 5.0, lower, upper);
+  EXPECT_EQ(lower, -1.0);
+  EXPECT_EQ(upper, 1.0);
 }

@@ -27,9 +27,18 @@ std::string assetDirectory();
 /// Ids of the hands shipped in assetDirectory()/hands (file names without .json), sorted.
 std::vector<std::string> builtinHandIds();
 
+/// The folders of $HANDSIM_HAND_PATH (colon-separated, empty entries skipped; none when unset):
+/// where hand files that are not shipped (a URDF corpus, a lab's own hands) are looked up by a
+/// relative path, so scenarios can name them without an absolute path (docs/scenario-format.md).
+std::vector<std::string> handSearchPath();
+
+/// `path` found in the first folder of handSearchPath() that holds it as a regular file; empty
+/// when `path` is absolute or found in none.
+std::string findOnHandSearchPath(const std::string& path);
+
 /// Loads a shipped hand by id, or a hand file when `id_or_path` names an existing file (a
-/// ".urdf" file goes to loadUrdfHand, urdf_reader.hpp).
-/// Throws io::InputError listing the known ids when neither matches.
+/// ".urdf" file goes to loadUrdfHand, urdf_reader.hpp), else a relative path found on
+/// handSearchPath(). Throws io::InputError listing the known ids when none matches.
 HandModel loadHand(const std::string& id_or_path);
 
 }  // namespace handsim::hand

@@ -29,6 +29,32 @@ std::vector<std::vector<EffectiveDrive>> effectiveDrives(const HandModel& hand,
 void effectiveDrives(const HandModel& hand, const std::vector<ClutchState>& clutches,
                      std::vector<std::vector<EffectiveDrive>>& out);
 
+/// Adds R^T g to the actuator-space vector `out`: g is a joint-space quantity of one finger (a
+/// Jacobian row, a generalised force) and `finger_drives` that finger's effective drives, so each
+/// joint j adds ratio_j g_j to its actuator's entry. A direction at a link point projected
+/// through the drives (a constraint row), a link load reflected to the actuators, all go
+/// through here. `out` is any Eigen vector or row indexable by actuator.
+template <class Out>
+void addThroughDrives(const std::vector<EffectiveDrive>& finger_drives,
+                      const kinematics::JointVector& g, Out&& out) {
+  for (std::size_t j = 0; j < finger_drives.size(); ++j) {
+    const EffectiveDrive& e = finger_drives[j];
+    if (e.ratio == 0.0) continue;
+    out(static_cast<Eigen::Index>(e.actuator)) += e.ratio * g[static_cast<Eigen::Index>(j)];
+  }
+}
+
+/// Adds R^T D R, the joint-space inertia `d` of one finger reflected through its drives, to the
+/// actuator-space inertia `m` (na x na).
+void addActuatorInertia(const std::vector<EffectiveDrive>& finger_drives,
+                        const kinematics::JointMatrix& d, Eigen::MatrixXd& m);
+
+/// Narrows the actuator range [lower, upper] to the values for which a joint with limits
+/// [joint_lower, joint_upper], driven as q = ratio a + offset, stays within them (either sign of
+/// ratio; ratio 0, a locked joint, narrows nothing).
+void narrowByJointLimits(double joint_lower, double joint_upper, double ratio, double offset,
+                         double& lower, double& upper);
+
 /// Joint positions [finger] from actuator positions (size = hand.actuators.size()).
 std::vector<kinematics::JointVector> jointPositions(const HandModel& hand,
                                                     const std::vector<double>& actuator_positions,

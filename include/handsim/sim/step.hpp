@@ -84,6 +84,10 @@ Eigen::Isometry3d fingerBaseWorld(const Model& model, const SimState& state, int
 /// The frame {row + 1} of finger f (the link that row moves) -> world.
 Eigen::Isometry3d linkPoseWorld(const Model& model, const SimState& state, int finger, int row);
 
+/// Velocity [m/s] of the world point `p_world` carried by the palm's prescribed motion:
+/// v_P + w_P x (p - o_P).
+Eigen::Vector3d palmPointVelocityWorld(const SimState& state, const Eigen::Vector3d& p_world);
+
 /// True when the palm or any link intersects any object in the state's configuration; stops at
 /// the first intersecting triangle pair (a grasp candidate that starts in collision).
 bool handTouchesObjects(const Model& model, const SimState& state);

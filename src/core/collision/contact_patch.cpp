@@ -15,6 +15,7 @@
 #include <stdexcept>
 
 #include "handsim/collision/contact_scratch.hpp"
+#include "handsim/geometry/tangent_basis.hpp"
 
 namespace handsim::collision {
 namespace {
@@ -379,10 +380,8 @@ double patchDepth(const geometry::TriangleMesh& a, const geometry::TriangleMesh&
                   const Eigen::Isometry3d& b_in_a, const std::vector<TrianglePairContact>& contacts,
                   const ContactPatch& p, ContactScratch& scratch) {
   const Vec& n = p.normal;
-  Eigen::Index k = 0;
-  n.cwiseAbs().minCoeff(&k);
-  const Vec t1 = n.cross(Vec::Unit(k)).normalized();
-  const Vec t2 = n.cross(t1);
+  Vec t1, t2;
+  geometry::tangentBasis(n, t1, t2);
   std::vector<Eigen::Vector2d>& pts = scratch.plane_points;
   pts.clear();
   double extent = 0.0;

@@ -15,6 +15,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "handsim/hand/transmission.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
 #include "handsim/kinematics/unreachable_target.hpp"
 
@@ -171,10 +172,7 @@ std::vector<Coordinate> coordinatesOf(const HandModel& hand, const IkEndpoint& e
       if (d.ratio == 0.0) continue;
       const auto& c = hand.fingers[static_cast<std::size_t>(d.joint.finger)];
       const auto& row = c.rows[static_cast<std::size_t>(c.rowOfJoint(d.joint.joint))];
-      double lo = (row.lower - d.offset) / d.ratio, hi = (row.upper - d.offset) / d.ratio;
-      if (lo > hi) std::swap(lo, hi);
-      co.lower = std::max(co.lower, lo);
-      co.upper = std::min(co.upper, hi);
+      narrowByJointLimits(row.lower, row.upper, d.ratio, d.offset, co.lower, co.upper);
     }
   };
   std::vector<Coordinate> out;

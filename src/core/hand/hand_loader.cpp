@@ -603,18 +603,52 @@ std::vector<std::string> builtinHandIds() {
   return ids;
 }
 
+std::vector<std::string> handSearchPath() {
+  std::vector<std::string> out;
+  const char* env = std::getenv("HANDSIM_HAND_PATH");
+  if (!env) return out;
+  const std::string all = env;
+  std::size_t from = 0;
+  while (from <= all.size()) {
+    const std::size_t colon = std::min(all.find(':', from), all.size());
+    if (colon > from) out.push_back(all.substr(from, colon - from));
+    from = colon + 1;
+  }
+  return out;
+}
+
+std::string findOnHandSearchPath(const std::string& path) {
+  const std::filesystem::path rel(path);
+  if (path.empty() || rel.is_absolute()) return {};
+  std::error_code ec;
+  for (const std::string& dir : handSearchPath()) {
+    const std::filesystem::path candidate = std::filesystem::path(dir) / rel;
+    if (std::filesystem::is_regular_file(candidate, ec)) return candidate.string();
+  }
+  return {};
+}
+
 HandModel loadHand(const std::string& id_or_path) {
   std::error_code ec;
-  if (std::filesystem::is_regular_file(id_or_path, ec))
-    return isUrdfPath(id_or_path) ? loadUrdfHand(id_or_path) : loadHandFile(id_or_path);
+  auto loadFile = [](const std::string& path) {
+    return isUrdfPath(path) ? loadUrdfHand(path) : loadHandFile(path);
+  };
+  if (std::filesystem::is_regular_file(id_or_path, ec)) return loadFile(id_or_path);
   const auto ids = builtinHandIds();
   if (std::find(ids.begin(), ids.end(), id_or_path) != ids.end())
     return loadHandFile(
         (std::filesystem::path(assetDirectory()) / "hands" / (id_or_path + ".json")).string());
+  if (const std::string found = findOnHandSearchPath(id_or_path); !found.empty())
+    return loadFile(found);
   std::string known;
   for (const auto& id : ids) known += (known.empty() ? "" : ", ") + id;
+  const auto path = handSearchPath();
+  std::string searched;
+  for (const auto& d : path) searched += (searched.empty() ? "" : ":") + d;
   throw io::InputError({id_or_path, 0, 0, ""},
-                       "no such hand file, and not a built-in hand id (known: " + known + ")");
+                       "no such hand file, not a built-in hand id (known: " + known +
+                           ") and not found on HANDSIM_HAND_PATH (" +
+                           (path.empty() ? std::string("unset") : searched) + ")");
 }
 
 }  // namespace handsim::hand

@@ -58,6 +58,29 @@ void effectiveDrives(const HandModel& hand, const std::vector<ClutchState>& clut
   }
 }
 
+void addActuatorInertia(const std::vector<EffectiveDrive>& finger_drives,
+                        const kinematics::JointMatrix& d, Eigen::MatrixXd& m) {
+  const auto n = static_cast<Eigen::Index>(finger_drives.size());
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const EffectiveDrive& ei = finger_drives[static_cast<std::size_t>(i)];
+    if (ei.ratio == 0.0) continue;
+    for (Eigen::Index k = 0; k < n; ++k) {
+      const EffectiveDrive& ek = finger_drives[static_cast<std::size_t>(k)];
+      if (ek.ratio == 0.0) continue;
+      m(ei.actuator, ek.actuator) += ei.ratio * d(i, k) * ek.ratio;
+    }
+  }
+}
+
+void narrowByJointLimits(double joint_lower, double joint_upper, double ratio, double offset,
+                         double& lower, double& upper) {
+  if (ratio == 0.0) return;
+  double lo = (joint_lower - offset) / ratio, hi = (joint_upper - offset) / ratio;
+  if (lo > hi) std::swap(lo, hi);
+  lower = std::max(lower, lo);
+  upper = std::min(upper, hi);
+}
+
 std::vector<std::vector<EffectiveDrive>> effectiveDrives(const HandModel& hand,
                                                          const std::vector<ClutchState>& clutches) {
   std::vector<std::vector<EffectiveDrive>> out;

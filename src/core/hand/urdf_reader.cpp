@@ -713,10 +713,7 @@ class UrdfReader {
       for (const JointDrive& d : a.drives) {
         const auto& chain = m.fingers[static_cast<std::size_t>(d.joint.finger)];
         const auto& row = chain.rows[static_cast<std::size_t>(chain.rowOfJoint(d.joint.joint))];
-        double lo = (row.lower - d.offset) / d.ratio, hi = (row.upper - d.offset) / d.ratio;
-        if (lo > hi) std::swap(lo, hi);
-        a.lower = std::max(a.lower, lo);
-        a.upper = std::min(a.upper, hi);
+        hand::narrowByJointLimits(row.lower, row.upper, d.ratio, d.offset, a.lower, a.upper);
       }
       if (a.lower > a.upper)
         failJoint(a.name, "its mimic joints' limits leave no common range");
@@ -957,10 +954,8 @@ class UrdfReader {
     for (const JointDrive& d : target.drives) {
       const auto& chain = m.fingers[static_cast<std::size_t>(d.joint.finger)];
       const auto& row = chain.rows[static_cast<std::size_t>(chain.rowOfJoint(d.joint.joint))];
-      double lo = (row.lower - d.offset) / d.ratio, hi = (row.upper - d.offset) / d.ratio;
-      if (lo > hi) std::swap(lo, hi);
-      target.lower = std::max(target.lower, lo);
-      target.upper = std::min(target.upper, hi);
+      hand::narrowByJointLimits(row.lower, row.upper, d.ratio, d.offset, target.lower,
+                                target.upper);
     }
     if (target.lower > target.upper)
       doc.fail(ptr, "the coupled joints' limits leave the actuator no common range");

@@ -8,6 +8,7 @@
 
 #include "handsim/collision/contact_patch.hpp"
 #include "handsim/collision/tree_collision.hpp"
+#include "handsim/geometry/tangent_basis.hpp"
 #include "handsim/sim/model.hpp"
 #include "handsim/sim/sim_state.hpp"
 
@@ -23,10 +24,8 @@ constexpr double kBoxMargin = 1e-6;
 // on a face is carried at its corners and does not rock. Written to the front of `pts`; returns
 // their number (1 to 8).
 std::size_t patchCorners(std::vector<Eigen::Vector3d>& pts, const Eigen::Vector3d& normal) {
-  Eigen::Index axis = 0;
-  normal.cwiseAbs().minCoeff(&axis);
-  const Eigen::Vector3d t1 = normal.cross(Eigen::Vector3d::Unit(axis)).normalized();
-  const Eigen::Vector3d t2 = normal.cross(t1);
+  Eigen::Vector3d t1, t2;
+  geometry::tangentBasis(normal, t1, t2);
   constexpr double kHalf = 0.70710678118654752440;
   const Eigen::Vector3d dirs[8] = {t1,  kHalf * (t1 + t2),  t2,  kHalf * (t2 - t1),
                                    -t1, -kHalf * (t1 + t2), -t2, kHalf * (t1 - t2)};

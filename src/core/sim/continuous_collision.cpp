@@ -14,8 +14,11 @@
 #include "handsim/collision/contact_scratch.hpp"
 #include "handsim/collision/tree_collision.hpp"
 #include "handsim/sim/step.hpp"
+#include "stages/stages.hpp"
 
 namespace handsim::sim {
+
+using stages::isMoving;
 
 namespace {
 
@@ -32,10 +35,6 @@ double thickness(const CollisionBody& body) {
 double reach(const ObjectModel& object) {
   const CollisionBody& body = object.geometry->collision;
   return (body.centre - object.mass.centre_of_mass).norm() + body.radius;
-}
-
-bool isMoving(const Model& model, const SimState& s, std::size_t o) {
-  return !model.objects[o].fixed && !s.object_stopped[o];
 }
 
 // The object's pose at fraction t of its step's motion (its end pose exactly at t = 1).

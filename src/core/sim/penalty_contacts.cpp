@@ -19,15 +19,15 @@
 
 #include "handsim/contact/contact_jacobian.hpp"
 #include "handsim/geometry/primitives.hpp"
+#include "handsim/hand/transmission.hpp"
 #include "handsim/sim/step.hpp"
+#include "stages/stages.hpp"
 
 namespace handsim::sim {
 
-namespace {
+using stages::idx;
 
-Eigen::Index idx(std::size_t i) {
-  return static_cast<Eigen::Index>(i);
-}
+namespace {
 
 // One side of a pair during the step.
 struct Side {
@@ -87,9 +87,7 @@ Eigen::Vector3d pointVelocity(const Model& model, const SimState& s, const Side&
                               const Eigen::Vector3d& p, bool predicted = true) {
   const StepWorkspace& w = s.work;
   const double dt = model.options.dt;
-  const Eigen::Vector3d palm_v =
-      s.palm_twist_world.head<3>() +
-      s.palm_twist_world.tail<3>().cross(p - s.palm_pose_world.translation());
+  const Eigen::Vector3d palm_v = palmPointVelocityWorld(s, p);
   if (side.free_body >= 0) {
     const auto b = static_cast<std::size_t>(side.free_body);
     const Eigen::Index slot = idx(model.actuatorCount() + 6 * b);
@@ -135,14 +133,11 @@ void linkActuatorRow(const Model& model, const SimState& s, int finger, int row,
   out.setZero();
   const auto f = static_cast<std::size_t>(finger);
   const Eigen::Isometry3d to_base = fingerBaseWorld(model, s, finger).inverse();
-  const kinematics::JointVector j =
+  hand::addThroughDrives(
+      s.work.drives[f],
       contact::linkPointJacobianTranspose(model.hand().fingers[f], s.link_frames[f], row,
-                                          to_base * p_world, to_base.linear() * d_world);
-  for (std::size_t k = 0; k < s.work.drives[f].size(); ++k) {
-    const auto& e = s.work.drives[f][k];
-    if (e.ratio == 0.0) continue;
-    out[idx(static_cast<std::size_t>(e.actuator))] += e.ratio * j[idx(k)];
-  }
+                                          to_base * p_world, to_base.linear() * d_world),
+      out);
 }
 
 // Adds the force f at p on a link (body A of a Link pair) to the actuator forces and, through
@@ -453,9 +448,7 @@ void computePenaltyContacts(const Model& model, SimState& s) {
           // sign * s_n at c through the actuator-space inertia. Without this answer the link's
           // side of the stiff damper was explicit: a servo-driven jaw (0.3 kg reflected) with
           // g2 dt / m = 17 per pad bounced off the object every step.
-          const Eigen::Vector3d palm_v =
-              s.palm_twist_world.head<3>() +
-              s.palm_twist_world.tail<3>().cross(c - s.palm_pose_world.translation());
+          const Eigen::Vector3d palm_v = palmPointVelocityWorld(s, c);
           const double nn = N.norm();
           if (nn > 0.0) {
             linkActuatorRow(model, s, side.finger, side.row, c, N / nn, pw.row_flux);

@@ -54,13 +54,7 @@ StepLimit stableStep(const hand::HandModel& hand, const std::vector<kinematics::
     const auto& chain = hand.fingers[f];
     const auto terms = dynamics::lagrangeEuler(chain, q[f], kinematics::JointVector::Zero(chain.dof()),
                                                Eigen::Vector3d::Zero());
-    for (int i = 0; i < chain.dof(); ++i)
-      for (int k = 0; k < chain.dof(); ++k) {
-        const auto& ei = drives[f][static_cast<std::size_t>(i)];
-        const auto& ek = drives[f][static_cast<std::size_t>(k)];
-        if (ei.ratio == 0.0 || ek.ratio == 0.0) continue;
-        m(ei.actuator, ek.actuator) += ei.ratio * terms.D(i, k) * ek.ratio;
-      }
+    hand::addActuatorInertia(drives[f], terms.D, m);
   }
   Eigen::MatrixXd k = Eigen::MatrixXd::Zero(na, na), c = Eigen::MatrixXd::Zero(na, na);
   for (Eigen::Index a = 0; a < na; ++a) {
