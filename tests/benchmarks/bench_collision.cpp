@@ -8,6 +8,8 @@
 
 #include <fcl/fcl.h>
 
+#include <filesystem>
+
 #include <Eigen/Geometry>
 #include <cmath>
 #include <cstdio>
@@ -17,9 +19,14 @@
 #include <string>
 #include <vector>
 
+#include "handsim/collision/contact_patch.hpp"
+#include "handsim/collision/contact_scratch.hpp"
+#include "handsim/collision/convex_contact.hpp"
+#include "handsim/collision/convex_hull.hpp"
 #include "handsim/collision/kdop_tree.hpp"
 #include "handsim/collision/primitives.hpp"
 #include "handsim/collision/tree_collision.hpp"
+#include "handsim/geometry/mesh_loader.hpp"
 
 namespace hc = handsim::collision;
 using handsim::geometry::TriangleMesh;
@@ -260,6 +267,111 @@ bool verify(const std::vector<Case>& all) {
 
 }  // namespace
 
+// Convex hulls against the exact mesh pipeline (docs/collision.md, "Convex narrow phase"): a
+// fingertip collision mesh (the corpus Allegro and LEAP hands, skipped without the corpus) or a
+// shipped object pressed 1 mm into a shipped object, tilted. "mesh": allContacts (plain descent)
+// and buildContactPatches on the meshes; "hull": convexContact on their hulls.
+void registerHulls() {
+  struct Body {
+    std::string name;
+    TriangleMesh mesh;
+  };
+  const auto load = [](const std::string& name, const std::string& path, std::vector<Body>& out) {
+    if (!std::filesystem::exists(path)) {
+      std::fprintf(stderr, "hull benchmarks: %s not found, skipped\n", path.c_str());
+      return;
+    }
+    out.push_back({name, handsim::geometry::loadMesh(path).merged()});
+  };
+  const std::string corpus = "/work/shared/corpus/urdf/";
+  const std::string objects = std::string(HANDSIM_SOURCE_DIR) + "/assets/objects/";
+  std::vector<Body> movers, targets;
+  load("allegro_tip", corpus + "allegro_hand/meshes/collision/link_tip.obj", movers);
+  load("leap_tip", corpus + "leap_hand/meshes/collision/white_tip.obj", movers);
+  load("cube", objects + "cube.wrl", movers);
+  load("sphere", objects + "sphere.wrl", targets);
+  load("cube", objects + "cube.wrl", targets);
+  load("bottle", objects + "bottle.wrl", targets);
+  for (const Body& mover : movers)
+    for (const Body& target : targets) {
+      auto m = std::make_shared<const TriangleMesh>(mover.mesh);
+      auto t = std::make_shared<const TriangleMesh>(target.mesh);
+      auto mh = std::make_shared<const hc::ConvexHull>(hc::buildConvexHull(*m));
+      auto th = std::make_shared<const hc::ConvexHull>(hc::buildConvexHull(*t));
+      auto mt = std::make_shared<const hc::KdopTree>(*m);
+      auto tt = std::make_shared<const hc::KdopTree>(*t);
+      // The mover tilted, its lowest point 1 mm below the target's top (target frame).
+      Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
+      pose.linear() =
+          Eigen::AngleAxisd(0.6, Eigen::Vector3d(1, 2, 0.5).normalized()).toRotationMatrix();
+      const Eigen::Vector3d down = pose.linear().transpose() * -Eigen::Vector3d::UnitZ();
+      const Eigen::Vector3d low = mh->vertices[static_cast<std::size_t>(mh->support(down))];
+      const double top =
+          th->vertices[static_cast<std::size_t>(th->support(Eigen::Vector3d::UnitZ()))].z();
+      pose.translation() = Eigen::Vector3d(0.002, -0.001, top - 1e-3) - pose.linear() * low;
+      const std::string name = mover.name + "(" + std::to_string(m->triangles.size()) + "t," +
+                               std::to_string(mh->vertices.size()) + "v)_on_" + target.name + "(" +
+                               std::to_string(t->triangles.size()) + "t," +
+                               std::to_string(th->vertices.size()) + "v)";
+      benchmark::RegisterBenchmark(("Hull/" + name + "/mesh").c_str(), [=](benchmark::State& st) {
+        hc::ContactScratch scratch;
+        std::size_t patches = 0;
+        for (auto _ : st) {
+          hc::allContacts(*tt, *mt, pose, scratch, scratch.pairs);
+          patches = hc::buildContactPatches(*t, *m, pose, scratch.pairs, scratch);
+          benchmark::DoNotOptimize(patches);
+        }
+        st.counters["patches"] = static_cast<double>(patches);
+        st.counters["pairs"] = static_cast<double>(scratch.pairs.size());
+      });
+      benchmark::RegisterBenchmark(("Hull/" + name + "/hull").c_str(), [=](benchmark::State& st) {
+        hc::ConvexScratch scratch;
+        hc::ConvexManifold manifold;
+        for (auto _ : st) {
+          hc::convexContact(*th, Eigen::Isometry3d::Identity(), *mh, pose, scratch, manifold);
+          benchmark::DoNotOptimize(manifold.count);
+        }
+        st.counters["points"] = manifold.count;
+        st.counters["depth_mm"] = 1e3 * manifold.depth;
+      });
+      // The peer: FCL's signed distance on fcl::Convex of the same hulls (libccd's GJK and EPA).
+      const auto toFcl = [](const hc::ConvexHull& h) {
+        auto v = std::make_shared<std::vector<fcl::Vector3d>>(h.vertices.begin(), h.vertices.end());
+        auto f = std::make_shared<std::vector<int>>();
+        for (const hc::ConvexFace& face : h.faces) {
+          f->push_back(face.count);
+          for (int k = 0; k < face.count; ++k)
+            f->push_back(h.face_vertices[static_cast<std::size_t>(face.first + k)]);
+        }
+        return std::make_shared<fcl::Convexd>(v, static_cast<int>(h.faces.size()), f);
+      };
+      auto mf = toFcl(*mh), tf = toFcl(*th);
+      benchmark::RegisterBenchmark(("Hull/" + name + "/fcl_libccd_epa").c_str(),
+                                   [=](benchmark::State& st) {
+                                     fcl::CollisionObjectd ot(tf, Eigen::Isometry3d::Identity());
+                                     fcl::CollisionObjectd om(mf, pose);
+                                     fcl::DistanceRequestd request(true, true);
+                                     request.gjk_solver_type = fcl::GST_LIBCCD;
+                                     double depth = 0.0;
+                                     for (auto _ : st) {
+                                       fcl::DistanceResultd result;
+                                       fcl::distance(&ot, &om, request, result);
+                                       depth = -result.min_distance;
+                                       benchmark::DoNotOptimize(depth);
+                                     }
+                                     st.counters["depth_mm"] = 1e3 * depth;
+                                   });
+      benchmark::RegisterBenchmark(("Hull/" + name + "/build_hull").c_str(),
+                                   [=](benchmark::State& st) {
+                                     for (auto _ : st) {
+                                       hc::ConvexHull h = hc::buildConvexHull(*m);
+                                       benchmark::DoNotOptimize(h.faces.size());
+                                     }
+                                   })
+          ->Unit(benchmark::kMicrosecond);
+    }
+}
+
 // `bench_collision --memory=<what>` builds one hierarchy over the 100k-triangle sphere and exits,
 // so that `/usr/bin/time -v` reports its peak memory; <what> is mesh (the mesh alone, the
 // baseline), handsim (k = 18), fcl_OBBRSS, fcl_OBB or fcl_RSS.
@@ -295,6 +407,7 @@ int main(int argc, char** argv) {
   registerFcl<fcl::OBBd>("OBB", all);
   registerFcl<fcl::RSSd>("RSS", all);
   registerFcl<fcl::OBBRSSd>("OBBRSS", all);
+  registerHulls();
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

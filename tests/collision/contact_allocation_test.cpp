@@ -15,9 +15,12 @@
 #include <vector>
 
 #include "handsim/collision/contact_scratch.hpp"
+#include "handsim/collision/convex_contact.hpp"
+#include "handsim/collision/primitives.hpp"
 #include "narrow_phase_scenes.hpp"
 
 #include "../support/count_malloc.hpp"
+#include "../support/random_pose.hpp"
 
 using handsim::test::g_allocations;
 
@@ -115,4 +118,25 @@ TEST(ContactScratch, WarmQueriesDoNotAllocate) {
   EXPECT_FALSE(pairs.empty());
   std::printf("%zu queries, %zu patches, %zu with several patches, %zu warm-up queries\n",
               queries.size(), patches, multi_patch, warm.size());
+}
+
+TEST(ConvexScratch, WarmQueriesDoNotAllocate) {
+#ifndef HANDSIM_COUNT_MALLOC
+  GTEST_SKIP() << "malloc cannot be counted here (not glibc, or a sanitizer owns malloc)";
+#endif
+  const ConvexHull box = buildConvexHull(makeBox(Eigen::Vector3d(0.04, 0.03, 0.02)));
+  const ConvexHull ball = buildConvexHull(makeUvSphere(0.02, 12, 24));
+  std::mt19937 rng(5);
+  std::vector<std::pair<Eigen::Isometry3d, Eigen::Isometry3d>> poses(300);
+  for (auto& p : poses)
+    for (Eigen::Isometry3d* x : {&p.first, &p.second})
+      *x = handsim::test::randomRigidPose(rng, 0.02);
+  ConvexScratch scratch;
+  ConvexManifold m;
+  int hits = 0;
+  for (const auto& p : poses) hits += convexContact(box, p.first, ball, p.second, scratch, m);
+  ASSERT_GT(hits, 100);
+  const long before = g_allocations.load();
+  for (const auto& p : poses) convexContact(box, p.first, ball, p.second, scratch, m);
+  EXPECT_EQ(g_allocations.load() - before, 0);
 }

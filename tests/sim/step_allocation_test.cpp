@@ -101,15 +101,24 @@ TEST(StepAllocation, AFreeObjectOnTheGroundDoesNotAllocate) {
   EXPECT_GE(seen, 4u * 500u);
 }
 
-TEST(StepAllocation, ABoxOnATableBoxAndFingersTouchingDoNotAllocate) {
-#ifndef HANDSIM_COUNT_MALLOC
-  GTEST_SKIP() << "malloc cannot be counted here (not glibc, or a sanitizer owns malloc)";
-#endif
-  // All three BarrettHand fingers closed onto each other (from 2.3 s), and beside the hand a
-  // free 10 cm box resting on a fixed table box (four corner contacts with friction).
+namespace {
+
+// All three BarrettHand fingers closed onto each other (from 2.3 s), and beside the hand a
+// free 10 cm box resting on a fixed table box (four corner contacts with friction); with
+// `hulls`, every body collides as its convex hull. Allocations of 300 steps after 2.5 s, and
+// the link-link and object contacts they saw.
+long closedHandAndTableAllocations(bool hulls, std::size_t& links, std::size_t& objects) {
   Scenario sc = shipped("barrett_grasp_close.json");
   sc.objects = {test::boxObject("table", {1.0, 1.0, 0.1}, false, {5.0, 0.0, -0.05}, 1000.0),
                 test::boxObject("box", {0.1, 0.1, 0.1}, true, {5.0, 0.0, 0.05 - 1e-4}, 1000.0)};
+  if (hulls) {
+    hand::HandModel h = *sc.hand;
+    h.palm_collision = collision::CollisionShape::Hull;
+    for (auto& row : h.link_collision) row.assign(row.size(), collision::CollisionShape::Hull);
+    sc.hand = std::make_shared<const hand::HandModel>(std::move(h));
+    for (ObjectModel& o : sc.objects)
+      o.geometry = withCollisionShape(*o.geometry, collision::CollisionShape::Hull, 18);
+  }
   sc.options.gravity_world = Eigen::Vector3d(0.0, 0.0, -9.81);
   RunPlan plan = sc.plan;
   plan.duration = 0.0;
@@ -117,15 +126,30 @@ TEST(StepAllocation, ABoxOnATableBoxAndFingersTouchingDoNotAllocate) {
   sim::Run run(compileScenario(sc), plan);
   while (run.state().time < 2.5) run.step();
   const long before = g_allocations.load();
-  std::size_t links = 0, objects = 0;
+  links = objects = 0;
   for (int i = 0; i < 300; ++i) {
     run.step();
     links += run.state().link_contacts.size();
     objects += run.state().object_contacts.size();
   }
-  EXPECT_EQ(g_allocations.load() - before, 0);
-  EXPECT_GE(links, 300u);
-  EXPECT_GE(objects, 4u * 300u);
+  return g_allocations.load() - before;
+}
+
+}  // namespace
+
+TEST(StepAllocation, ABoxOnATableBoxAndFingersTouchingDoNotAllocate) {
+#ifndef HANDSIM_COUNT_MALLOC
+  GTEST_SKIP() << "malloc cannot be counted here (not glibc, or a sanitizer owns malloc)";
+#endif
+  // Exact meshes, then every body a hull (the convex narrow phase for finger-finger and
+  // box-table contacts).
+  for (const bool hulls : {false, true}) {
+    SCOPED_TRACE(hulls ? "hulls" : "meshes");
+    std::size_t links = 0, objects = 0;
+    EXPECT_EQ(closedHandAndTableAllocations(hulls, links, objects), 0);
+    EXPECT_GE(links, 300u);
+    EXPECT_GE(objects, 4u * 300u);
+  }
 }
 
 TEST(StepAllocation, FastObjectsStoppedByContinuousCollisionDoNotAllocate) {

@@ -313,5 +313,31 @@ TEST(UrdfReader, SelfCollisionIsOffUnlessTheSidecarTurnsItOn) {
   fs::remove_all(dir);
 }
 
+TEST(UrdfReader, CollisionShapesAreHullsUnlessTheSidecarSaysOtherwise) {
+  const fs::path dir = fs::temp_directory_path() / ("handsim_shape_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  fs::copy_file(urdfDir() + "mimic_gripper.urdf", dir / "g.urdf",
+                fs::copy_options::overwrite_existing);
+  const hand::HandModel plain = hand::loadHand((dir / "g.urdf").string());
+  EXPECT_EQ(plain.palm_collision, hand::kUrdfDefaultCollision);
+  EXPECT_EQ(plain.linkCollision(0, 0), hand::kUrdfDefaultCollision);
+  std::ofstream(dir / "g.handsim.json")
+      << "{\"format\": \"handsim-urdf-sidecar\", \"version\": 1, \"collision\": \"mesh\",\n"
+         " \"link_collision\": {\"right\": \"hull\"}}\n";
+  const hand::HandModel chosen = hand::loadHand((dir / "g.urdf").string());
+  EXPECT_EQ(chosen.palm_collision, collision::CollisionShape::Mesh);
+  int hulls = 0;
+  for (const auto& f : chosen.link_collision)
+    for (collision::CollisionShape c : f) hulls += c == collision::CollisionShape::Hull;
+  EXPECT_EQ(hulls, 1);
+  std::ofstream(dir / "g.handsim.json")
+      << "{\"format\": \"handsim-urdf-sidecar\", \"version\": 1,\n"
+         " \"link_collision\": {\"nope\": \"hull\"}}\n";
+  const std::string e = loadError((dir / "g.urdf").string());
+  EXPECT_NE(e.find("g.handsim.json:2"), std::string::npos) << e;
+  EXPECT_NE(e.find("/link_collision/nope"), std::string::npos) << e;
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace handsim

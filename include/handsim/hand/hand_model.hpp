@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "handsim/collision/collision_shape.hpp"
 #include "handsim/geometry/loaded_model.hpp"
 #include "handsim/kinematics/chain.hpp"
 #include "handsim/kinematics/types.hpp"
@@ -166,6 +167,15 @@ struct HandModel {
   /// contacts use `palm_mesh` / `link_meshes`. Empty: the collision mesh is drawn.
   std::string palm_visual_mesh;
   std::vector<std::vector<std::string>> link_visual_meshes;  ///< [finger][row], paths or ""
+  /// What each body collides as (docs/hand-format.md, "Collision shapes"): the palm's, and each
+  /// link's ([finger][row]; missing entries: Mesh).
+  collision::CollisionShape palm_collision = collision::CollisionShape::Mesh;
+  std::vector<std::vector<collision::CollisionShape>> link_collision;
+  collision::CollisionShape linkCollision(std::size_t finger, std::size_t row) const {
+    return finger < link_collision.size() && row < link_collision[finger].size()
+               ? link_collision[finger][row]
+               : collision::CollisionShape::Mesh;
+  }
   std::vector<Actuator> actuators;
   std::vector<ClutchModel> clutches;
   std::vector<Tendon> tendons;  ///< their joints have passive direct actuators (no servo)

@@ -4,11 +4,17 @@
 #include <string>
 #include <vector>
 
+#include "handsim/collision/collision_shape.hpp"
 #include "handsim/hand/hand_model.hpp"
 
 namespace handsim::hand {
 
 /// Options of the URDF reader.
+/// What a URDF hand's bodies collide as unless its sidecar says otherwise: the convex hulls of
+/// their collision meshes (docs/collision.md, "A default for URDF hands": measured on the
+/// corpus Allegro and LEAP hands).
+inline constexpr collision::CollisionShape kUrdfDefaultCollision = collision::CollisionShape::Hull;
+
 struct UrdfOptions {
   /// Folders searched for package://NAME/... before $HANDSIM_PACKAGE_PATH (colon-separated)
   /// and the URDF's own folder and its parents: DIR/NAME/..., or DIR/... when DIR is named NAME.

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "handsim/collision/collision_shape.hpp"
+#include "handsim/collision/convex_hull.hpp"
 #include "handsim/collision/kdop_tree.hpp"
 #include "handsim/geometry/loaded_model.hpp"
 #include "handsim/geometry/mass_properties.hpp"
@@ -19,8 +21,17 @@
 namespace handsim::sim {
 
 /// What the contact stage collides: a triangle mesh in the body's frame with its k-DOP tree
-/// (seed 000 sec. IV: built once) and a bounding sphere for the cheapest rejection.
+/// (seed 000 sec. IV: built once) and a bounding sphere for the cheapest rejection. A body that
+/// collides as its convex hull (`shape` Hull) keeps the hull, and its mesh is the hull's
+/// triangulation: that is what it collides with (and shows) everywhere, against another hull
+/// (or a convex mesh) through the convex narrow phase, against a mesh through the k-DOP
+/// pipeline.
 struct CollisionBody {
+  collision::CollisionShape shape = collision::CollisionShape::Mesh;
+  /// Body frame [m]: the hull a Hull body collides as; for a Mesh body, its hull when the mesh
+  /// is convex (then exactly its shape: pairs with a Hull body use the convex narrow phase),
+  /// else empty.
+  collision::ConvexHull hull;
   geometry::TriangleMesh mesh;  ///< body frame [m], with face normals
   collision::KdopTree tree;     ///< over `mesh`; empty when the body has no triangles
   Eigen::Vector3d centre = Eigen::Vector3d::Zero();  ///< bounding-sphere centre, body frame [m]
@@ -31,8 +42,11 @@ struct CollisionBody {
   bool empty() const { return tree.empty(); }
 };
 
-/// Builds the tree (k = 14, 18 or 26 directions), the bounding sphere and box of `mesh`.
-CollisionBody makeCollisionBody(geometry::TriangleMesh mesh, int k);
+/// Builds the tree (k = 14, 18 or 26 directions), the bounding sphere and box of `mesh`; with
+/// `shape` Hull, of the convex hull of `mesh` (throws std::invalid_argument, with qhull's
+/// message, when the mesh is flat). A convex Mesh body keeps its hull too.
+CollisionBody makeCollisionBody(geometry::TriangleMesh mesh, int k,
+                                collision::CollisionShape shape = collision::CollisionShape::Mesh);
 
 /// False only when the bounding boxes of two bodies (at their poses, body -> world) are
 /// separated by more than `margin` [m] along one of the 15 axes of the separating-axis test
@@ -55,6 +69,12 @@ struct BodyGeometry {
 std::shared_ptr<const BodyGeometry> loadBodyGeometry(const std::string& path,
                                                      const geometry::MeshLoadOptions& options,
                                                      int kdop_k);
+
+/// The same drawn shapes colliding as `shape` (the collision body rebuilt from the drawn shapes,
+/// as loadBodyGeometry builds it, when the shape changes). Throws io::InputError naming the
+/// source when the hull cannot be built (a flat mesh).
+std::shared_ptr<const BodyGeometry> withCollisionShape(const BodyGeometry& geometry,
+                                                       collision::CollisionShape shape, int kdop_k);
 
 /// The hand's link and palm geometry (HandModel::palm_mesh, HandModel::link_meshes).
 struct HandGeometry {

@@ -13,12 +13,14 @@
 #include <vector>
 
 #include "handsim/collision/contact_scratch.hpp"
+#include "handsim/collision/convex_contact.hpp"
 #include "handsim/contact/contact.hpp"
 #include "handsim/dynamics/lagrange_euler.hpp"
 #include "handsim/hand/breakaway_clutch.hpp"
 #include "handsim/hand/transmission.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
 #include "handsim/kinematics/types.hpp"
+#include "handsim/sim/body_pair.hpp"
 #include "handsim/sim/penalty_state.hpp"
 
 namespace handsim::sim {
@@ -124,6 +126,11 @@ struct StepWorkspace {
   std::vector<Eigen::Isometry3d> link_poses;
   /// Intersection points of one contact patch, for its corners (object-object contacts) [m].
   std::vector<Eigen::Vector3d> patch_points;
+  /// The convex narrow phase's buffers and last manifold (queryBodyPair of two hulls).
+  collision::ConvexScratch convex;
+  collision::ConvexManifold manifold;
+  /// The contacts of the body pair being queried (queryBodyPair's output).
+  std::vector<BodyPairContact> pair_contacts;
   // Warm start of the contact solve (SolverOptions::warm_start): the contacts and limit
   // reactions of the last step, copied from the state when detectContacts begins (so a copied
   // state, which comes without this scratch, warm starts the same), and per current contact

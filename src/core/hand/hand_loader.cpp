@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <set>
 
+#include "../io/collision_field.hpp"
 #include "../io/json_document.hpp"
 #include "handsim/hand/urdf_reader.hpp"
 #include "handsim/kinematics/types.hpp"
@@ -164,7 +165,7 @@ class HandReader {
     const json& root = doc_.object(doc_.root(), "");
     doc_.allowOnly(root, "",
                    {"format", "version", "id", "name", "description", "sources", "palm", "fingers",
-                    "actuators", "tendons", "clutches", "poses", "grasp"});
+                    "actuators", "tendons", "clutches", "poses", "grasp", "collision"});
     const std::string format = doc_.string(doc_.require(root, "", "format"), "/format");
     if (format != "handsim-hand")
       doc_.fail("/format", "expected \"handsim-hand\", got \"" + format + "\"");
@@ -176,9 +177,13 @@ class HandReader {
     m.id = doc_.string(doc_.require(root, "", "id"), "/id");
     m.name = str(root, "", "name", m.id);
     m.description = str(root, "", "description", "");
+    // Every body's collision shape unless it says otherwise.
+    collision_ = io::readCollisionShape(doc_, root, "", collision::CollisionShape::Mesh);
+    m.palm_collision = collision_;
     if (const json* palm = doc_.optional(root, "palm")) {
       doc_.object(*palm, "/palm");
-      doc_.allowOnly(*palm, "/palm", {"mesh", "visual_mesh"});
+      doc_.allowOnly(*palm, "/palm", {"mesh", "visual_mesh", "collision"});
+      m.palm_collision = io::readCollisionShape(doc_, *palm, "/palm", collision_);
       if (const json* mesh = doc_.optional(*palm, "mesh"))
         m.palm_mesh = resolve(doc_.string(*mesh, "/palm/mesh"));
       if (const json* mesh = doc_.optional(*palm, "visual_mesh"))
@@ -254,12 +259,13 @@ class HandReader {
                           " DH rows, got " + std::to_string(joints.size()));
     std::vector<std::string> meshes;
     std::vector<std::string> visual_meshes;
+    std::vector<collision::CollisionShape> shapes;
     for (std::size_t r = 0; r < joints.size(); ++r) {
       const std::string rp = JsonDocument::child(jptr, r);
       const json& jj = doc_.object(joints[r], rp);
       doc_.allowOnly(jj, rp,
                      {"name", "type", "a_m", "alpha_deg", "d_m", "theta_deg", "limits_deg",
-                      "limits_m", "inertial", "mesh", "visual_mesh"});
+                      "limits_m", "inertial", "mesh", "visual_mesh", "collision"});
       const std::string name =
           doc_.string(doc_.require(jj, rp, "name"), JsonDocument::child(rp, "name"));
       if (name.empty() || name.find('.') != std::string::npos)
@@ -292,8 +298,10 @@ class HandReader {
       const json* visual = doc_.optional(jj, "visual_mesh");
       visual_meshes.push_back(
           visual ? resolve(doc_.string(*visual, JsonDocument::child(rp, "visual_mesh"))) : "");
+      shapes.push_back(io::readCollisionShape(doc_, jj, rp, collision_));
     }
     m.fingers.push_back(std::move(chain));
+    m.link_collision.push_back(std::move(shapes));
     m.link_meshes.push_back(std::move(meshes));
     m.link_visual_meshes.push_back(std::move(visual_meshes));
   }
@@ -565,6 +573,7 @@ class HandReader {
 
   const JsonDocument& doc_;
   std::filesystem::path dir_;
+  collision::CollisionShape collision_ = collision::CollisionShape::Mesh;  // the file's default
 };
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include <sstream>
 #include <urdf_parser/urdf_parser.h>
 
+#include "../io/collision_field.hpp"
 #include "../io/json_document.hpp"
 #include "drive_blocks.hpp"
 #include "handsim/dynamics/lagrange_euler.hpp"
@@ -219,6 +220,7 @@ class UrdfReader {
     buildTree(m);
     buildChains(m);
     buildActuators(m);
+    setCollisionShapes(m, kUrdfDefaultCollision);
     readSidecar(m);
     m.warnings = std::move(warnings_);
     return m;
@@ -228,6 +230,9 @@ class UrdfReader {
   [[noreturn]] void fail(int line, const std::string& what) const {
     throw io::InputError({file_, line, 0, ""}, what);
   }
+
+  /// Per tree link, the (finger, row) of the body copy holding its shapes ((-1, -1): the palm).
+  std::vector<std::pair<int, int>> link_owner_;
   [[noreturn]] void failJoint(const std::string& joint, const std::string& what) const {
     fail(index_.line("joint", joint), "joint '" + joint + "': " + what);
   }
@@ -675,9 +680,11 @@ class UrdfReader {
                     const std::vector<int>& body_of) {
     m.link_shapes.resize(m.fingers.size());
     for (std::size_t f = 0; f < m.fingers.size(); ++f) m.link_shapes[f].resize(m.fingers[f].rows.size());
+    link_owner_.assign(m.tree.links.size(), {-1, -1});
     for (std::size_t l = 0; l < m.tree.links.size(); ++l) {
       const TreeLink& tl = m.tree.links[l];
       const Body& b = bodies_[static_cast<std::size_t>(body_of[l])];
+      link_owner_[l] = {b.owner_finger, b.owner_row};
       BodyShapes& into = b.owner_finger < 0
                              ? m.palm_shapes
                              : m.link_shapes[static_cast<std::size_t>(b.owner_finger)]
@@ -785,6 +792,46 @@ class UrdfReader {
   }
 
   // -------------------------------------------------------------------------------------------
+  // Collision shapes: every body's (the default, or the sidecar's "collision"), then per URDF
+  // link ("link_collision": {"link": "mesh"}); links merged by fixed joints are one body.
+
+  static void setCollisionShapes(HandModel& m, collision::CollisionShape shape) {
+    m.palm_collision = shape;
+    m.link_collision.assign(m.fingers.size(), {});
+    for (std::size_t f = 0; f < m.fingers.size(); ++f)
+      m.link_collision[f].assign(m.fingers[f].rows.size(), shape);
+  }
+
+  void readCollisionShapes(const io::JsonDocument& doc, const nlohmann::json& root,
+                           HandModel& m) const {
+    setCollisionShapes(m, io::readCollisionShape(doc, root, "", kUrdfDefaultCollision));
+    const nlohmann::json* links = doc.optional(root, "link_collision");
+    if (!links) return;
+    doc.object(*links, "/link_collision");
+    std::vector<std::string> named(link_owner_.size());  // per tree link
+    for (auto it = links->begin(); it != links->end(); ++it) {
+      const std::string p = io::JsonDocument::child("/link_collision", it.key());
+      const int l = m.tree.linkIndex(it.key());
+      if (l < 0) doc.fail(p, "no link '" + it.key() + "' in the URDF");
+      const std::string name = doc.string(it.value(), p);
+      const auto shape = collision::collisionShapeFromName(name);
+      if (!shape) doc.fail(p, "expected \"mesh\" or \"hull\", got \"" + name + "\"");
+      const auto owner = link_owner_[static_cast<std::size_t>(l)];
+      // Another link of the same body named with another shape: one body has one shape.
+      for (std::size_t k = 0; k < named.size(); ++k)
+        if (!named[k].empty() && named[k] != name && link_owner_[k] == owner)
+          doc.fail(p, "link '" + it.key() + "' is one body with link '" + m.tree.links[k].name +
+                          "' (fixed joint), which is given \"" + named[k] + "\"");
+      named[static_cast<std::size_t>(l)] = name;
+      if (owner.first < 0)
+        m.palm_collision = *shape;
+      else
+        m.link_collision[static_cast<std::size_t>(owner.first)]
+                        [static_cast<std::size_t>(owner.second)] = *shape;
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
   // Sidecar <stem>.handsim.json: tendons, clutches, named poses and grasp actuators.
 
   void readSidecar(HandModel& m) {
@@ -794,8 +841,10 @@ class UrdfReader {
     using json = nlohmann::json;
     const io::JsonDocument doc = io::JsonDocument::load(path.string());
     const json& root = doc.object(doc.root(), "");
-    doc.allowOnly(root, "", {"format", "version", "couplings", "tendons", "clutches", "poses",
-                             "grasp", "self_collision"});
+    doc.allowOnly(root, "",
+                  {"format", "version", "couplings", "tendons", "clutches", "poses", "grasp",
+                   "self_collision", "collision", "link_collision"});
+    readCollisionShapes(doc, root, m);
     if (const json* sc = doc.optional(root, "self_collision")) {
       if (!sc->is_boolean()) doc.fail("/self_collision", "expected true or false");
       m.self_collision = sc->get<bool>();

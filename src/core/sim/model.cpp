@@ -10,6 +10,7 @@
 #include <string>
 
 #include "handsim/collision/tree_collision.hpp"
+#include "handsim/io/input_error.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
 #include "handsim/sim/penalty_contacts.hpp"
 
@@ -75,8 +76,22 @@ void validateOptions(const Options& o) {
     bad("solver.standstill_speed", "must be finite and not negative");
 }
 
-CollisionBody makeCollisionBody(geometry::TriangleMesh mesh, int k) {
+CollisionBody makeCollisionBody(geometry::TriangleMesh mesh, int k,
+                                collision::CollisionShape shape) {
   CollisionBody b;
+  if (shape == collision::CollisionShape::Hull && !mesh.triangles.empty()) {
+    b.shape = shape;
+    b.hull = collision::buildConvexHull(mesh);
+    mesh = b.hull.triangles;
+  } else if (!mesh.triangles.empty()) {
+    // A convex mesh is its own hull: kept for the pairs with a hull body (queryBodyPair).
+    try {
+      collision::ConvexHull hull = collision::buildConvexHull(mesh);
+      if (collision::isBoundaryOfHull(mesh, hull)) b.hull = std::move(hull);
+    } catch (const std::invalid_argument&) {
+      // flat: no hull
+    }
+  }
   if (mesh.normals.size() != mesh.triangles.size()) mesh.updateNormals();
   b.mesh = std::move(mesh);
   if (b.mesh.triangles.empty()) return b;
@@ -122,8 +137,20 @@ bool boundingBoxesOverlap(const CollisionBody& a, const Eigen::Isometry3d& a_pos
 
 namespace {
 
+// makeCollisionBody, its error (a hull of a flat mesh) an io::InputError naming `source`.
+CollisionBody collisionBodyOf(geometry::TriangleMesh mesh, int k, collision::CollisionShape shape,
+                              const std::string& source) {
+  try {
+    return makeCollisionBody(std::move(mesh), k, shape);
+  } catch (const std::invalid_argument& e) {
+    throw io::InputError({source, 0, 0, ""},
+                         std::string(e.what()) + " (use \"collision\": \"mesh\")");
+  }
+}
+
 BodyGeometry readBody(const std::string& path, const geometry::MeshLoadOptions& options, int k,
-                      const std::string& visual_path = "") {
+                      const std::string& visual_path = "",
+                      collision::CollisionShape shape = collision::CollisionShape::Mesh) {
   BodyGeometry g;
   g.source = path;
   g.visual_source = visual_path;
@@ -133,7 +160,7 @@ BodyGeometry readBody(const std::string& path, const geometry::MeshLoadOptions& 
     return g;
   }
   g.visual = geometry::loadMesh(path, options);
-  g.collision = makeCollisionBody(g.visual.merged(), k);
+  g.collision = collisionBodyOf(g.visual.merged(), k, shape, path);
   // A drawn-only mesh replaces what is shown; contacts keep the (simpler) collision mesh.
   if (!visual_path.empty()) g.visual = geometry::loadMesh(visual_path, options);
   return g;
@@ -147,25 +174,44 @@ std::shared_ptr<const BodyGeometry> loadBodyGeometry(const std::string& path,
   return std::make_shared<const BodyGeometry>(readBody(path, options, kdop_k));
 }
 
+std::shared_ptr<const BodyGeometry> withCollisionShape(const BodyGeometry& geometry,
+                                                       collision::CollisionShape shape,
+                                                       int kdop_k) {
+  auto g = std::make_shared<BodyGeometry>(geometry);
+  if (shape == geometry.collision.shape || geometry.collision.empty()) return g;
+  // From the exact mesh: the collision mesh of a Mesh body, else the drawn shapes (a Hull
+  // body's mesh is its hull).
+  const bool from_mesh = geometry.collision.shape == collision::CollisionShape::Mesh;
+  g->collision = collisionBodyOf(from_mesh ? geometry.collision.mesh : geometry.visual.merged(),
+                                 kdop_k, shape, geometry.source);
+  return g;
+}
+
 std::shared_ptr<const HandGeometry> loadHandGeometry(const hand::HandModel& hand, int kdop_k) {
   auto g = std::make_shared<HandGeometry>();
   // URDF hands carry their shapes in memory (hand::BodyShapes), already placed in the frames.
-  const auto fromShapes = [kdop_k](const hand::BodyShapes& s) {
+  const auto fromShapes = [kdop_k](const hand::BodyShapes& s, collision::CollisionShape shape) {
     BodyGeometry b;
     b.source = s.source;
     b.visual = s.visual.shapes.empty() ? s.collision : s.visual;
-    b.collision = makeCollisionBody(
-        (s.collision.shapes.empty() ? s.visual : s.collision).merged(), kdop_k);
+    geometry::TriangleMesh mesh = (s.collision.shapes.empty() ? s.visual : s.collision).merged();
+    try {
+      b.collision = makeCollisionBody(mesh, kdop_k, shape);
+    } catch (const std::invalid_argument&) {
+      // A URDF body whose shapes span no volume (a flat plate) has no hull: it keeps its mesh.
+      b.collision = makeCollisionBody(std::move(mesh), kdop_k);
+    }
     return b;
   };
-  g->palm = hand.palm_shapes.empty() ? readBody(hand.palm_mesh, {}, kdop_k, hand.palm_visual_mesh)
-                                     : fromShapes(hand.palm_shapes);
+  g->palm = hand.palm_shapes.empty()
+                ? readBody(hand.palm_mesh, {}, kdop_k, hand.palm_visual_mesh, hand.palm_collision)
+                : fromShapes(hand.palm_shapes, hand.palm_collision);
   g->links.resize(hand.fingers.size());
   for (std::size_t f = 0; f < hand.fingers.size(); ++f)
     for (std::size_t r = 0; r < hand.fingers[f].rows.size(); ++r) {
       if (f < hand.link_shapes.size() && r < hand.link_shapes[f].size() &&
           !hand.link_shapes[f][r].empty()) {
-        g->links[f].push_back(fromShapes(hand.link_shapes[f][r]));
+        g->links[f].push_back(fromShapes(hand.link_shapes[f][r], hand.linkCollision(f, r)));
         continue;
       }
       const std::string path = f < hand.link_meshes.size() && r < hand.link_meshes[f].size()
@@ -175,7 +221,7 @@ std::shared_ptr<const HandGeometry> loadHandGeometry(const hand::HandModel& hand
           f < hand.link_visual_meshes.size() && r < hand.link_visual_meshes[f].size()
               ? hand.link_visual_meshes[f][r]
               : std::string();
-      g->links[f].push_back(readBody(path, {}, kdop_k, visual));
+      g->links[f].push_back(readBody(path, {}, kdop_k, visual, hand.linkCollision(f, r)));
     }
   // Hand bodies touching in the rest pose are adjacent: excluded from link-link contacts.
   g->link_offset.push_back(0);
@@ -229,7 +275,12 @@ void computeMassProperties(ObjectModel& o, double density) {
   o.density = density;
   o.mass = {};
   o.warnings.clear();
-  const geometry::TriangleMesh& mesh = o.geometry->collision.mesh;
+  // The file's shape (the drawn one), also for a body that collides as its convex hull.
+  const bool hull = o.geometry->collision.shape == collision::CollisionShape::Hull &&
+                    !o.geometry->visual.shapes.empty();
+  const geometry::TriangleMesh file_mesh =
+      hull ? o.geometry->visual.merged() : geometry::TriangleMesh();
+  const geometry::TriangleMesh& mesh = hull ? file_mesh : o.geometry->collision.mesh;
   if (mesh.triangles.empty()) {
     o.warnings.push_back("object '" + o.name + "' has no triangles: no mass");
     return;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "../io/collision_field.hpp"
 #include "../io/json_document.hpp"
 #include "handsim/geometry/mesh_loader.hpp"
 #include "handsim/hand/hand_loader.hpp"
@@ -421,9 +422,10 @@ Scenario readScenario(const JsonDocument& doc) {
     for (std::size_t i = 0; i < objs->size(); ++i) {
       const std::string op = JsonDocument::child("/objects", i);
       const json& o = doc.object((*objs)[i], op);
-      doc.allowOnly(o, op,
-                    {"name", "mesh", "pose", "scale", "friction", "torsional_m", "density_kg_m3",
-                     "free", "mass_kg", "linear_velocity_mps", "angular_velocity_radps"});
+      doc.allowOnly(
+          o, op,
+          {"name", "mesh", "pose", "scale", "friction", "torsional_m", "density_kg_m3", "free",
+           "mass_kg", "linear_velocity_mps", "angular_velocity_radps", "collision"});
       const std::string mp = JsonDocument::child(op, "mesh");
       const std::string mesh = doc.string(doc.require(o, op, "mesh"), mp);
       // Relative to the scenario file, else to the shipped assets.
@@ -444,6 +446,16 @@ Scenario readScenario(const JsonDocument& doc) {
         obj = loadObject(path.string(), options, name, sc.options.contact.kdop_k, density);
       } catch (const io::InputError& e) {
         doc.fail(mp, e.what());
+      }
+      // Its collision shape (the mass stays that of the file's mesh).
+      const collision::CollisionShape shape =
+          io::readCollisionShape(doc, o, op, collision::CollisionShape::Mesh);
+      if (shape != obj.geometry->collision.shape) {
+        try {
+          obj.geometry = withCollisionShape(*obj.geometry, shape, sc.options.contact.kdop_k);
+        } catch (const io::InputError& e) {
+          doc.fail(JsonDocument::child(op, "collision"), e.what());
+        }
       }
       // A mesh in millimetres read as metres (a 190 mm bottle becomes 190 m): said, not guessed.
       double extent = 0.0;
@@ -666,6 +678,8 @@ std::string scenarioToJson(const Scenario& sc, const std::string& target_file) {
                       {"density_kg_m3", o.density},
                       {"pose", poseJson(o.initial_pose_world)}};
     if (o.torsional >= 0.0) object["torsional_m"] = o.torsional;
+    if (o.geometry->collision.shape != collision::CollisionShape::Mesh)
+      object["collision"] = collision::collisionShapeName(o.geometry->collision.shape);
     if (!o.fixed) {
       const auto& t = o.initial_twist_world;
       object["free"] = true;

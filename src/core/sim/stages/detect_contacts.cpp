@@ -8,7 +8,7 @@
 
 #include "handsim/collision/contact_patch.hpp"
 #include "handsim/collision/tree_collision.hpp"
-#include "handsim/geometry/tangent_basis.hpp"
+#include "handsim/sim/body_pair.hpp"
 #include "handsim/sim/step.hpp"
 #include "stages.hpp"
 
@@ -85,61 +85,6 @@ void detectGroundContacts(const Model& model, SimState& s) {
   }
 }
 
-// Margin of the bounding-box rejection [m]: far above the triangle test's tolerance, so a pair
-// the boxes reject cannot touch.
-constexpr double kBoxMargin = 1e-6;
-
-// The distinct extreme points of a patch's intersection points `pts` (X's frame) in eight
-// directions of the tangent plane of `normal`: the corners of its polygon, so that a box resting
-// on a face is carried at its corners and does not rock. Written to the front of `pts`; returns
-// their number (1 to 8).
-std::size_t patchCorners(std::vector<Eigen::Vector3d>& pts, const Eigen::Vector3d& normal) {
-  Eigen::Vector3d t1, t2;
-  geometry::tangentBasis(normal, t1, t2);
-  constexpr double kHalf = 0.70710678118654752440;
-  const Eigen::Vector3d dirs[8] = {t1,  kHalf * (t1 + t2),  t2,  kHalf * (t2 - t1),
-                                   -t1, -kHalf * (t1 + t2), -t2, kHalf * (t1 - t2)};
-  std::size_t picked[8];
-  std::size_t count = 0;
-  double extent = 0.0;
-  for (const Eigen::Vector3d& p : pts) extent = std::max(extent, (p - pts.front()).norm());
-  const double same = 1e-6 * extent + 1e-12;
-  for (const Eigen::Vector3d& d : dirs) {
-    std::size_t best = 0;
-    for (std::size_t i = 1; i < pts.size(); ++i)
-      if (d.dot(pts[i]) > d.dot(pts[best])) best = i;
-    bool seen = false;
-    for (std::size_t k = 0; k < count; ++k)
-      seen = seen || (pts[picked[k]] - pts[best]).norm() <= same;
-    if (!seen) picked[count++] = best;
-  }
-  // The picks in ascending index order, so moving them to the front overwrites none unread.
-  for (std::size_t k = 1; k < count; ++k)
-    for (std::size_t m = k; m > 0 && picked[m - 1] > picked[m]; --m)
-      std::swap(picked[m - 1], picked[m]);
-  for (std::size_t k = 0; k < count; ++k) pts[k] = pts[picked[k]];
-  return count;
-}
-
-// The corners (patchCorners) of a patch's intersection points, written to the front of `pts`.
-std::size_t patchPoints(const collision::ContactScratch& scratch,
-                        const collision::ContactPatch& patch, std::vector<Eigen::Vector3d>& pts) {
-  pts.clear();
-  for (int i : patch.contacts) {
-    const collision::TriangleIntersection& in =
-        scratch.pairs[static_cast<std::size_t>(i)].intersection;
-    if (in.kind == collision::TriangleContactKind::Coplanar) {
-      for (int v = 0; v < in.polygon_size; ++v)
-        pts.push_back(in.polygon[static_cast<std::size_t>(v)]);
-    } else {
-      pts.push_back(in.p0);
-      pts.push_back(in.p1);
-    }
-  }
-  if (pts.empty()) pts.push_back(patch.point);
-  return patchCorners(pts, patch.normal);
-}
-
 // Contacts of body X (object `object`) pushed by body Y (`other`: kPalm or an object): the
 // patches of the k-DOP pipeline between the two meshes, each reduced to the corners of its
 // intersection polygon, all with the patch's normal (out of Y into X) and depth (of X's
@@ -147,29 +92,15 @@ std::size_t patchPoints(const collision::ContactScratch& scratch,
 void addBodyPairContacts(const CollisionBody& x, const Eigen::Isometry3d& x_pose,
                          const CollisionBody& y, const Eigen::Isometry3d& y_pose, int object,
                          int other, SimState& s) {
-  if (x.empty() || y.empty()) return;
-  if ((x_pose * x.centre - y_pose * y.centre).norm() > x.radius + y.radius) return;
-  if (!boundingBoxesOverlap(x, x_pose, y, y_pose, kBoxMargin)) return;
-  const Eigen::Isometry3d y_in_x = x_pose.inverse() * y_pose;
-  collision::ContactScratch& scratch = s.work.collision;
-  collision::allContacts(x.tree, y.tree, y_in_x, s.work.frontier, scratch, scratch.pairs);
-  if (scratch.pairs.empty()) return;
-  const std::size_t patches =
-      collision::buildContactPatches(x.mesh, y.mesh, y_in_x, scratch.pairs, scratch);
-  std::vector<Eigen::Vector3d>& pts = s.work.patch_points;
-  for (std::size_t k = 0; k < patches; ++k) {
-    const collision::ContactPatch& patch = scratch.patches[k];
-    if (patch.normal.squaredNorm() == 0.0) continue;
-    const std::size_t corners = patchPoints(scratch, patch, pts);
-    for (std::size_t i = 0; i < corners; ++i) {
-      Contact c;
-      c.object = object;
-      c.other = other;
-      c.point_world = x_pose * pts[i];
-      c.normal_world = x_pose.linear() * patch.normal;
-      c.depth = patch.depth_m;
-      s.object_contacts.push_back(c);
-    }
+  queryBodyPair(x, x_pose, y, y_pose, PatchPoints::Corners, s.work, s.work.pair_contacts);
+  for (const BodyPairContact& p : s.work.pair_contacts) {
+    Contact c;
+    c.object = object;
+    c.other = other;
+    c.point_world = p.point_world;
+    c.normal_world = -p.normal_world;  // out of Y into X
+    c.depth = p.depth;
+    s.object_contacts.push_back(c);
   }
 }
 
@@ -181,33 +112,21 @@ void addBodyPairContacts(const CollisionBody& x, const Eigen::Isometry3d& x_pose
 void detectLinkContacts(const Model& model, SimState& s) {
   if (!model.hand().self_collision) return;  // e.g. URDF hands without a sidecar's consent
   const HandGeometry& geometry = *model.hand_geometry;
-  collision::ContactScratch& scratch = s.work.collision;
   const auto nf = geometry.links.size();
   auto collide = [&](const CollisionBody& a, const Eigen::Isometry3d& a_pose,
                      const CollisionBody& b, const Eigen::Isometry3d& b_pose, int f, int r, int of,
                      int orow) {
-    if ((a_pose * a.centre - b_pose * b.centre).norm() > a.radius + b.radius) return;
-    if (!boundingBoxesOverlap(a, a_pose, b, b_pose, kBoxMargin)) return;
-    const Eigen::Isometry3d b_in_a = a_pose.inverse() * b_pose;
-    collision::allContacts(a.tree, b.tree, b_in_a, s.work.frontier, scratch, scratch.pairs);
-    if (scratch.pairs.empty()) return;
-    const std::size_t patches =
-        collision::buildContactPatches(a.mesh, b.mesh, b_in_a, scratch.pairs, scratch);
-    for (std::size_t k = 0; k < patches; ++k) {
-      const collision::ContactPatch& patch = scratch.patches[k];
-      if (patch.normal.squaredNorm() == 0.0) continue;
-      const std::size_t corners = patchPoints(scratch, patch, s.work.patch_points);
-      for (std::size_t i = 0; i < corners; ++i) {
-        Contact c;
-        c.finger = f;
-        c.row = r;
-        c.other_finger = of;
-        c.other_row = orow;
-        c.point_world = a_pose * s.work.patch_points[i];
-        c.normal_world = -(a_pose.linear() * patch.normal);  // into b, as for link-object
-        c.depth = patch.depth_m;
-        s.link_contacts.push_back(c);
-      }
+    queryBodyPair(a, a_pose, b, b_pose, PatchPoints::Corners, s.work, s.work.pair_contacts);
+    for (const BodyPairContact& p : s.work.pair_contacts) {
+      Contact c;
+      c.finger = f;
+      c.row = r;
+      c.other_finger = of;
+      c.other_row = orow;
+      c.point_world = p.point_world;
+      c.normal_world = p.normal_world;  // into b, as for link-object
+      c.depth = p.depth;
+      s.link_contacts.push_back(c);
     }
   };
   const CollisionBody& palm = geometry.palm.collision;
@@ -290,29 +209,16 @@ void detectContacts(const Model& model, SimState& s) {
       for (std::size_t o = 0; o < model.objects.size(); ++o) {
         const CollisionBody& obj = model.objects[o].geometry->collision;
         if (obj.empty()) continue;
-        const Eigen::Isometry3d& object_pose = s.object_pose_world[o];
-        // Bounding spheres first: most pairs are far apart.
-        const Eigen::Vector3d lc = link_pose * link.centre;
-        const Eigen::Vector3d oc = object_pose * obj.centre;
-        if ((lc - oc).norm() > link.radius + obj.radius) continue;
-        const Eigen::Isometry3d obj_in_link = link_pose.inverse() * object_pose;
-        collision::ContactScratch& scratch = s.work.collision;
-        collision::allContacts(link.tree, obj.tree, obj_in_link, s.work.frontier, scratch,
-                               scratch.pairs);
-        if (scratch.pairs.empty()) continue;
-        const std::size_t patches = collision::buildContactPatches(link.mesh, obj.mesh, obj_in_link,
-                                                                   scratch.pairs, scratch);
-        for (std::size_t k = 0; k < patches; ++k) {
-          const collision::ContactPatch& patch = scratch.patches[k];
-          if (patch.normal.squaredNorm() == 0.0) continue;
+        queryBodyPair(link, link_pose, obj, s.object_pose_world[o], PatchPoints::Centre, s.work,
+                      s.work.pair_contacts);
+        for (const BodyPairContact& p : s.work.pair_contacts) {
           Contact c;
           c.finger = static_cast<int>(f);
           c.row = static_cast<int>(r);
           c.object = static_cast<int>(o);
-          c.point_world = link_pose * patch.point;
-          // The patch normal points out of the object; ours into it.
-          c.normal_world = -(link_pose.linear() * patch.normal);
-          c.depth = patch.depth_m;
+          c.point_world = p.point_world;
+          c.normal_world = p.normal_world;  // into the object
+          c.depth = p.depth;
           s.contacts.push_back(c);
         }
       }
