@@ -198,14 +198,16 @@ def test_malformed_vrml(tmp_path):
 
 
 def test_malformed_obj(tmp_path):
-    # OBJ goes through Assimp, which does not say where: the line is 0 ("unknown").
+    # OBJ goes through Assimp, which does not say where; the loader finds the face that names a
+    # missing vertex itself: line 4.
     bad = tmp_path / "bad.obj"
     bad.write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 9\n")
     with pytest.raises(handsim.InputError) as e:
         handsim.load_mesh(str(bad))
     assert isinstance(e.value, ValueError)
     assert e.value.file == str(bad)
-    assert e.value.line == 0
+    assert e.value.line == 4
+    assert "vertex 9" in str(e.value)
 
 
 def test_bad_arrays():

@@ -131,13 +131,7 @@ void linkActuatorRow(const Model& model, const SimState& s, int finger, int row,
                      const Eigen::Vector3d& p_world, const Eigen::Vector3d& d_world,
                      Eigen::VectorXd& out) {
   out.setZero();
-  const auto f = static_cast<std::size_t>(finger);
-  const Eigen::Isometry3d to_base = fingerBaseWorld(model, s, finger).inverse();
-  hand::addThroughDrives(
-      s.work.drives[f],
-      contact::linkPointJacobianTranspose(model.hand().fingers[f], s.link_frames[f], row,
-                                          to_base * p_world, to_base.linear() * d_world),
-      out);
+  stages::addLinkPointRow(model, s, finger, row, p_world, d_world, out);
 }
 
 // Adds the force f at p on a link (body A of a Link pair) to the actuator forces and, through

@@ -34,13 +34,7 @@ void addBodyPart(Eigen::Ref<Eigen::MatrixXd> rows, Eigen::Index i, const StepWor
 void addLinkPart(const Model& model, const SimState& s, Eigen::Ref<Eigen::MatrixXd> rows,
                  Eigen::Index i, int finger, int row, const Eigen::Vector3d& point_world,
                  const Eigen::Vector3d& d) {
-  const auto f = static_cast<std::size_t>(finger);
-  const Eigen::Isometry3d to_base = fingerBaseWorld(model, s, finger).inverse();
-  hand::addThroughDrives(
-      s.work.drives[f],
-      contact::linkPointJacobianTranspose(model.hand().fingers[f], s.link_frames[f], row,
-                                          to_base * point_world, to_base.linear() * d),
-      rows.row(i));
+  addLinkPointRow(model, s, finger, row, point_world, d, rows.row(i));
 }
 
 // A link's spin about `n_world` through the drives of its finger (the palm's turning apart).

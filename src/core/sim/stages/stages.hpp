@@ -18,9 +18,13 @@
 #include <Eigen/Core>
 #include <cstddef>
 #include <string>
+#include <utility>
 
+#include "handsim/contact/contact_jacobian.hpp"
+#include "handsim/hand/transmission.hpp"
 #include "handsim/sim/model.hpp"
 #include "handsim/sim/sim_state.hpp"
+#include "handsim/sim/step.hpp"
 
 namespace handsim::sim::stages {
 
@@ -38,6 +42,22 @@ inline bool isMoving(const Model& model, const SimState& s, std::size_t o) {
 
 /// Stops a free object where it is, with a counted warning (numerical guards).
 void stopObject(const Model& model, SimState& s, std::size_t o, const std::string& why);
+
+/// Adds R^T J_v(p)^T d to the actuator-space vector or row `out`: the generalised force of a unit
+/// force `d_world` at `p_world` on the link of finger `finger`, row `row`, and by duality the
+/// velocity along d of that link point per unit of actuator velocity (the palm's motion apart).
+/// A constraint row of the velocity solve, a penalty force's share of the actuators.
+template <class Out>
+void addLinkPointRow(const Model& model, const SimState& s, int finger, int row,
+                     const Eigen::Vector3d& p_world, const Eigen::Vector3d& d_world, Out&& out) {
+  const auto f = static_cast<std::size_t>(finger);
+  const Eigen::Isometry3d to_base = fingerBaseWorld(model, s, finger).inverse();
+  hand::addThroughDrives(
+      s.work.drives[f],
+      contact::linkPointJacobianTranspose(model.hand().fingers[f], s.link_frames[f], row,
+                                          to_base * p_world, to_base.linear() * d_world),
+      std::forward<Out>(out));
+}
 
 /// Makes room for `rows` constraint rows over n generalised velocities; the capacity only
 /// grows, so a run reaches a steady state without allocation.
