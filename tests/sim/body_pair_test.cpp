@@ -120,6 +120,32 @@ TEST(BodyPair, AHullAgainstAConvexMeshIsExactlyHullAgainstHull) {
   EXPECT_GT(hits, 30);
 }
 
+TEST(BodyPair, TheBroadPhaseNeverRejectsAPairThatTouches) {
+  // bodiesMayTouch against the exact query of the two meshes (collision::anyContact): a pair it
+  // rejects never touches, it answers the same whichever body is first, and it does reject
+  // pairs that are apart.
+  const CollisionBody box =
+      makeCollisionBody(collision::makeBox(Eigen::Vector3d(0.06, 0.02, 0.01), 2), 18);
+  const CollisionBody l_body = makeCollisionBody(lShape(), 18);
+  std::mt19937 rng(31);
+  int touching = 0, rejected = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    const Eigen::Isometry3d pa = randomRigidPose(rng, 0.04), pb = randomRigidPose(rng, 0.04);
+    const bool touch = collision::anyContact(box.tree, l_body.tree, pa.inverse() * pb);
+    const bool may = bodiesMayTouch(box, pa, l_body, pb);
+    EXPECT_EQ(may, bodiesMayTouch(l_body, pb, box, pa)) << "trial " << trial;  // symmetric
+    if (touch) {
+      EXPECT_TRUE(may) << "trial " << trial;
+    }
+    touching += touch;
+    rejected += !may;
+  }
+  EXPECT_GT(touching, 40);
+  EXPECT_GT(rejected, 100);
+  EXPECT_FALSE(bodiesMayTouch(CollisionBody{}, Eigen::Isometry3d::Identity(), box,
+                              Eigen::Isometry3d::Identity()));
+}
+
 TEST(BodyPair, AHullAgainstANonConvexMeshUsesTheTrianglePipelineOnTheHull) {
   const geometry::TriangleMesh l_mesh = lShape();
   const CollisionBody l_body = makeCollisionBody(l_mesh, 18);

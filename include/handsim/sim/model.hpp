@@ -54,6 +54,12 @@ CollisionBody makeCollisionBody(geometry::TriangleMesh mesh, int k,
 bool boundingBoxesOverlap(const CollisionBody& a, const Eigen::Isometry3d& a_pose,
                           const CollisionBody& b, const Eigen::Isometry3d& b_pose, double margin);
 
+/// The broad phase of one pair of bodies at their poses (body -> world): false when their
+/// bounding spheres are apart, or their bounding boxes by more than 1e-6 m (far above the
+/// triangle test's tolerance): then they cannot touch. Empty bodies never touch.
+bool bodiesMayTouch(const CollisionBody& a, const Eigen::Isometry3d& a_pose, const CollisionBody& b,
+                    const Eigen::Isometry3d& b_pose);
+
 /// The geometry of one rigid body, loaded once and shared by the contact stage and the viewport:
 /// what is drawn (shapes with their colours) and what collides (all shapes merged).
 struct BodyGeometry {

@@ -15,6 +15,7 @@
 #include "handsim/collision/contact_scratch.hpp"
 #include "handsim/collision/convex_contact.hpp"
 #include "handsim/contact/contact.hpp"
+#include "handsim/contact/projected_gauss_seidel.hpp"
 #include "handsim/dynamics/lagrange_euler.hpp"
 #include "handsim/hand/breakaway_clutch.hpp"
 #include "handsim/hand/transmission.hpp"
@@ -114,6 +115,7 @@ struct StepWorkspace {
   Eigen::VectorXd lambda_impact;         ///< impulses of the impact (capacity)
   Eigen::VectorXd row_push;              ///< position correction's right-hand sides (capacity)
   Eigen::VectorXd lambda_position;       ///< position correction's impulses (capacity)
+  contact::PgsScratch pgs;               ///< the solves' active-set refinement (capacity)
   collision::ContactScratch collision;  ///< narrow-phase buffers (pairs, patches)
   /// Leaf pairs of the last descent per mesh pair, replayed while the pair barely moves
   /// (temporal coherence; the contacts are those of a full descent bit for bit).
@@ -212,6 +214,10 @@ struct SimState {
   /// Times the continuous collision stage ended a free object's step early, at its first touch
   /// of a body it would have passed (sim/continuous_collision.hpp), since the start.
   std::int64_t continuous_collisions = 0;
+  /// Gauss-Seidel sweeps the contact solves of the last step took (the impact, the step with
+  /// its active-set rounds, the position correction; 0 when no row was solved): how hard the
+  /// step's contacts were to solve (SolverOptions::sweeps caps each solve).
+  int solver_sweeps = 0;
   std::vector<std::string> warnings;  ///< numerical trouble, clutch events (first few kept)
   std::int64_t warning_count = 0;     ///< all warnings, including those not kept
 

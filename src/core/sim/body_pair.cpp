@@ -15,10 +15,6 @@
 namespace handsim::sim {
 namespace {
 
-// Margin of the bounding-box rejection [m]: far above the triangle test's tolerance, so a pair
-// the boxes reject cannot touch.
-constexpr double kBoxMargin = 1e-6;
-
 // The distinct extreme points of a patch's intersection points `pts` (A's frame) in eight
 // directions of the tangent plane of `normal`: the corners of its polygon, so that a box resting
 // on a face is carried at its corners and does not rock. Written to the front of `pts`; returns
@@ -76,9 +72,7 @@ void queryBodyPair(const CollisionBody& a, const Eigen::Isometry3d& a_pose, cons
                    const Eigen::Isometry3d& b_pose, PatchPoints points, StepWorkspace& work,
                    std::vector<BodyPairContact>& out) {
   out.clear();
-  if (a.empty() || b.empty()) return;
-  if ((a_pose * a.centre - b_pose * b.centre).norm() > a.radius + b.radius) return;
-  if (!boundingBoxesOverlap(a, a_pose, b, b_pose, kBoxMargin)) return;
+  if (!bodiesMayTouch(a, a_pose, b, b_pose)) return;
   // Two hulls, or a hull and a convex mesh (its own hull, so the answer is as exact).
   const bool hull_pair =
       (a.shape == collision::CollisionShape::Hull || b.shape == collision::CollisionShape::Hull) &&

@@ -22,10 +22,6 @@ using stages::isMoving;
 
 namespace {
 
-// Margin of the bounding-box rejection [m], as in the contact stage: boxes it separates cannot
-// touch.
-constexpr double kBoxMargin = 1e-6;
-
 // Thickness of a body: the smallest edge of its bounding box in its own frame [m].
 double thickness(const CollisionBody& body) {
   return 2.0 * body.half_extent.minCoeff();
@@ -62,8 +58,7 @@ struct Other {
 // True when the two meshes at their poses share a point.
 bool meshesTouch(const CollisionBody& x, const Eigen::Isometry3d& x_pose, const CollisionBody& y,
                  const Eigen::Isometry3d& y_pose, collision::ContactScratch& scratch) {
-  if ((x_pose * x.centre - y_pose * y.centre).norm() > x.radius + y.radius) return false;
-  if (!boundingBoxesOverlap(x, x_pose, y, y_pose, kBoxMargin)) return false;
+  if (!bodiesMayTouch(x, x_pose, y, y_pose)) return false;
   return collision::anyContact(x.tree, y.tree, x_pose.inverse() * y_pose, scratch);
 }
 

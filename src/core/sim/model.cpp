@@ -135,6 +135,14 @@ bool boundingBoxesOverlap(const CollisionBody& a, const Eigen::Isometry3d& a_pos
   return true;
 }
 
+bool bodiesMayTouch(const CollisionBody& a, const Eigen::Isometry3d& a_pose, const CollisionBody& b,
+                    const Eigen::Isometry3d& b_pose) {
+  constexpr double kBoxMargin = 1e-6;  // [m]
+  if (a.empty() || b.empty()) return false;
+  if ((a_pose * a.centre - b_pose * b.centre).norm() > a.radius + b.radius) return false;
+  return boundingBoxesOverlap(a, a_pose, b, b_pose, kBoxMargin);
+}
+
 namespace {
 
 // makeCollisionBody, its error (a hull of a flat mesh) an io::InputError naming `source`.

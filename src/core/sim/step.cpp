@@ -43,6 +43,7 @@ void ensureWorkspace(const Model& model, SimState& s) {
 
 void step(const Model& model, SimState& s) {
   ensureWorkspace(model, s);
+  s.solver_sweeps = 0;  // counted by every solve below
   const bool penalty = model.options.contact.model == ContactModel::Seed004;
 
   // Where the bodies touch, and what drives the hand.

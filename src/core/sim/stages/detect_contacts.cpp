@@ -232,13 +232,10 @@ void detectContacts(const Model& model, SimState& s) {
 
 bool handTouchesObjects(const Model& model, const SimState& s) {
   auto touches = [&](const CollisionBody& body, const Eigen::Isometry3d& pose) {
-    if (body.empty()) return false;
     for (std::size_t o = 0; o < model.objects.size(); ++o) {
       const CollisionBody& obj = model.objects[o].geometry->collision;
-      if (obj.empty()) continue;
       const Eigen::Isometry3d& object_pose = s.object_pose_world[o];
-      if ((pose * body.centre - object_pose * obj.centre).norm() > body.radius + obj.radius)
-        continue;
+      if (!bodiesMayTouch(body, pose, obj, object_pose)) continue;
       if (collision::anyContact(body.tree, obj.tree, pose.inverse() * object_pose)) return true;
     }
     return false;

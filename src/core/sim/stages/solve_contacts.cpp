@@ -160,18 +160,23 @@ bool solveRows(const Model& model, SimState& s) {
   settings.sweeps = model.options.solver.sweeps;
   settings.tolerance = model.options.solver.tolerance;
   settings.row_floor = floor;
+  settings.scratch = &w.pgs;
   // Only the sustained impulses start warm: an impact is a transient that last step's does
   // not predict (a resting contact has none), so its solve starts from zero.
   const bool warm = model.options.solver.warm_start;
   if (warm) warmStart(model, w, s, nc, ng, nk, nl, lambda);
+  // The impact solve's precision is that of the system's impulses (last step's sustained
+  // ones, the warm start), not of its own: a resting contact's impact is rounding-sized.
+  const double reference = warm ? lambda.cwiseAbs().maxCoeff() : 0.0;
   auto solve = [&](Eigen::Ref<Eigen::VectorXd> impulses, bool from_last) {
     settings.warm_start = from_last;
+    settings.reference_impulse = from_last ? 0.0 : reference;
     if (counts.friction == 0)
-      contact::projectedGaussSeidel(rows, minv_rows, delassus, bias, settings, w.velocity,
-                                    impulses);
+      s.solver_sweeps += contact::projectedGaussSeidel(rows, minv_rows, delassus, bias, settings,
+                                                       w.velocity, impulses);
     else
-      contact::projectedGaussSeidelFriction(rows, minv_rows, delassus, bias, normal_of, partner, mu,
-                                            settings, w.velocity, impulses);
+      s.solver_sweeps += contact::projectedGaussSeidelFriction(
+          rows, minv_rows, delassus, bias, normal_of, partner, mu, settings, w.velocity, impulses);
   };
   // First the impact: the velocity brought into contacts and stops is removed (an impulse,
   // not a force the clutch feels). Then the step's accelerations are constrained; that
@@ -254,8 +259,10 @@ void correctPositions(const Model& model, SimState& s) {
   const auto delassus = w.delassus.block(nc, nc, ng, ng);
   settings.row_floor =
       model.options.solver.row_floor * (1.0 + delassus.diagonal().cwiseAbs().maxCoeff());
-  contact::projectedGaussSeidel(w.rows.middleRows(nc, ng), w.minv_rows.middleCols(nc, ng), delassus,
-                                push, settings, w.velocity_position, w.lambda_position.head(ng));
+  settings.scratch = &w.pgs;
+  s.solver_sweeps += contact::projectedGaussSeidel(
+      w.rows.middleRows(nc, ng), w.minv_rows.middleCols(nc, ng), delassus, push, settings,
+      w.velocity_position, w.lambda_position.head(ng));
 }
 
 }  // namespace

@@ -48,6 +48,7 @@ void reserveRows(StepWorkspace& w, Eigen::Index rows, Eigen::Index n) {
   w.row_mu.resize(cap);
   w.tangents.resize(static_cast<std::size_t>(cap));
   w.row_spin.resize(static_cast<std::size_t>(cap));
+  w.pgs.reserve(cap, n);
 }
 
 }  // namespace stages
