@@ -22,6 +22,7 @@
 #include "handsim/hand/transmission.hpp"
 #include "handsim/hand/transmission_ik.hpp"
 #include "handsim/kinematics/closed_form_ik.hpp"
+#include "handsim/kinematics/dh_row.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
 #include "handsim/kinematics/numerical_ik.hpp"
 
@@ -72,6 +73,30 @@ py::array_t<double, py::array::c_style> jointArray(const kinematics::Chain& c, c
 
 kinematics::JointVector jointVectorOf(const py::array_t<double, py::array::c_style>& a) {
   return Eigen::Map<const Vector>(a.data(), static_cast<Eigen::Index>(a.size()));
+}
+
+// The fingertip (issue 22, item 3): one point for every API, hand::fingerEndpoint's. For a URDF
+// finger whose file has a tip link fixed beyond the last joint frame it is that link's origin,
+// else the origin of the last joint frame ({kn}, fk()[-1]). The chain returned here ends at it:
+// the finger's chain with that link appended as a fixed row (unchanged when there is none), so
+// its last frame is the fingertip.
+kinematics::Chain tipChain(const HandModel& x, int f) {
+  kinematics::Chain c = finger(x, f);
+  const Eigen::Isometry3d offset = hand::fingerEndpoint(x, f).in_frame;
+  if (offset.matrix() != Eigen::Matrix4d::Identity()) {
+    c.rows.push_back(
+        kinematics::placementRow(offset, Eigen::Vector3d::UnitZ(), kinematics::JointType::Fixed));
+    c.joint_names.push_back("tip");
+    c.links.emplace_back();
+  }
+  return c;
+}
+
+// The chain ending at `point`: "tip" (the fingertip) or "last_frame" (the last joint frame).
+kinematics::Chain pointChain(const HandModel& x, int f, const std::string& point) {
+  if (point == "tip") return tipChain(x, f);
+  if (point == "last_frame") return finger(x, f);
+  throw std::invalid_argument("point: expected 'tip' or 'last_frame', got '" + point + "'");
 }
 
 Eigen::Vector3d finiteVector3(const Eigen::Vector3d& v, const char* what) {
@@ -417,16 +442,53 @@ void bindHand(py::module_& m) {
        py::arg("threads") = 0,
        "Forward kinematics: every DH frame {k0}..{kn} of the finger as an (n+1, 4, 4) array of "
        "homogeneous transforms, in the palm frame {P} (or the finger base {k0} with "
-       "in_base=True); the last is the fingertip. q: joint values [rad or m], shape (dof,); or "
+       "in_base=True); the last is the last joint frame {kn} (the fingertip may lie beyond it "
+       "on a URDF tip link: fingertip(), fingertip_offset()). q: joint values [rad or m], "
+       "shape (dof,); or "
        "a batch (N, dof), giving (N, n+1, 4, 4), computed without the GIL on `threads` threads "
        "(0: one per core).")
       .def(
           "fingertip",
-          [](const HandModel& x, int f, const Vector& q) {
-            const auto& c = finger(x, f);
-            return Eigen::Vector3d(c.base * kinematics::fingertipPosition(c, joints(c, q, "q")));
+          [](const HandModel& x, int f, const py::object& q, const std::string& point,
+             int threads) -> py::object {
+            const kinematics::Chain c = pointChain(x, f, point);
+            bool many = false;
+            const auto a = jointArray(c, q, "q", many);
+            if (many) {
+              const auto n = static_cast<std::size_t>(a.shape(0));
+              const std::size_t frames = c.rows.size() + 1;
+              std::vector<double> all(n * frames * 16);
+              py::array_t<double> out({static_cast<py::ssize_t>(n), py::ssize_t{3}});
+              double* o = out.mutable_data();
+              {
+                py::gil_scoped_release release;
+                batch::forwardKinematics(c, a.data(), n, false, all.data(), threads);
+                for (std::size_t i = 0; i < n; ++i)
+                  for (std::size_t r = 0; r < 3; ++r)
+                    o[3 * i + r] = all[(i * frames + frames - 1) * 16 + r * 4 + 3];
+              }
+              return std::move(out);
+            }
+            return py::cast(
+                Eigen::Vector3d(c.base * kinematics::fingertipPosition(c, jointVectorOf(a))));
           },
-          py::arg("finger"), py::arg("q"), "Fingertip position in the palm frame [m].")
+          py::arg("finger"), py::arg("q"), py::arg("point") = "tip", py::kw_only(),
+          py::arg("threads") = 0,
+          "Fingertip position in the palm frame [m]: point='tip' (the default) is the finger's "
+          "tip link where the file has one fixed beyond the last joint frame (URDF fingertip "
+          "links), else the origin of the last joint frame: the point ik(), ik_hand(finger=), "
+          "handsim-cli ik --finger and handsim-cli fk's \"tip\" use. point='last_frame' is the "
+          "origin of the last joint frame, fk()[-1]. q (N, dof) gives (N, 3).")
+      .def(
+          "fingertip_offset",
+          [](const HandModel& x, int f) {
+            finger(x, f);
+            return Eigen::Matrix4d(hand::fingerEndpoint(x, f).in_frame.matrix());
+          },
+          py::arg("finger"),
+          "4x4 pose of the fingertip frame in the last joint frame {kn} (identity when the "
+          "finger has no tip link beyond it): fingertip = (fk()[-1] @ fingertip_offset)[:3, 3]; "
+          "jacobian(f, q, point=fingertip_offset(f)[:3, 3]) is the fingertip's Jacobian.")
       .def(
           "jacobian",
           [](const HandModel& x, int f, const py::object& q, int frame,
@@ -461,15 +523,17 @@ void bindHand(py::module_& m) {
           py::arg("point") = Eigen::Vector3d::Zero(), py::arg("in_base") = false, py::kw_only(),
           py::arg("threads") = 0,
           "Geometric Jacobian (6, dof) of the point `point` [m] rigid with DH frame `frame` (-1: "
-          "the fingertip frame): rows 0-2 linear velocity [m/s], rows 3-5 angular [rad/s] per "
+          "the last joint frame; point=fingertip_offset(f)[:3, 3] for the fingertip): rows 0-2 "
+          "linear velocity [m/s], rows 3-5 angular [rad/s] per "
           "unit joint rate, expressed in the palm frame (or {k0} with in_base=True). q of shape "
           "(N, dof) gives (N, 6, dof), computed without the GIL on `threads` threads (0: one per "
           "core).")
       .def(
           "ik",
           [](const HandModel& x, int f, const py::object& target, const py::object& q0,
-             std::optional<double> phi, bool return_miss, int threads) -> py::object {
-            const auto& c = finger(x, f);
+             std::optional<double> phi, bool return_miss, const std::string& point,
+             int threads) -> py::object {
+            const kinematics::Chain c = pointChain(x, f, point);
             const auto t = realArray(target, "target");
             if (t.ndim() == 1 && !return_miss) {
               const Eigen::Vector3d local =
@@ -536,8 +600,10 @@ void bindHand(py::module_& m) {
           },
           py::arg("finger"), py::arg("target"), py::arg("q0") = py::none(),
           py::arg("phi") = py::none(), py::kw_only(), py::arg("return_miss") = false,
-          py::arg("threads") = 0,
-          "Inverse kinematics of a fingertip target in the palm frame [m]: the BarrettHand "
+          py::arg("point") = "tip", py::arg("threads") = 0,
+          "Inverse kinematics of a fingertip target in the palm frame [m] (the point "
+          "fingertip() gives; point='last_frame' places the last joint frame instead): the "
+          "BarrettHand "
           "closed form (seed 000), the planar three-link closed form with tip angle phi [rad] "
           "(seed 003, target in the finger's plane), or damped least squares with joint limits "
           "from q0. Raises UnreachableTarget with the miss distance [m]. Targets of shape (N, 3) "

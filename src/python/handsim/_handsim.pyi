@@ -61,15 +61,19 @@ class Hand:
     def fk(self, finger: int, q: ArrayLike, in_base: bool = False, *,
            threads: int = 0) -> Array:
         """(n+1, 4, 4) DH frames in {P} (or {k0}); q (N, dof) gives (N, n+1, 4, 4)."""
-    def fingertip(self, finger: int, q: ArrayLike) -> Array:
-        """(3,) fingertip position in {P} [m]."""
+    def fingertip(self, finger: int, q: ArrayLike, point: str = "tip", *,
+                  threads: int = 0) -> Array:
+        """(3,) fingertip position in {P} [m] (the tip link where the file has one; point
+        'last_frame': the last joint frame); q (N, dof) gives (N, 3)."""
+    def fingertip_offset(self, finger: int) -> Array:
+        """4x4 fingertip frame in the last joint frame {kn}."""
     def jacobian(self, finger: int, q: ArrayLike, frame: int = -1,
                  point: ArrayLike = ..., in_base: bool = False, *, threads: int = 0) -> Array:
         """(6, dof): linear [m/s] then angular [rad/s] velocity per unit joint rate;
         q (N, dof) gives (N, 6, dof)."""
     def ik(self, finger: int, target: ArrayLike, q0: Optional[ArrayLike] = None,
            phi: Optional[float] = None, *, return_miss: bool = False,
-           threads: int = 0) -> Any:
+           point: str = "tip", threads: int = 0) -> Any:
         """Joint values putting the fingertip at `target` ({P}, m); targets (N, 3) give
         (N, dof). Raises UnreachableTarget; return_miss=True returns (q, miss) instead."""
     def ik_hand(self, target: ArrayLike, finger: Optional[int] = None,
