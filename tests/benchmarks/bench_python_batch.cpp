@@ -87,8 +87,10 @@ struct Mujoco {
     const std::size_t robot = text.find("<robot");
     const std::size_t end = robot == std::string::npos ? robot : text.find('>', robot);
     if (end == std::string::npos) throw std::runtime_error("no <robot> element");
-    text.insert(end + 1, "<mujoco><compiler meshdir=\"" + urdf.parent_path().string() +
-                             "/\" strippath=\"false\" discardvisual=\"true\"/></mujoco>");
+    text.insert(
+        end + 1,
+        "<mujoco><compiler meshdir=\"" + urdf.parent_path().string() +
+            "/\" strippath=\"false\" balanceinertia=\"true\" discardvisual=\"true\"/></mujoco>");
     std::string dir = (fs::temp_directory_path() / "handsim_bench_batch_XXXXXX").string();
     if (!mkdtemp(dir.data())) throw std::runtime_error("mkdtemp failed");
     const fs::path file = fs::path(dir) / "hand.urdf";
@@ -99,14 +101,22 @@ struct Mujoco {
     fs::remove_all(dir, ec);
     if (!m) throw std::runtime_error(std::string("mj_loadXML: ") + err);
     d = mj_makeData(m);
+    // Each movable URDF joint is one MuJoCo joint of the same name; our fingers hold a copy
+    // of it per chain that passes through it.
     qpos.resize(h.fingers.size());
     for (std::size_t f = 0; f < h.fingers.size(); ++f)
-      for (int j = 0; j < h.fingers[f].dof(); ++j) {
-        const std::string name = h.jointName({static_cast<int>(f), j});
-        const int id = mj_name2id(m, mjOBJ_JOINT, name.c_str());
-        if (id < 0) throw std::runtime_error("MuJoCo has no joint " + name);
-        qpos[f].push_back(m->jnt_qposadr[id]);
-      }
+      qpos[f].assign(static_cast<std::size_t>(h.fingers[f].dof()), -1);
+    for (const hand::TreeJoint& tj : h.tree.joints) {
+      if (tj.copies.empty()) continue;
+      const int id = mj_name2id(m, mjOBJ_JOINT, tj.name.c_str());
+      if (id < 0) throw std::runtime_error("MuJoCo has no joint " + tj.name);
+      for (const hand::JointRef& c : tj.copies)
+        qpos[static_cast<std::size_t>(c.finger)][static_cast<std::size_t>(c.joint)] =
+            m->jnt_qposadr[id];
+    }
+    for (const auto& f : qpos)
+      for (int a : f)
+        if (a < 0) throw std::runtime_error("a finger joint has no MuJoCo joint");
   }
   ~Mujoco() {
     if (d) mj_deleteData(d);

@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# docs/python.md runs as written (issue 22, item 1): every ```python block, each on its own in a
-# fresh namespace, from a directory that is neither the source tree nor the build tree, with the
-# hand's kinematics and dynamics watched so that every joint value a block passes lies within
-# its joint limits (an IK target out of reach raises UnreachableTarget and fails the block
-# unless the block catches it on purpose). Every example of docs/examples runs as a program
-# from another directory too.
+# docs/python.md (and the README's Python) runs as written (issue 22, item 1): every ```python
+# block, each on its own in a fresh namespace, from a directory that is neither the source tree
+# nor the build tree, with the hand's kinematics and dynamics watched so that every joint value
+# a block passes lies within its joint limits (an IK target out of reach raises
+# UnreachableTarget and fails the block unless the block catches it on purpose). Every example
+# of docs/examples runs as a program from another directory too.
 import os
 import pathlib
 import re
@@ -27,6 +27,7 @@ def python_blocks(path):
 
 
 BLOCKS = python_blocks(DOCS / "python.md")
+README_BLOCKS = python_blocks(DOCS.parent / "README.md")
 
 
 class LimitWatch:
@@ -74,6 +75,14 @@ def test_docs_python_block_runs_as_written(index, tmp_path, monkeypatch):
     watch = LimitWatch(monkeypatch)
     code = compile(BLOCKS[index], f"docs/python.md block {index + 1}", "exec")
     exec(code, {"__name__": f"docs_block_{index + 1}"})
+    assert not watch.violations, watch.violations
+
+
+@pytest.mark.parametrize("index", range(len(README_BLOCKS)))
+def test_readme_python_block_runs_as_written(index, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    watch = LimitWatch(monkeypatch)
+    exec(compile(README_BLOCKS[index], f"README.md block {index + 1}", "exec"), {})
     assert not watch.violations, watch.violations
 
 
