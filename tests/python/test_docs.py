@@ -93,7 +93,7 @@ def test_docs_blocks_stand_alone():
 
 
 EXAMPLES = sorted((DOCS / "examples").glob("*.py"))
-SMALL_ARGS = {"breakaway_plot": ["{tmp}/breakaway.png"], "friction_study": ["8"],
+SMALL_ARGS = {"breakaway_plot": ["{tmp}/breakaway.png"], "friction_study": ["2"],
               "seed004_hold": ["default", "gripper2p:cube"]}
 
 
