@@ -9,7 +9,10 @@ palm rises 50 mm) and how far it moved in the palm frame from 3 s (the palm has 
 13 s. Held: it rose 50 mm within 3 mm and moved less than 1 mm in the palm frame. Contact model: the engine's default (velocity-level Coulomb
 friction, mu 0.5) or "seed004" (the paper's penalty model).
 
-    PYTHONPATH=build/python /usr/bin/python3 docs/examples/seed004_hold.py [default|seed004]
+    PYTHONPATH=build/python /usr/bin/python3 docs/examples/seed004_hold.py [default|seed004] \
+        [gripper:object ...]
+
+With gripper:object arguments (e.g. gripper3r:cube) only those pairs run.
 """
 import json
 import os
@@ -124,4 +127,5 @@ if __name__ == "__main__":
     print("| gripper | object | rise while closing 0-1.5 s [mm] | rise with the palm 1.5-3 s [mm] "
           "| slip in the palm 3-13 s [mm] | |")
     print("|---|---|---:|---:|---:|---|")
-    main(sys.argv[1] if len(sys.argv) > 1 else "default")
+    chosen = {tuple(a.split(":", 1)) for a in sys.argv[2:]} or None
+    main(sys.argv[1] if len(sys.argv) > 1 else "default", chosen)

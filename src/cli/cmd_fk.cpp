@@ -138,16 +138,19 @@ int run(const std::vector<std::string>& argv) {
     const auto frames = kinematics::forwardKinematics(c, q[f]);
     nlohmann::ordered_json fr = nlohmann::ordered_json::array();
     for (int i = 0; i < frames.count; ++i) fr.push_back(toJson(c.base * frames.at(i)));
-    // The point `ik --finger` places: the tip for hand files; for URDF hands the last link
-    // rigid with the last frame (a fingertip link fixed beyond it), which "tip" does not include.
+    // The fingertip, one point for every API (hand::fingerEndpoint, the point `ik --finger`
+    // and Python's fingertip() and ik() place): for URDF hands the last link rigid with the
+    // last frame (a fingertip link fixed beyond it), else the last frame's origin, which is
+    // "last_frame". "ik_tip" is the same point under its earlier name.
     const hand::IkEndpoint ep = hand::fingerEndpoint(h, static_cast<int>(f));
-    const Eigen::Vector3d ik_tip =
-        (c.base * frames.at(ep.row + 1) * ep.in_frame).translation();
+    const Eigen::Isometry3d tip_local = frames.at(ep.row + 1) * ep.in_frame;
+    const Eigen::Vector3d tip = (c.base * tip_local).translation();
     fingers.push_back({{"name", c.name},
                        {"q", vectorJson(q[f])},
-                       {"tip", toJson(Eigen::Vector3d(c.base * frames.tip().translation()))},
-                       {"tip_local", toJson(Eigen::Vector3d(frames.tip().translation()))},
-                       {"ik_tip", toJson(ik_tip)},
+                       {"tip", toJson(tip)},
+                       {"tip_local", toJson(Eigen::Vector3d(tip_local.translation()))},
+                       {"last_frame", toJson(Eigen::Vector3d(c.base * frames.tip().translation()))},
+                       {"ik_tip", toJson(tip)},
                        {"frames", fr}});
   }
   nlohmann::ordered_json links = nlohmann::ordered_json::array();

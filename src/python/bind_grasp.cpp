@@ -168,7 +168,7 @@ void bindGrasp(py::module_& m) {
       m, "SweepSpec",
       "A grasp sweep read from a sweep file (docs/grasp-sweep.md): a hand, an object, a "
       "closing scenario and many starting palm poses in the object frame.")
-      .def_readonly("source_file", &SweepSpec::source_file)
+      .def_readonly("source_file", &SweepSpec::source_file, "The file the sweep was read from.")
       .def_property_readonly(
           "pose_count", [](const SweepSpec& s) { return s.palm_poses.size(); },
           "Number of starting poses.")

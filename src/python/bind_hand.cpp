@@ -10,6 +10,8 @@
 #include <optional>
 #include <set>
 
+#include "arrays.hpp"
+#include "batch.hpp"
 #include "bindings.hpp"
 #include "handsim/dynamics/forward_dynamics.hpp"
 #include "handsim/dynamics/lagrange_euler.hpp"
@@ -20,6 +22,7 @@
 #include "handsim/hand/transmission.hpp"
 #include "handsim/hand/transmission_ik.hpp"
 #include "handsim/kinematics/closed_form_ik.hpp"
+#include "handsim/kinematics/dh_row.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
 #include "handsim/kinematics/numerical_ik.hpp"
 
@@ -46,6 +49,54 @@ kinematics::JointVector joints(const kinematics::Chain& c, const Vector& q, cons
                                 std::to_string(q.size()) + " values");
   if (!q.allFinite()) throw std::invalid_argument(std::string(what) + " is not finite");
   return q;
+}
+
+// Joint values given as one vector (dof,) or a batch (N, dof): the array, checked (finite, dof
+// columns). `batch` tells which.
+py::array_t<double, py::array::c_style> jointArray(const kinematics::Chain& c, const py::object& q,
+                                                   const char* what, bool& batch) {
+  auto a = realArray(q, what);
+  if (a.ndim() != 1 && a.ndim() != 2)
+    throw std::invalid_argument(std::string(what) + ": expected shape (" + std::to_string(c.dof()) +
+                                ",) or (N, " + std::to_string(c.dof()) + "), got " + shapeText(a));
+  batch = a.ndim() == 2;
+  const py::ssize_t cols = a.shape(a.ndim() - 1);
+  if (cols != c.dof())
+    throw std::invalid_argument(std::string(what) + ": finger '" + c.name + "' has " +
+                                std::to_string(c.dof()) + " joints, got " + std::to_string(cols) +
+                                " values" + (batch ? " per row" : ""));
+  const double* d = a.data();
+  for (py::ssize_t i = 0; i < a.size(); ++i)
+    if (!std::isfinite(d[i])) throw std::invalid_argument(std::string(what) + " is not finite");
+  return a;
+}
+
+kinematics::JointVector jointVectorOf(const py::array_t<double, py::array::c_style>& a) {
+  return Eigen::Map<const Vector>(a.data(), static_cast<Eigen::Index>(a.size()));
+}
+
+// The fingertip (issue 22, item 3): one point for every API, hand::fingerEndpoint's. For a URDF
+// finger whose file has a tip link fixed beyond the last joint frame it is that link's origin,
+// else the origin of the last joint frame ({kn}, fk()[-1]). The chain returned here ends at it:
+// the finger's chain with that link appended as a fixed row (unchanged when there is none), so
+// its last frame is the fingertip.
+kinematics::Chain tipChain(const HandModel& x, int f) {
+  kinematics::Chain c = finger(x, f);
+  const Eigen::Isometry3d offset = hand::fingerEndpoint(x, f).in_frame;
+  if (offset.matrix() != Eigen::Matrix4d::Identity()) {
+    c.rows.push_back(
+        kinematics::placementRow(offset, Eigen::Vector3d::UnitZ(), kinematics::JointType::Fixed));
+    c.joint_names.push_back("tip");
+    c.links.emplace_back();
+  }
+  return c;
+}
+
+// The chain ending at `point`: "tip" (the fingertip) or "last_frame" (the last joint frame).
+kinematics::Chain pointChain(const HandModel& x, int f, const std::string& point) {
+  if (point == "tip") return tipChain(x, f);
+  if (point == "last_frame") return finger(x, f);
+  throw std::invalid_argument("point: expected 'tip' or 'last_frame', got '" + point + "'");
 }
 
 Eigen::Vector3d finiteVector3(const Eigen::Vector3d& v, const char* what) {
@@ -230,10 +281,10 @@ void bindHand(py::module_& m) {
       "A hand model read from a hand file (docs/hand-format.md): fingers as standard-DH chains, "
       "actuators and their couplings, breakaway clutches, tendons, named poses. Fingers are "
       "indexed 0..len(fingers)-1 or named.");
-  h.def_readonly("id", &HandModel::id)
-      .def_readonly("name", &HandModel::name)
-      .def_readonly("description", &HandModel::description)
-      .def_readonly("source_file", &HandModel::source_file)
+  h.def_readonly("id", &HandModel::id, "Short id ('barrett'; a URDF's robot name).")
+      .def_readonly("name", &HandModel::name, "Display name.")
+      .def_readonly("description", &HandModel::description, "Free text from the hand file.")
+      .def_readonly("source_file", &HandModel::source_file, "The file the hand was read from.")
       .def_property_readonly(
           "fingers",
           [](const HandModel& x) {
@@ -365,80 +416,201 @@ void bindHand(py::module_& m) {
   // --- kinematics ---------------------------------------------------------------------------
   h.def(
        "fk",
-       [](const HandModel& x, int f, const Vector& q, bool in_base) {
+       [](const HandModel& x, int f, const py::object& q, bool in_base, int threads) -> py::object {
          const auto& c = finger(x, f);
-         const auto frames = kinematics::forwardKinematics(c, joints(c, q, "q"));
+         bool many = false;
+         const auto a = jointArray(c, q, "q", many);
+         if (many) {
+           const auto n = static_cast<std::size_t>(a.shape(0));
+           py::array_t<double> out({static_cast<py::ssize_t>(n),
+                                    static_cast<py::ssize_t>(c.rows.size() + 1), py::ssize_t{4},
+                                    py::ssize_t{4}});
+           double* o = out.mutable_data();
+           {
+             py::gil_scoped_release release;
+             batch::forwardKinematics(c, a.data(), n, in_base, o, threads);
+           }
+           return std::move(out);
+         }
+         const auto frames = kinematics::forwardKinematics(c, jointVectorOf(a));
          std::vector<Eigen::Matrix4d> out;
          for (int i = 0; i < frames.count; ++i)
            out.push_back(in_base ? frames.at(i).matrix() : (c.base * frames.at(i)).matrix());
          return framesArray(out);
        },
-       py::arg("finger"), py::arg("q"), py::arg("in_base") = false,
+       py::arg("finger"), py::arg("q"), py::arg("in_base") = false, py::kw_only(),
+       py::arg("threads") = 0,
        "Forward kinematics: every DH frame {k0}..{kn} of the finger as an (n+1, 4, 4) array of "
        "homogeneous transforms, in the palm frame {P} (or the finger base {k0} with "
-       "in_base=True); the last is the fingertip. q: joint values [rad or m].")
+       "in_base=True); the last is the last joint frame {kn} (the fingertip may lie beyond it "
+       "on a URDF tip link: fingertip(), fingertip_offset()). q: joint values [rad or m], "
+       "shape (dof,); or "
+       "a batch (N, dof), giving (N, n+1, 4, 4), computed without the GIL on `threads` threads "
+       "(0: one per core).")
       .def(
           "fingertip",
-          [](const HandModel& x, int f, const Vector& q) {
-            const auto& c = finger(x, f);
-            return Eigen::Vector3d(c.base * kinematics::fingertipPosition(c, joints(c, q, "q")));
+          [](const HandModel& x, int f, const py::object& q, const std::string& point,
+             int threads) -> py::object {
+            const kinematics::Chain c = pointChain(x, f, point);
+            bool many = false;
+            const auto a = jointArray(c, q, "q", many);
+            if (many) {
+              const auto n = static_cast<std::size_t>(a.shape(0));
+              const std::size_t frames = c.rows.size() + 1;
+              std::vector<double> all(n * frames * 16);
+              py::array_t<double> out({static_cast<py::ssize_t>(n), py::ssize_t{3}});
+              double* o = out.mutable_data();
+              {
+                py::gil_scoped_release release;
+                batch::forwardKinematics(c, a.data(), n, false, all.data(), threads);
+                for (std::size_t i = 0; i < n; ++i)
+                  for (std::size_t r = 0; r < 3; ++r)
+                    o[3 * i + r] = all[(i * frames + frames - 1) * 16 + r * 4 + 3];
+              }
+              return std::move(out);
+            }
+            return py::cast(
+                Eigen::Vector3d(c.base * kinematics::fingertipPosition(c, jointVectorOf(a))));
           },
-          py::arg("finger"), py::arg("q"), "Fingertip position in the palm frame [m].")
+          py::arg("finger"), py::arg("q"), py::arg("point") = "tip", py::kw_only(),
+          py::arg("threads") = 0,
+          "Fingertip position in the palm frame [m]: point='tip' (the default) is the finger's "
+          "tip link where the file has one fixed beyond the last joint frame (URDF fingertip "
+          "links), else the origin of the last joint frame: the point ik(), ik_hand(finger=), "
+          "handsim-cli ik --finger and handsim-cli fk's \"tip\" use. point='last_frame' is the "
+          "origin of the last joint frame, fk()[-1]. q (N, dof) gives (N, 3).")
+      .def(
+          "fingertip_offset",
+          [](const HandModel& x, int f) {
+            finger(x, f);
+            return Eigen::Matrix4d(hand::fingerEndpoint(x, f).in_frame.matrix());
+          },
+          py::arg("finger"),
+          "4x4 pose of the fingertip frame in the last joint frame {kn} (identity when the "
+          "finger has no tip link beyond it): fingertip = (fk()[-1] @ fingertip_offset)[:3, 3]; "
+          "jacobian(f, q, point=fingertip_offset(f)[:3, 3]) is the fingertip's Jacobian.")
       .def(
           "jacobian",
-          [](const HandModel& x, int f, const Vector& q, int frame, const Eigen::Vector3d& point,
-             bool in_base) {
+          [](const HandModel& x, int f, const py::object& q, int frame,
+             const Eigen::Vector3d& point, bool in_base, int threads) -> py::object {
             const auto& c = finger(x, f);
             if (frame < -1 || frame > static_cast<int>(c.rows.size()))
               throw std::out_of_range("frame " + std::to_string(frame) + " is not in -1.." +
                                       std::to_string(c.rows.size()));
-            Eigen::MatrixXd j = kinematics::geometricJacobian(c, joints(c, q, "q"), frame,
-                                                              finiteVector3(point, "point"));
+            finiteVector3(point, "point");
+            bool many = false;
+            const auto a = jointArray(c, q, "q", many);
+            if (many) {
+              const auto n = static_cast<std::size_t>(a.shape(0));
+              py::array_t<double> out(
+                  {static_cast<py::ssize_t>(n), py::ssize_t{6}, static_cast<py::ssize_t>(c.dof())});
+              double* o = out.mutable_data();
+              {
+                py::gil_scoped_release release;
+                batch::jacobian(c, a.data(), n, frame, point, in_base, o, threads);
+              }
+              return std::move(out);
+            }
+            Eigen::MatrixXd j = kinematics::geometricJacobian(c, jointVectorOf(a), frame, point);
             if (!in_base) {
               const Eigen::Matrix3d r = c.base.linear();
               j.topRows(3) = r * j.topRows(3);
               j.bottomRows(3) = r * j.bottomRows(3);
             }
-            return j;
+            return py::cast(j);
           },
           py::arg("finger"), py::arg("q"), py::arg("frame") = -1,
-          py::arg("point") = Eigen::Vector3d::Zero(), py::arg("in_base") = false,
+          py::arg("point") = Eigen::Vector3d::Zero(), py::arg("in_base") = false, py::kw_only(),
+          py::arg("threads") = 0,
           "Geometric Jacobian (6, dof) of the point `point` [m] rigid with DH frame `frame` (-1: "
-          "the fingertip frame): rows 0-2 linear velocity [m/s], rows 3-5 angular [rad/s] per "
-          "unit joint rate, expressed in the palm frame (or {k0} with in_base=True).")
+          "the last joint frame; point=fingertip_offset(f)[:3, 3] for the fingertip): rows 0-2 "
+          "linear velocity [m/s], rows 3-5 angular [rad/s] per "
+          "unit joint rate, expressed in the palm frame (or {k0} with in_base=True). q of shape "
+          "(N, dof) gives (N, 6, dof), computed without the GIL on `threads` threads (0: one per "
+          "core).")
       .def(
           "ik",
-          [](const HandModel& x, int f, const Eigen::Vector3d& target, std::optional<Vector> q0,
-             std::optional<double> phi) {
-            const auto& c = finger(x, f);
-            const kinematics::JointVector start =
-                q0 ? joints(c, *q0, "q0") : kinematics::JointVector::Zero(c.dof());
-            const Eigen::Vector3d local = c.base.inverse() * finiteVector3(target, "target");
-            kinematics::JointVector q;
-            {
-              py::gil_scoped_release release;
-              if (phi) {
-                if (!kinematics::isPlanarThreeLinkFinger(c))
-                  throw std::invalid_argument("phi: finger '" + c.name +
-                                              "' does not end in three planar joints");
-                const auto frames = kinematics::forwardKinematics(c, start);
-                const Eigen::Vector3d in_plane =
-                    frames.at(static_cast<int>(c.rows.size()) - 3).inverse() * local;
-                q = kinematics::planarFingerIk(c, in_plane.x(), in_plane.y(), *phi, start);
-              } else if (kinematics::isBarrettFinger(c)) {
-                q = kinematics::barrettFingerIk(c, local, start);
-              } else {
-                q = kinematics::inverseKinematicsNumerical(c, local, start, 1e-6);
+          [](const HandModel& x, int f, const py::object& target, const py::object& q0,
+             std::optional<double> phi, bool return_miss, const std::string& point,
+             int threads) -> py::object {
+            const kinematics::Chain c = pointChain(x, f, point);
+            const auto t = realArray(target, "target");
+            if (t.ndim() == 1 && !return_miss) {
+              const Eigen::Vector3d local =
+                  c.base.inverse() * finiteVector3(vector3(t, "target"), "target");
+              bool many = false;
+              const kinematics::JointVector start =
+                  q0.is_none() ? kinematics::JointVector::Zero(c.dof())
+                               : jointVectorOf(jointArray(c, q0, "q0", many));
+              if (many) throw std::invalid_argument("q0: one target takes one start (dof,)");
+              kinematics::JointVector q;
+              {
+                py::gil_scoped_release release;
+                q = batch::fingertipIk(c, local, start, phi);
+              }
+              return py::cast(Vector(q));
+            }
+            const RowMatrix3d targets = t.ndim() == 1
+                                            ? RowMatrix3d(vector3(t, "target").transpose())
+                                            : rowsOf3(t, "target");
+            if (!targets.allFinite()) throw std::invalid_argument("target is not finite");
+            const auto n = static_cast<std::size_t>(targets.rows());
+            py::array_t<double, py::array::c_style> starts;
+            std::size_t start_rows = 1;
+            if (q0.is_none()) {
+              starts = py::array_t<double, py::array::c_style>(
+                  {py::ssize_t{1}, static_cast<py::ssize_t>(c.dof())});
+              std::fill_n(starts.mutable_data(), c.dof(), 0.0);
+            } else {
+              bool many = false;
+              starts = jointArray(c, q0, "q0", many);
+              if (many) {
+                start_rows = static_cast<std::size_t>(starts.shape(0));
+                if (start_rows != n)
+                  throw std::invalid_argument("q0: " + std::to_string(start_rows) + " starts for " +
+                                              std::to_string(n) + " targets");
               }
             }
-            return Vector(q);
+            py::array_t<double> q({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(c.dof())});
+            py::array_t<double> miss(static_cast<py::ssize_t>(n));
+            double* qo = q.mutable_data();
+            double* mo = miss.mutable_data();
+            {
+              py::gil_scoped_release release;
+              batch::fingertipIk(c, targets.data(), n, starts.data(), start_rows, phi, qo, mo,
+                                 threads);
+            }
+            if (t.ndim() == 1) return py::make_tuple(q[py::int_(0)], mo[0]);
+            if (return_miss) return py::make_tuple(q, miss);
+            std::size_t missed = 0, first = 0;
+            for (std::size_t i = n; i-- > 0;)
+              if (mo[i] > 0.0) {
+                ++missed;
+                first = i;
+              }
+            if (missed > 0)
+              raiseUnreachable(std::to_string(missed) + " of " + std::to_string(n) +
+                                   " targets are out of reach (the first, row " +
+                                   std::to_string(first) + ", misses by " +
+                                   std::to_string(mo[first]) +
+                                   " m); pass return_miss=True for "
+                                   "the nearest joint values and the misses",
+                               miss, q);
+            return std::move(q);
           },
           py::arg("finger"), py::arg("target"), py::arg("q0") = py::none(),
-          py::arg("phi") = py::none(),
-          "Inverse kinematics of a fingertip target in the palm frame [m]: the BarrettHand "
+          py::arg("phi") = py::none(), py::kw_only(), py::arg("return_miss") = false,
+          py::arg("point") = "tip", py::arg("threads") = 0,
+          "Inverse kinematics of a fingertip target in the palm frame [m] (the point "
+          "fingertip() gives; point='last_frame' places the last joint frame instead): the "
+          "BarrettHand "
           "closed form (seed 000), the planar three-link closed form with tip angle phi [rad] "
           "(seed 003, target in the finger's plane), or damped least squares with joint limits "
-          "from q0. Raises UnreachableTarget with the miss distance [m].")
+          "from q0. Raises UnreachableTarget with the miss distance [m]. Targets of shape (N, 3) "
+          "give joint values (N, dof), solved without the GIL on `threads` threads (0: one per "
+          "core) from q0 (dof,) or one start per target (N, dof); when any is out of reach "
+          "UnreachableTarget carries arrays: miss (N,) [m], 0 where reached, and closest "
+          "(N, dof). return_miss=True returns (q, miss) instead of raising.")
       .def(
           "ik_hand",
           [](const HandModel& x, const Eigen::Vector3d& target, std::optional<int> f,
@@ -495,17 +667,53 @@ void bindHand(py::module_& m) {
           "UnreachableTarget with the miss [m].")
       .def(
           "link_poses",
-          [](const HandModel& x, const std::vector<Vector>& q) {
-            std::vector<std::pair<std::string, Eigen::Matrix4d>> out;
-            for (const auto& [name, pose] : x.linkPoses(handJoints(x, q, "q")))
-              out.emplace_back(name, pose.matrix());
+          [](const HandModel& x, const py::sequence& q, int threads) {
+            if (q.size() != x.fingers.size())
+              throw std::invalid_argument("q: the hand has " + std::to_string(x.fingers.size()) +
+                                          " fingers, got " + std::to_string(q.size()));
+            std::vector<py::array_t<double, py::array::c_style>> arrays;
+            int batched = -1;
+            for (std::size_t f = 0; f < x.fingers.size(); ++f) {
+              bool many = false;
+              arrays.push_back(jointArray(x.fingers[f], q[f], "q", many));
+              if (batched >= 0 && batched != static_cast<int>(many))
+                throw std::invalid_argument("q: every finger one vector, or every finger (N, dof)");
+              batched = many;
+            }
             py::dict d;
-            for (const auto& [name, pose] : out) d[py::str(name)] = pose;
+            if (batched != 1) {
+              std::vector<kinematics::JointVector> jq;
+              for (const auto& a : arrays) jq.push_back(jointVectorOf(a));
+              for (const auto& [name, pose] : x.linkPoses(jq))
+                d[py::str(name)] = Eigen::Matrix4d(pose.matrix());
+              return d;
+            }
+            const auto n = static_cast<std::size_t>(arrays.front().shape(0));
+            std::vector<const double*> qs;
+            for (const auto& a : arrays) {
+              if (static_cast<std::size_t>(a.shape(0)) != n)
+                throw std::invalid_argument("q: every finger needs the same number of rows");
+              qs.push_back(a.data());
+            }
+            const auto slots = batch::linkSlots(x);
+            std::vector<py::array_t<double>> out;
+            std::vector<double*> outs;
+            for (std::size_t l = 0; l < slots.size(); ++l) {
+              out.emplace_back(std::vector<py::ssize_t>{static_cast<py::ssize_t>(n), 4, 4});
+              outs.push_back(out.back().mutable_data());
+            }
+            {
+              py::gil_scoped_release release;
+              batch::linkPoses(x, slots, qs, n, outs, threads);
+            }
+            for (std::size_t l = 0; l < slots.size(); ++l) d[py::str(slots[l].name)] = out[l];
             return d;
           },
-          py::arg("q"),
+          py::arg("q"), py::kw_only(), py::arg("threads") = 0,
           "Every link's 4x4 pose in the palm (URDF: root link) frame [m], by name: URDF link "
-          "names, or 'palm' and '<finger>.link<k>' for hand files. q: one array per finger.")
+          "names, or 'palm' and '<finger>.link<k>' for hand files. q: one array per finger; "
+          "arrays of shape (N, dof) give (N, 4, 4) per link, computed without the GIL on "
+          "`threads` threads (0: one per core).")
       .def(
           "joint_values",
           [](const HandModel& x, const std::vector<Vector>& q) {

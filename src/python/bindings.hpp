@@ -23,4 +23,9 @@ void bindGrasp(pybind11::module_& m);
 /// file; loaders call it first so a missing file is not reported as a malformed one.
 void requireFile(const std::string& path);
 
+/// Raises handsim.UnreachableTarget with `message` and the attributes miss and closest (the
+/// batch IK passes arrays: one miss per target, the nearest joint values per target).
+[[noreturn]] void raiseUnreachable(const std::string& message, const pybind11::object& miss,
+                                   const pybind11::object& closest);
+
 }  // namespace handsim::python

@@ -29,6 +29,15 @@ void raise(PyObject* type, const std::string& message, const py::dict& attribute
 }
 }  // namespace
 
+void raiseUnreachable(const std::string& message, const py::object& miss,
+                      const py::object& closest) {
+  py::dict attributes;
+  attributes["miss"] = miss;
+  attributes["closest"] = closest;
+  raise(g_unreachable, message, attributes);
+  throw py::error_already_set();
+}
+
 void requireFile(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) {

@@ -4,6 +4,14 @@
 #   build/tests/benchmarks/bench_dynamics --benchmark_filter='fk/handsim/Barrett F1'
 #   build/tests/benchmarks/bench_sim --benchmark_filter='BM_SimStepBarrett$'
 # with PYTHONPATH=build/python /usr/bin/python3 tests/benchmarks/bench_python.py
+#
+# Then, with the public Allegro URDF on HANDSIM_HAND_PATH, batch kinematics from Python
+# (issue 22, item 4) against the per-call loop: 40,000 random configurations, every link's
+# pose (link_poses) and every finger's frames (fk), one call per configuration against one
+# call for all; and a Python controller loop (commands written through the actuator_commands
+# view every step) against run_to_end on the same run. bench_python_batch times the same
+# batch code against MuJoCo's mj_kinematics.
+import os
 import time
 
 import numpy as np
@@ -61,5 +69,84 @@ def main():
     print(f"Run.step(1000) from Python: {per_call(thousand_steps) / 1000:.0f} ns per step")
 
 
+def find_allegro():
+    for folder in os.environ.get("HANDSIM_HAND_PATH", "").split(":"):
+        path = os.path.join(folder, "allegro_hand", "allegro_hand_right.urdf")
+        if folder and os.path.isfile(path):
+            return path
+    return None
+
+
+def wall(fn, repeats=3):
+    samples = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - start)
+    return min(samples)
+
+
+def batch_main():
+    path = find_allegro()
+    if path is None:
+        print("batch: the Allegro URDF is on no folder of HANDSIM_HAND_PATH: skipped")
+        return
+    hand = handsim.load_hand(path)
+    n = 40_000
+    rng = np.random.default_rng(22)
+    fingers = range(len(hand.fingers))
+    q = [rng.uniform(hand.joint_limits(f)[:, 0], hand.joint_limits(f)[:, 1],
+                     size=(n, hand.dof(f))) for f in fingers]
+    rows = [[q[f][i] for f in fingers] for i in range(n)]
+
+    loop = wall(lambda: [hand.link_poses(r) for r in rows], 1) / n * 1e9
+    batch1 = wall(lambda: hand.link_poses(q, threads=1)) / n * 1e9
+    batch = wall(lambda: hand.link_poses(q)) / n * 1e9
+    print(f"link_poses, Allegro ({len(hand.link_poses(rows[0]))} links), {n} configurations: "
+          f"loop {loop:.0f} ns, batch 1 thread {batch1:.0f} ns, batch {batch:.0f} ns per "
+          f"configuration ({loop / batch:.1f}x the loop)")
+    fk_loop = wall(lambda: [hand.fk(f, q[f][i]) for i in range(n) for f in fingers], 1) / n * 1e9
+    fk_batch = wall(lambda: [hand.fk(f, q[f]) for f in fingers]) / n * 1e9
+    print(f"fk of the {len(hand.fingers)} fingers, {n} configurations: loop {fk_loop:.0f} ns, "
+          f"batch {fk_batch:.0f} ns per configuration ({fk_loop / fk_batch:.1f}x the loop)")
+
+    # A Python controller loop against run_to_end on the Allegro: the commands through the view.
+    model = handsim.Model(hand)
+    plan = handsim.RunPlan()
+    plan.duration = 1.0
+    plan.record_every = 2**31 - 1
+    run = handsim.Run(model, plan)
+    steps = run.total_steps
+    commands = run.actuator_commands
+    ranges = hand.actuator_ranges
+    target = ranges[:, 0] + 0.3 * (ranges[:, 1] - ranges[:, 0])
+
+    def to_end():
+        run.reset()
+        run.run_to_end()
+
+    def python_loop():
+        run.reset()
+        for _ in range(steps):
+            commands[:] = target
+            run.step()
+
+    def controller_loop():
+        run.reset()
+
+        def controller(r):
+            commands[:] = target
+        run.run_to_end(controller)
+
+    t_end = wall(to_end) / steps * 1e6
+    t_loop = wall(python_loop) / steps * 1e6
+    t_ctrl = wall(controller_loop) / steps * 1e6
+    print(f"Allegro run, {steps} steps: run_to_end {t_end:.2f} us per step; Python loop "
+          f"(commands view + step()) {t_loop:.2f} us ({t_loop / t_end:.2f}x, overhead "
+          f"{t_loop - t_end:.2f} us); run_to_end(controller) {t_ctrl:.2f} us "
+          f"({t_ctrl / t_end:.2f}x, overhead {t_ctrl - t_end:.2f} us)")
+
+
 if __name__ == "__main__":
     main()
+    batch_main()

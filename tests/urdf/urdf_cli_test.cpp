@@ -156,8 +156,9 @@ TEST(UrdfCli, IkSharedFreeReachesWhatLockedMissesAndPrintsEveryJoint) {
     EXPECT_EQ(f.at("q")[0].get<double>(), joints.at("wrist_yaw").get<double>());
     EXPECT_EQ(f.at("q")[1].get<double>(), joints.at("wrist_pitch").get<double>());
   }
-  // fk's "ik_tip" is the point `ik --finger` places (the fixed index_tip link beyond the
-  // distal frame, where "tip" stops): a target taken from it is reached.
+  // fk's "tip" (and its earlier name "ik_tip") is the point `ik --finger` places (the fixed
+  // index_tip link beyond the distal frame, where "last_frame" stops): a target taken from it is
+  // reached.
   const auto fk_index = nlohmann::json::parse(
       runCli("fk --hand " + hand + " --set wrist_yaw=0.3,index_mcp=0.4").out);
   const auto& index = fk_index.at("fingers")[0];
@@ -166,9 +167,10 @@ TEST(UrdfCli, IkSharedFreeReachesWhatLockedMissesAndPrintsEveryJoint) {
                                index.at("ik_tip")[1].get<double>(),
                                index.at("ik_tip")[2].get<double>());
   EXPECT_LT((ik_tip - poseOf(fk_index, "index_tip").block<3, 1>(0, 3)).norm(), 1e-15);
-  EXPECT_GT((ik_tip - Eigen::Vector3d(index.at("tip")[0].get<double>(),
-                                      index.at("tip")[1].get<double>(),
-                                      index.at("tip")[2].get<double>()))
+  EXPECT_EQ(index.at("tip"), index.at("ik_tip"));
+  EXPECT_GT((ik_tip - Eigen::Vector3d(index.at("last_frame")[0].get<double>(),
+                                      index.at("last_frame")[1].get<double>(),
+                                      index.at("last_frame")[2].get<double>()))
                 .norm(),
             1e-3);
   std::ostringstream it;

@@ -80,7 +80,8 @@ class Run {
   /// first row recorded.
   void reset();
   /// One fixed step: the controller, the references at the end of the step (trajectories or
-  /// commands), sim::step, and a recorder row when due.
+  /// commands), sim::step, and a recorder row when due. Afterwards state().time is the step
+  /// count times dt (from the last setModel), computed, not accumulated.
   void step();
   /// Steps of the whole run, llround(duration / dt); 0 when the plan has no end.
   std::int64_t totalSteps() const { return total_steps_; }
@@ -113,6 +114,11 @@ class Run {
   std::int64_t total_steps_ = 0;
   PalmMotion palm_motion_;  ///< what moves the palm now: the plan's, or a live one
   Eigen::Isometry3d palm_start_ = Eigen::Isometry3d::Identity();
+  /// State time is kept as time_origin_ + (step - step_origin_) dt after every step, not
+  /// summed (no rounding drift: 2000 steps of 1 ms end at exactly 2 s); the origin moves
+  /// when setModel changes the step.
+  double time_origin_ = 0.0;
+  std::int64_t step_origin_ = 0;
 };
 
 }  // namespace handsim::sim

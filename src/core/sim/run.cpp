@@ -95,6 +95,8 @@ void Run::setLivePalmMotion(PalmMotion motion) {
 
 void Run::reset() {
   state_ = makeState(*model_, plan_.initial, plan_.palm_pose_world);
+  time_origin_ = state_.time;
+  step_origin_ = state_.step;
   palm_motion_ = plan_.palm_motion;
   palm_start_ = plan_.palm_pose_world;
   if (!plan_.initial_tendons.empty())
@@ -146,6 +148,7 @@ void Run::step() {
   writeReferences(plan_, palm_motion_, palm_start_, state_,
                   state_.time + model_->options.dt);
   sim::step(*model_, state_);
+  state_.time = time_origin_ + static_cast<double>(state_.step - step_origin_) * model_->options.dt;
   if (!palm_motion_.empty())
     state_.palm_pose_world = palm_motion_.at(palm_start_, state_.time).pose_world;
   if (state_.step % plan_.record_every == 0 || state_.step == total_steps_)
@@ -166,6 +169,8 @@ void Run::setModel(std::shared_ptr<const Model> model) {
   if (!model || model->hand_ptr != model_->hand_ptr)
     throw std::invalid_argument("Run::setModel: the model must be of the same hand");
   model_ = std::move(model);
+  time_origin_ = state_.time;
+  step_origin_ = state_.step;
   total_steps_ = static_cast<std::int64_t>(std::llround(plan_.duration / model_->options.dt));
   matchObjects(*model_, state_);
 }

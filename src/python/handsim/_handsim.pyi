@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Type stubs of handsim._handsim (docs/python.md). SI units and radians; arrays are numpy
 # float64 unless said otherwise. Frames: palm {P}, finger base {k0}, world {W}.
-from typing import Callable, Optional, Sequence, Union
+from typing import Any, Callable, Optional, Sequence, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -58,23 +58,31 @@ class Hand:
         """4x4 finger base {k0} in the palm {P}."""
     def pose(self, name: str) -> list[Array]:
         """A named pose's joint values per finger [rad or m]."""
-    def fk(self, finger: int, q: ArrayLike, in_base: bool = False) -> Array:
-        """(n+1, 4, 4) DH frames in {P} (or {k0}); the last is the fingertip."""
-    def fingertip(self, finger: int, q: ArrayLike) -> Array:
-        """(3,) fingertip position in {P} [m]."""
+    def fk(self, finger: int, q: ArrayLike, in_base: bool = False, *,
+           threads: int = 0) -> Array:
+        """(n+1, 4, 4) DH frames in {P} (or {k0}); q (N, dof) gives (N, n+1, 4, 4)."""
+    def fingertip(self, finger: int, q: ArrayLike, point: str = "tip", *,
+                  threads: int = 0) -> Array:
+        """(3,) fingertip position in {P} [m] (the tip link where the file has one; point
+        'last_frame': the last joint frame); q (N, dof) gives (N, 3)."""
+    def fingertip_offset(self, finger: int) -> Array:
+        """4x4 fingertip frame in the last joint frame {kn}."""
     def jacobian(self, finger: int, q: ArrayLike, frame: int = -1,
-                 point: ArrayLike = ..., in_base: bool = False) -> Array:
-        """(6, dof): linear [m/s] then angular [rad/s] velocity per unit joint rate."""
+                 point: ArrayLike = ..., in_base: bool = False, *, threads: int = 0) -> Array:
+        """(6, dof): linear [m/s] then angular [rad/s] velocity per unit joint rate;
+        q (N, dof) gives (N, 6, dof)."""
     def ik(self, finger: int, target: ArrayLike, q0: Optional[ArrayLike] = None,
-           phi: Optional[float] = None) -> Array:
-        """Joint values putting the fingertip at `target` ({P}, m). Raises UnreachableTarget."""
+           phi: Optional[float] = None, *, return_miss: bool = False,
+           point: str = "tip", threads: int = 0) -> Any:
+        """Joint values putting the fingertip at `target` ({P}, m); targets (N, 3) give
+        (N, dof). Raises UnreachableTarget; return_miss=True returns (q, miss) instead."""
     def ik_hand(self, target: ArrayLike, finger: Optional[int] = None,
                 link: Optional[str] = None, q_now: Optional[Sequence[ArrayLike]] = None,
                 shared: str = "locked", rotation: Optional[ArrayLike] = None) -> list[Array]:
         """Whole-hand joint values putting a finger tip or link at `target` ({P}, m); shared
         'locked' or 'free'. Raises UnreachableTarget."""
-    def link_poses(self, q: Sequence[ArrayLike]) -> dict[str, Array]:
-        """Every link's 4x4 pose in {P} by name."""
+    def link_poses(self, q: Sequence[ArrayLike], *, threads: int = 0) -> dict[str, Array]:
+        """Every link's 4x4 pose in {P} by name; (N, dof) per finger gives (N, 4, 4)."""
     def joint_values(self, q: Sequence[ArrayLike]) -> dict[str, float]:
         """Every movable joint's value by name."""
     def ik_actuators(self, finger: int, target: ArrayLike, actuators_now: Sequence[float],
@@ -113,9 +121,41 @@ def asset_directory() -> str: ...
 
 # --- simulation -----------------------------------------------------------------------------
 
+class ContactOptions:
+    stiffness: float  # [-]
+    slop: float  # [m]
+    sink_rate: float  # [-]
+    kdop_k: int  # 14, 18 or 26
+    mu: float  # [-]
+    object_push: float  # [-]
+    torsional: float  # [m]
+    continuous: bool
+    model: str  # 'default' or 'seed004'
+    friction_law: str  # 'anchor' or 'tanh'
+    integration: str  # 'implicit' or 'explicit'
+    def __init__(self) -> None: ...
+
+class SolverOptions:
+    sweeps: int
+    tolerance: float  # [-]
+    warm_start: bool
+    warm_start_radius: float  # [m]
+    row_floor: float  # [-]
+    standstill_speed: float  # [actuator unit/s]
+    def __init__(self) -> None: ...
+
+class GroundOptions:
+    enabled: bool
+    height: float  # world z [m]
+    friction: float  # [-]; negative: each object's own
+    def __init__(self) -> None: ...
+
 class Options:
     dt: float  # [s]
     gravity_world: Array  # [m/s^2]
+    contact: ContactOptions
+    solver: SolverOptions
+    ground: GroundOptions
     contact_slop: float  # [m]
     contact_stiffness: float  # [-]
     solver_sweeps: int
@@ -128,7 +168,11 @@ class Object:
     friction: float  # Coulomb coefficient hand-object [-]
     torsional: float  # torsional friction length [m]; negative: the scene's torsional_m
     pose: Array  # 4x4 start pose in {W}
-    mass: float  # [kg]
+    mass: float  # [kg]; setting it sets the density
+    density: float  # [kg/m^3]; setting it recomputes the mass properties
+    free: bool  # moves under gravity and contacts
+    linear_velocity: Array  # at the start, {W} [m/s]
+    angular_velocity: Array  # at the start, {W} [rad/s]
     centre_of_mass: Array  # object frame [m]
     inertia: Array  # about the centre of mass [kg m^2]
     warnings: list[str]
@@ -172,6 +216,9 @@ class Scenario:
     objects: list[Object]
     options: Options
     plan: RunPlan
+    def __init__(self, hand: Hand, objects: Sequence[Object] = ...,
+                 options: Optional[Options] = None, plan: Optional[RunPlan] = None,
+                 description: str = "") -> None: ...
     def compile(self) -> Model: ...
     def save(self, path: str) -> None: ...
 
@@ -201,14 +248,18 @@ class Run:
     total_steps: int
     time: float  # [s]
     steps: int
-    q: list[Array]  # per finger [rad or m]
+    q: list[Array]  # per finger [rad or m], read-only views
     qd: list[Array]
     qdd: list[Array]
     tau: list[Array]  # [N m or N]
-    actuator_positions: list[float]
-    actuator_velocities: list[float]
-    actuator_efforts: list[float]  # [N m]
-    tendon_tensions: list[float]  # [N]
+    actuator_positions: Array  # writable view [actuator units]
+    actuator_velocities: Array  # writable view
+    actuator_commands: Array  # writable view, checked at the next step
+    actuator_efforts: Array  # [N m], read-only view
+    tendon_tensions: Array  # [N], read-only view
+    tendon_commands: Array  # [m], read-only view
+    object_poses: Array  # (no, 4, 4) writable view, {W}
+    object_twists: Array  # (no, 6) writable view, {W}
     clutches: list[ClutchState]
     contacts: list[Contact]
     object_contacts: list[Contact]
@@ -224,6 +275,7 @@ class Run:
     def step(self, n: int = 1, controller: Optional[Callable[["Run"], None]] = None) -> None: ...
     def run_to_end(self, controller: Optional[Callable[["Run"], None]] = None) -> None: ...
     def set_actuator_command(self, actuator: Union[int, str], value: float) -> None: ...
+    def set_actuator_commands(self, commands: ArrayLike) -> None: ...
     def set_tendon_command(self, tendon: Union[int, str], value: float) -> None: ...
     def object_pose(self, index: int) -> Array: ...
     def set_object_pose(self, index: int, pose: ArrayLike) -> None: ...
