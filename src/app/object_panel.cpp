@@ -3,7 +3,9 @@
 
 #include <Eigen/Eigenvalues>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QPushButton>
 #include <QVBoxLayout>
 #include <cmath>
@@ -19,8 +21,10 @@ ObjectPanel::ObjectPanel(SimulationController* controller, QWidget* parent)
     : QWidget(parent), controller_(controller) {
   auto* layout = new QVBoxLayout(this);
   list_ = new QListWidget;
+  list_->setMinimumHeight(60);
   layout->addWidget(list_, 1);
-  auto* form = new QFormLayout;
+  // Position on the left, orientation on the right: the panel stays short.
+  auto* form = new QGridLayout;
   const char* names[6] = {"x", "y", "z", "roll", "pitch", "yaw"};
   for (int i = 0; i < 6; ++i) {
     pose_[i] = new QDoubleSpinBox;
@@ -29,7 +33,8 @@ ObjectPanel::ObjectPanel(SimulationController* controller, QWidget* parent)
     pose_[i]->setSuffix(i < 3 ? QStringLiteral(" mm") : QStringLiteral(" deg"));
     pose_[i]->setKeyboardTracking(false);
     pose_[i]->setWrapping(i >= 3);
-    form->addRow(QString::fromLatin1(names[i]), pose_[i]);
+    form->addWidget(new QLabel(QString::fromLatin1(names[i])), i % 3, 2 * (i / 3));
+    form->addWidget(pose_[i], i % 3, 2 * (i / 3) + 1);
     connect(pose_[i], &QDoubleSpinBox::valueChanged, this, [this] {
       if (!updating_) sendPose();
     });
@@ -90,8 +95,8 @@ ObjectPanel::ObjectPanel(SimulationController* controller, QWidget* parent)
   properties_->setObjectName(QStringLiteral("MassProperties"));
   properties_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   properties_->setWordWrap(true);
-  material->addRow(properties_);
   layout->addLayout(material);
+  layout->addWidget(properties_);
   connect(scale_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
     if (!updating_) Q_EMIT scaleRequested(list_->currentRow(), v);
   });

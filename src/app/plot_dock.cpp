@@ -202,8 +202,8 @@ PlotDock::PlotDock(SimulationController* controller, QWidget* parent)
   connect(view_, &FigureView::markerDragged, this,
           [this](double t) { controller_->scrubTo(controller_->historyIndexAt(t)); });
   connect(controller_, &SimulationController::snapshotChanged, this,
-          [this] { view_->setMarker(controller_->state().time, !controller_->running()); });
-  view_->setMarker(controller_->state().time);
+          [this] { view_->setMarker(markerTime(), !controller_->running()); });
+  view_->setMarker(markerTime());
   connect(controller_, &SimulationController::handChanged, this, &PlotDock::rebuildList);
   // A free object, the ground plane, a scenario or new trajectories bring or drop recorder
   // columns: the list follows at once, not at the next recorded row.
@@ -213,13 +213,22 @@ PlotDock::PlotDock(SimulationController* controller, QWidget* parent)
   connect(controller_, &SimulationController::objectsChanged, this, follow);
   connect(controller_, &SimulationController::trajectoriesChanged, this, follow);
   connect(controller_, &SimulationController::runningChanged, this, follow);
-  // Live plots redraw a few times a second, not per simulation step.
-  live_timer_.setInterval(250);
+  // Live plots redraw twice a second, not per simulation step: under a software rasteriser a
+  // redraw of the figure and its share of the window's composition cost tens of milliseconds
+  // (bench_viewport's grasp case, docs/performance.md).
+  live_timer_.setInterval(500);
   connect(&live_timer_, &QTimer::timeout, this, [this] {
     if (controller_->recorder().rowCount() != drawn_rows_) refresh();
   });
   live_timer_.start();
   rebuildList();
+}
+
+std::optional<double> PlotDock::markerTime() const {
+  // Before a run has recorded anything (t = 0, one row) there is no time to mark.
+  const double t = controller_->state().time;
+  if (t > 0.0 || controller_->scrubbing()) return t;
+  return std::nullopt;
 }
 
 void PlotDock::rebuildList() {
@@ -317,8 +326,11 @@ void PlotDock::refresh() {
     return;
   }
   drawn_rows_ = rec.rowCount();
-  // About two points per pixel keeps live redraws cheap; exports keep more (kExportPoints).
-  view_->setFigure(buildFigure(4000, selectedSignals()));
+  // Two points (a bucket's minimum and maximum) per pixel of the plot's width keep live redraws
+  // cheap (painting the figure is what a live plot costs, docs/performance.md); exports keep
+  // more (kExportPoints).
+  const auto points = static_cast<std::size_t>(std::clamp(2 * view_->width(), 400, 4000));
+  view_->setFigure(buildFigure(points, selectedSignals()));
 }
 
 void PlotDock::zoomTo(double t_min, double t_max) {

@@ -102,6 +102,8 @@ class PlotDock : public QWidget {
   void exportDialog();
   plot::Figure buildFigure(std::size_t max_points, const std::vector<std::string>& columns) const;
   void showCursor(double t);
+  /// Where the time marker stands: the shown state's time (none at t = 0 before a run).
+  std::optional<double> markerTime() const;
 
   SimulationController* controller_;
   QLineEdit* filter_ = nullptr;
