@@ -22,6 +22,7 @@ ObjectPanel::ObjectPanel(SimulationController* controller, QWidget* parent)
   auto* layout = new QVBoxLayout(this);
   list_ = new QListWidget;
   list_->setMinimumHeight(60);
+  list_->setMaximumHeight(120);  // the fields below matter more than a long list
   layout->addWidget(list_, 1);
   // Position on the left, orientation on the right: the panel stays short.
   auto* form = new QGridLayout;
