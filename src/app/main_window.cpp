@@ -22,6 +22,7 @@
 #include <QPushButton>
 #include <QSaveFile>
 #include <QScreen>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QStatusBar>
@@ -38,6 +39,7 @@
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/sim/placement.hpp"
 #include "joint_panel.hpp"
+#include "load_progress.hpp"
 #include "object_panel.hpp"
 #include "osg_viewport.hpp"
 #include "plot_dock.hpp"
@@ -94,6 +96,9 @@ MainWindow::MainWindow(SimulationController* controller, QWidget* parent)
   status_warnings_ = new QLabel;
   status_rtf_->setObjectName(QStringLiteral("RealTimeFactor"));
   status_fps_->setObjectName(QStringLiteral("FrameRate"));
+  load_progress_ = new LoadProgress;
+  load_progress_->setObjectName(QStringLiteral("LoadProgress"));
+  statusBar()->addPermanentWidget(load_progress_);
   for (QLabel* l : {status_time_, status_rtf_, status_fps_, status_contacts_, status_warnings_})
     statusBar()->addPermanentWidget(l);
   connect(controller_, &SimulationController::warning, this, [this](const QString& w) {
@@ -160,8 +165,13 @@ void MainWindow::buildDocks() {
       dock(joint_panel_, tr("Joints"), QStringLiteral("JointDock"), Qt::RightDockWidgetArea);
   QDockWidget* cartesian = dock(cartesian_panel_, tr("Cartesian"), QStringLiteral("CartesianDock"),
                                 Qt::RightDockWidgetArea);
+  // The Objects panel's fields scroll rather than set the window's least height.
+  auto* object_scroll = new QScrollArea;
+  object_scroll->setWidget(object_panel_);
+  object_scroll->setWidgetResizable(true);
+  object_scroll->setFrameShape(QFrame::NoFrame);
   QDockWidget* objects =
-      dock(object_panel_, tr("Objects"), QStringLiteral("ObjectDock"), Qt::RightDockWidgetArea);
+      dock(object_scroll, tr("Objects"), QStringLiteral("ObjectDock"), Qt::RightDockWidgetArea);
   tabifyDockWidget(joints, cartesian);
   QDockWidget* grasp =
       dock(grasp_panel_, tr("Grasp"), QStringLiteral("GraspDock"), Qt::RightDockWidgetArea);
@@ -175,6 +185,9 @@ void MainWindow::buildDocks() {
           &OsgViewport::setWorkspace);
   connect(joint_panel_, &JointPanel::recordPoseRequested, this, &MainWindow::askRecordPose);
   connect(viewport_, &OsgViewport::objectDragged, object_panel_, &ObjectPanel::refreshPose);
+  connect(object_panel_, &ObjectPanel::scaleRequested, this, &MainWindow::rescaleObject);
+  connect(viewport_, &OsgViewport::fingertipTargetMoved, this,
+          [this](const QString& m) { statusBar()->showMessage(m, 8000); });
   connect(object_panel_, &ObjectPanel::importRequested, this, [this] {
     const QString path =
         QFileDialog::getOpenFileName(this, tr("Import object"), QString(), objectFileFilter());
@@ -193,6 +206,17 @@ void MainWindow::addPlot() {
 
 void MainWindow::buildActions() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
+  QAction* new_scene = file->addAction(tr("&New Scene"), this, [this] {
+    if (load_progress_->busy()) return;
+    newScene();
+    statusBar()->showMessage(tr("New scene: the BarrettHand and a cube (Edit > Undo brings the "
+                                "previous scene back)"),
+                             8000);
+  });
+  new_scene->setShortcut(QKeySequence::New);
+  new_scene->setToolTip(
+      tr("Back to the scene handsim starts with: the BarrettHand and a 5 cm "
+         "cube between its fingers"));
   QAction* import = file->addAction(tr("&Import Object..."), this, [this] {
     const QString path =
         QFileDialog::getOpenFileName(this, tr("Import object"), QString(), objectFileFilter());
@@ -225,14 +249,7 @@ void MainWindow::buildActions() {
   QMenu* hands = file->addMenu(tr("&Hand"));
   for (const std::string& id : hand::builtinHandIds()) {
     const QString qid = QString::fromStdString(id);
-    hands->addAction(qid, this, [this, id] {
-      try {
-        controller_->loadHand(id);
-        viewport_->setView(OsgViewport::View::Fit);
-      } catch (const std::exception& e) {
-        showError(tr("Cannot load hand"), QString::fromUtf8(e.what()));
-      }
-    });
+    hands->addAction(qid, this, [this, qid] { openHandFile(qid); });
   }
   hands->addSeparator();
   hands->addAction(tr("Open Hand &File..."), this, [this] {
@@ -258,6 +275,21 @@ void MainWindow::buildActions() {
   file->addSeparator();
   QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);
+
+  QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+  QAction* undo = edit->addAction(tr("&Undo"), controller_, &SimulationController::undo);
+  undo->setShortcut(QKeySequence::Undo);
+  undo->setToolTip(
+      tr("Undo the last scene edit (objects, start pose, trajectories, palm, hand); "
+         "the run starts anew"));
+  QAction* redo = edit->addAction(tr("&Redo"), controller_, &SimulationController::redo);
+  redo->setShortcut(QKeySequence::Redo);
+  const auto enable = [this, undo, redo] {
+    undo->setEnabled(controller_->canUndo());
+    redo->setEnabled(controller_->canRedo());
+  };
+  connect(controller_, &SimulationController::undoChanged, this, enable);
+  enable();
 
   view_menu_ = menuBar()->addMenu(tr("&View"));
   const struct {
@@ -375,7 +407,8 @@ void MainWindow::showShortcuts() {
   }
   text += QStringLiteral(
       "</table><p>Mouse: left drag orbits, middle or Shift+left drag pans, "
-      "right drag or wheel zooms.</p>");
+      "right drag or wheel zooms; Ctrl+left drag moves an object or a fingertip target; "
+      "Ctrl+right drag pulls a free object while the run plays.</p>");
   QMessageBox box(this);
   box.setWindowTitle(tr("Keyboard shortcuts"));
   box.setTextFormat(Qt::RichText);
@@ -384,20 +417,18 @@ void MainWindow::showShortcuts() {
 }
 
 void MainWindow::loadDefaultScene() {
+  newScene();
+  controller_->clearUndo();  // the scene handsim starts with has nothing before it
+}
+
+void MainWindow::newScene() {
   try {
-    controller_->loadHand("barrett");
+    controller_->newScene();
   } catch (const std::exception& e) {
-    showError(tr("Cannot load the BarrettHand"), QString::fromUtf8(e.what()));
+    showError(tr("Cannot load the default scene"), QString::fromUtf8(e.what()));
   }
-  controller_->clearObjects();
-  Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
-  // Above the palm between the three finger bases, where the closing fingers meet.
-  pose.translation() = Eigen::Vector3d(0.0, 0.025, 0.13);
-  try {
-    controller_->importObject(hand::assetDirectory() + "/objects/cube.wrl", pose);
-  } catch (const std::exception& e) {
-    showError(tr("Cannot load the cube"), QString::fromUtf8(e.what()));
-  }
+  scene_file_.clear();
+  updateTitle();
   viewport_->setView(OsgViewport::View::Fit);
 }
 
@@ -436,13 +467,40 @@ double MainWindow::askMillimetreScale(const QString& path, double extent_m) {
   return 1.0;
 }
 
+std::optional<sim::ObjectModel> MainWindow::readObjectInBackground(const QString& path,
+                                                                   double scale) {
+  const std::string file = path.toStdString();
+  const int kdop_k = controller_->contactKdop();
+  QString error;
+  std::optional<sim::ObjectModel> object = load_progress_->run<sim::ObjectModel>(
+      tr("Loading %1").arg(QFileInfo(path).fileName()),
+      [file, scale, kdop_k] { return SimulationController::readObjectFile(file, scale, kdop_k); },
+      &error);
+  if (!object) {
+    if (load_progress_->cancelled())
+      statusBar()->showMessage(
+          tr("Loading %1 cancelled; the scene is as it was").arg(QFileInfo(path).fileName()), 8000);
+    else
+      showError(tr("Cannot import object"), error);
+    return {};
+  }
+  controller_->reportWarnings(*object);
+  return object;
+}
+
 bool MainWindow::importObject(const QString& path) {
+  std::optional<sim::ObjectModel> read = readObjectInBackground(path, 1.0);
+  if (!read) return false;
   try {
-    sim::ObjectModel object = controller_->loadObjectFile(path.toStdString());
+    sim::ObjectModel object = std::move(*read);
     double extent = 0.0;
     if (sim::looksLikeMillimetres(object.geometry->collision.mesh, &extent)) {
       const double scale = askMillimetreScale(path, extent);
-      if (scale != 1.0) object = controller_->loadObjectFile(path.toStdString(), scale);
+      if (scale != 1.0) {
+        read = readObjectInBackground(path, scale);
+        if (!read) return false;
+        object = std::move(*read);
+      }
     }
     // In front of the palm along the hand's approach, clear of the hand and the other objects,
     // on the ground grid when it is shown and the approach is near horizontal.
@@ -461,13 +519,37 @@ bool MainWindow::importObject(const QString& path) {
   return true;
 }
 
-bool MainWindow::openFile(const QString& path) {
-  try {
-    controller_->loadScenario(path.toStdString());
-  } catch (const std::exception& e) {
-    showError(tr("Cannot open %1").arg(QFileInfo(path).fileName()), QString::fromUtf8(e.what()));
+bool MainWindow::rescaleObject(int index, double scale) {
+  if (index < 0 || index >= static_cast<int>(controller_->objects().size())) return false;
+  const sim::ObjectModel& o = controller_->objects()[static_cast<std::size_t>(index)];
+  if (o.source.empty() || !(scale > 0.0)) return false;
+  if (o.scale == scale) return true;
+  std::optional<sim::ObjectModel> read =
+      readObjectInBackground(QString::fromStdString(o.source), scale);
+  if (!read) {
+    object_panel_->refreshPose();  // the field shows the scale the object has
     return false;
   }
+  controller_->replaceObjectGeometry(index, std::move(*read));
+  return true;
+}
+
+bool MainWindow::openFile(const QString& path) {
+  const std::string file = path.toStdString();
+  QString error;
+  std::optional<SimulationController::PreparedScenario> prepared =
+      load_progress_->run<SimulationController::PreparedScenario>(
+          tr("Opening %1").arg(QFileInfo(path).fileName()),
+          [file] { return SimulationController::prepareScenario(file); }, &error);
+  if (!prepared) {
+    if (load_progress_->cancelled())
+      statusBar()->showMessage(
+          tr("Opening %1 cancelled; the scene is as it was").arg(QFileInfo(path).fileName()), 8000);
+    else
+      showError(tr("Cannot open %1").arg(QFileInfo(path).fileName()), error);
+    return false;
+  }
+  controller_->installScenario(std::move(*prepared));
   viewport_->setView(OsgViewport::View::Fit);
   addRecentFile(path);
   scene_file_ = path;
@@ -483,13 +565,23 @@ void MainWindow::updateTitle() {
 }
 
 bool MainWindow::openHandFile(const QString& path) {
-  // A bad file leaves the open scene as it was (loadHand reads everything first).
-  try {
-    controller_->loadHand(path.toStdString());
-  } catch (const std::exception& e) {
-    showError(tr("Cannot load hand"), QString::fromUtf8(e.what()));
+  // A bad file, or Cancel, leaves the open scene as it was (the hand is read and built on a
+  // pool thread; only a complete one is installed).
+  const std::string file = path.toStdString();
+  QString error;
+  std::optional<SimulationController::PreparedHand> prepared =
+      load_progress_->run<SimulationController::PreparedHand>(
+          tr("Loading %1").arg(QFileInfo(path).fileName()),
+          [file] { return SimulationController::prepareHand(file); }, &error);
+  if (!prepared) {
+    if (load_progress_->cancelled())
+      statusBar()->showMessage(
+          tr("Loading %1 cancelled; the scene is as it was").arg(QFileInfo(path).fileName()), 8000);
+    else
+      showError(tr("Cannot load hand"), error);
     return false;
   }
+  controller_->installHand(*prepared);
   viewport_->setView(OsgViewport::View::Fit);
   return true;
 }
@@ -745,6 +837,7 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {
+  load_progress_->cancel();  // a load being waited for ends; its result is thrown away
   QSettings settings;
   settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
   settings.setValue(QStringLiteral("window/state"), saveState());

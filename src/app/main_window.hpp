@@ -7,6 +7,9 @@
 #include <QMainWindow>
 #include <QMenu>
 #include <QString>
+#include <optional>
+
+#include "handsim/sim/model.hpp"
 
 namespace handsim::app {
 
@@ -18,6 +21,7 @@ class TrajectoryPanel;
 class PlotDock;
 class ObjectPanel;
 class GraspPanel;
+class LoadProgress;
 
 /// The handsim main window: the OSG viewport in the centre, panels in dock widgets, menus
 /// whose actions carry shortcuts and tooltips, and a status bar with simulation time,
@@ -35,6 +39,8 @@ class MainWindow : public QMainWindow {
   PlotDock* plotDock() const { return plot_dock_; }
   ObjectPanel* objectPanel() const { return object_panel_; }
   GraspPanel* graspPanel() const { return grasp_panel_; }
+  /// The status bar's progress of a load in the background, with its Cancel button.
+  LoadProgress* loadProgress() const { return load_progress_; }
 
   /// The default scene: BarrettHand and a 5 cm cube above the palm, within the fingers' reach.
   void loadDefaultScene();
@@ -44,6 +50,9 @@ class MainWindow : public QMainWindow {
   /// message (file:line:column) in a dialog and leaves the scene as it was. Returns true on
   /// success.
   bool importObject(const QString& path);
+  /// Reads object `index` again from its file at `scale` (in the background) and puts it in
+  /// place of the old one (SimulationController::replaceObjectGeometry). True on success.
+  bool rescaleObject(int index, double scale);
   /// Opens a scene (.json, format handsim-scene) or a scenario (handsim-scenario); errors go
   /// to a dialog and leave the current scene. Returns true on success.
   bool openFile(const QString& path);
@@ -51,7 +60,7 @@ class MainWindow : public QMainWindow {
   /// bad file shows the loader's message and leaves the scene as it was. True on success.
   bool openHandFile(const QString& path);
   /// Opens files dropped onto the window (dropped_files.hpp): hands and scenes first (a new
-  /// hand starts an empty scene), then trajectory files, then meshes as imported objects
+  /// hand keeps the scene's objects), then trajectory files, then meshes as imported objects
   /// (placed in reach). Each bad file shows its error as the menus do and is skipped; the
   /// scene open before it stays. True when every file opened.
   bool openDroppedFiles(const QStringList& paths);
@@ -90,6 +99,8 @@ class MainWindow : public QMainWindow {
 
  private:
   void buildActions();
+  /// File > New: the default scene (undoable).
+  void newScene();
   void buildDocks();
   void updateStatus();
   /// Shrinks and moves the window onto its screen's available area (as far as the panels'
@@ -108,6 +119,9 @@ class MainWindow : public QMainWindow {
   /// Asks whether a mesh `extent_m` across is in millimetres: 0.001, 1 (keep) or a typed
   /// scale. Without dialogs: 1, with the warning on stderr.
   double askMillimetreScale(const QString& path, double extent_m);
+  /// Reads a mesh file as an object on a pool thread (LoadProgress); errors go to a dialog, a
+  /// cancel to the status bar; nothing on either.
+  std::optional<sim::ObjectModel> readObjectInBackground(const QString& path, double scale);
 
   SimulationController* controller_;
   OsgViewport* viewport_ = nullptr;
@@ -117,6 +131,7 @@ class MainWindow : public QMainWindow {
   PlotDock* plot_dock_ = nullptr;
   ObjectPanel* object_panel_ = nullptr;
   GraspPanel* grasp_panel_ = nullptr;
+  LoadProgress* load_progress_ = nullptr;
   QMenu* recent_menu_ = nullptr;
   QMenu* view_menu_ = nullptr;
   QLabel* status_time_ = nullptr;

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "object_panel.hpp"
 
+#include <Eigen/Eigenvalues>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QPushButton>
 #include <QVBoxLayout>
 #include <cmath>
@@ -18,8 +21,11 @@ ObjectPanel::ObjectPanel(SimulationController* controller, QWidget* parent)
     : QWidget(parent), controller_(controller) {
   auto* layout = new QVBoxLayout(this);
   list_ = new QListWidget;
+  list_->setMinimumHeight(60);
+  list_->setMaximumHeight(120);  // the fields below matter more than a long list
   layout->addWidget(list_, 1);
-  auto* form = new QFormLayout;
+  // Position on the left, orientation on the right: the panel stays short.
+  auto* form = new QGridLayout;
   const char* names[6] = {"x", "y", "z", "roll", "pitch", "yaw"};
   for (int i = 0; i < 6; ++i) {
     pose_[i] = new QDoubleSpinBox;
@@ -28,7 +34,8 @@ ObjectPanel::ObjectPanel(SimulationController* controller, QWidget* parent)
     pose_[i]->setSuffix(i < 3 ? QStringLiteral(" mm") : QStringLiteral(" deg"));
     pose_[i]->setKeyboardTracking(false);
     pose_[i]->setWrapping(i >= 3);
-    form->addRow(QString::fromLatin1(names[i]), pose_[i]);
+    form->addWidget(new QLabel(QString::fromLatin1(names[i])), i % 3, 2 * (i / 3));
+    form->addWidget(pose_[i], i % 3, 2 * (i / 3) + 1);
     connect(pose_[i], &QDoubleSpinBox::valueChanged, this, [this] {
       if (!updating_) sendPose();
     });
@@ -61,7 +68,45 @@ ObjectPanel::ObjectPanel(SimulationController* controller, QWidget* parent)
                           "normal with up to this length times its normal force (soft-finger "
                           "contact; default model). \"scene's\": the scene's contact option"));
   material->addRow(tr("Torsion"), torsion_);
+  scale_ = new QDoubleSpinBox;
+  scale_->setRange(1e-4, 1000.0);
+  scale_->setDecimals(4);
+  scale_->setSingleStep(0.1);
+  scale_->setPrefix(QStringLiteral("x "));
+  scale_->setKeyboardTracking(false);
+  scale_->setToolTip(
+      tr("The file's coordinates times this (0.001 reads millimetres as metres); "
+         "the object is read again and keeps its pose"));
+  material->addRow(tr("Scale"), scale_);
+  density_ = new QDoubleSpinBox;
+  density_->setRange(0.1, 1e5);
+  density_->setDecimals(1);
+  density_->setSuffix(QStringLiteral(" kg/m³"));
+  density_->setKeyboardTracking(false);
+  density_->setToolTip(tr("Uniform density of the solid the closed mesh bounds (water: 1000)"));
+  material->addRow(tr("Density"), density_);
+  mass_ = new QDoubleSpinBox;
+  mass_->setRange(1e-6, 1e5);
+  mass_->setDecimals(4);
+  mass_->setSuffix(QStringLiteral(" kg"));
+  mass_->setKeyboardTracking(false);
+  mass_->setToolTip(tr("Mass of the object; typing it sets the density (mass / volume)"));
+  material->addRow(tr("Mass"), mass_);
+  properties_ = new QLabel;
+  properties_->setObjectName(QStringLiteral("MassProperties"));
+  properties_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  properties_->setWordWrap(true);
   layout->addLayout(material);
+  layout->addWidget(properties_);
+  connect(scale_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+    if (!updating_) Q_EMIT scaleRequested(list_->currentRow(), v);
+  });
+  connect(density_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+    if (!updating_) controller_->setObjectDensity(list_->currentRow(), v);
+  });
+  connect(mass_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+    if (!updating_) controller_->setObjectMass(list_->currentRow(), v);
+  });
   for (QDoubleSpinBox* f : {friction_, torsion_})
     connect(f, &QDoubleSpinBox::valueChanged, this, [this] {
       if (updating_) return;
@@ -111,7 +156,13 @@ void ObjectPanel::showSelected() {
   free_->setEnabled(valid);
   friction_->setEnabled(valid);
   torsion_->setEnabled(valid);
-  if (!valid) return;
+  scale_->setEnabled(valid);
+  density_->setEnabled(valid);
+  mass_->setEnabled(valid);
+  if (!valid) {
+    properties_->clear();
+    return;
+  }
   const Eigen::Isometry3d& pose = controller_->objectPose(i);
   // Roll-pitch-yaw: R = Rz(yaw) Ry(pitch) Rx(roll), as the hand files' rpy_deg.
   const Eigen::Matrix3d R = pose.linear();
@@ -123,6 +174,29 @@ void ObjectPanel::showSelected() {
   free_->setChecked(!o.fixed);
   friction_->setValue(o.friction);
   torsion_->setValue(o.torsional < 0.0 ? torsion_->minimum() : o.torsional * 1000.0);
+  scale_->setValue(o.scale);
+  scale_->setEnabled(!o.source.empty());  // read again from its file
+  const bool solid = o.mass.mass_kg > 0.0;
+  density_->setEnabled(solid);
+  mass_->setEnabled(solid);
+  density_->setValue(o.density);
+  mass_->setValue(o.mass.mass_kg);
+  if (solid) {
+    const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> principal(o.mass.inertia_com);
+    const Eigen::Vector3d c = o.mass.centre_of_mass * 1000.0;
+    const Eigen::Vector3d I = principal.eigenvalues();
+    properties_->setText(tr("Volume %1 cm³; centre of mass (%2, %3, %4) mm; principal inertia "
+                            "%5, %6, %7 kg m²")
+                             .arg(o.mass.volume_m3 * 1e6, 0, 'g', 4)
+                             .arg(c.x(), 0, 'f', 1)
+                             .arg(c.y(), 0, 'f', 1)
+                             .arg(c.z(), 0, 'f', 1)
+                             .arg(I(0), 0, 'g', 3)
+                             .arg(I(1), 0, 'g', 3)
+                             .arg(I(2), 0, 'g', 3));
+  } else {
+    properties_->setText(tr("No mass: the mesh is not closed (it can only be fixed)"));
+  }
   for (int k = 0; k < 3; ++k) pose_[k]->setValue(pose.translation()(k) * 1000.0);
   pose_[3]->setValue(roll * kDeg);
   pose_[4]->setValue(pitch * kDeg);

@@ -3,6 +3,7 @@
 
 #include <QCheckBox>
 #include <QDoubleSpinBox>
+#include <QLabel>
 #include <QListWidget>
 #include <QWidget>
 
@@ -11,7 +12,9 @@ namespace handsim::app {
 class SimulationController;
 
 /// The scene's objects: a list, numeric pose fields (position in millimetres, roll-pitch-yaw
-/// in degrees, palm frame), free or fixed, friction and torsional friction, and removal.
+/// in degrees, world frame), free or fixed, friction and torsional friction, scale (of the
+/// file's coordinates), density or mass, the mass properties (volume, centre of mass,
+/// principal moments of inertia), and removal.
 class ObjectPanel : public QWidget {
   Q_OBJECT
  public:
@@ -25,12 +28,23 @@ class ObjectPanel : public QWidget {
   /// minimum, shown as "scene's", leaves it to the scene's contact option).
   QDoubleSpinBox* frictionField() const { return friction_; }
   QDoubleSpinBox* torsionField() const { return torsion_; }
+  /// Scale of the file's coordinates [-] (the object is read again at the new scale).
+  QDoubleSpinBox* scaleField() const { return scale_; }
+  /// Uniform density [kg/m^3] and the mass it gives [kg]; typing either sets the other.
+  QDoubleSpinBox* densityField() const { return density_; }
+  QDoubleSpinBox* massField() const { return mass_; }
+  /// Volume [cm^3], centre of mass [mm, object frame] and principal moments of inertia about
+  /// it [kg m^2] of the selected object.
+  QLabel* massPropertiesLabel() const { return properties_; }
   /// Shows the selected object's current pose (after it moved elsewhere, e.g. a drag).
   void refreshPose() { showSelected(); }
 
  Q_SIGNALS:
   /// The user asked to import an object (the window shows the file dialog).
   void importRequested();
+  /// The user typed a new scale for object `index` (the window reads the file again in the
+  /// background and replaces the object).
+  void scaleRequested(int index, double scale);
 
  private:
   void rebuild();
@@ -43,6 +57,10 @@ class ObjectPanel : public QWidget {
   QCheckBox* free_ = nullptr;
   QDoubleSpinBox* friction_ = nullptr;
   QDoubleSpinBox* torsion_ = nullptr;
+  QDoubleSpinBox* scale_ = nullptr;
+  QDoubleSpinBox* density_ = nullptr;
+  QDoubleSpinBox* mass_ = nullptr;
+  QLabel* properties_ = nullptr;
   bool updating_ = false;
 };
 

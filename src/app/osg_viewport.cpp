@@ -196,6 +196,7 @@ bool OsgViewport::projectsInside(const Eigen::Vector3d& lo, const Eigen::Vector3
 void OsgViewport::syncFromSnapshot() {
   if (!dirty_) return;
   scene_.update(controller_->model(), controller_->state());
+  if (perturbed_ >= 0) updateDragMarker();  // the pulled point moves with its object
   dirty_ = false;
 }
 
@@ -264,7 +265,53 @@ osg::Matrixd OsgViewport::worldToWindow() const {
          camera->getViewport()->computeWindowMatrix();
 }
 
-bool OsgViewport::startObjectDrag(const QPointF& logical) {
+QPointF OsgViewport::widgetPointOf(const Eigen::Vector3d& p, double* depth) const {
+  const osg::Vec3d w = osg::Vec3d(p.x(), p.y(), p.z()) * worldToWindow();
+  const qreal dpr = devicePixelRatioF();
+  if (depth) *depth = w.z();
+  return {w.x() / dpr, height() - w.y() / dpr};
+}
+
+osg::Vec3d OsgViewport::dragPointAt(const QPointF& logical) const {
+  const qreal dpr = devicePixelRatioF();
+  const osg::Vec3d window(logical.x() * dpr, height() * dpr - logical.y() * dpr, drag_depth_);
+  return window * osg::Matrixd::inverse(worldToWindow());
+}
+
+void OsgViewport::updateDragMarker() {
+  if (tip_target_ && drag_finger_ >= 0) {
+    const Eigen::Vector3d tip = controller_->palmPose() * controller_->fingertip(drag_finger_);
+    scene_.setDragTarget(tip_target_, tip, tip_reached_);
+  } else if (perturbed_ >= 0 && controller_->perturbedObject() == perturbed_) {
+    scene_.setDragTarget(controller_->perturbationTarget(), controller_->perturbationPoint(), true);
+  } else {
+    scene_.setDragTarget(std::nullopt, Eigen::Vector3d::Zero(), false);
+  }
+}
+
+void OsgViewport::dragFingertip(const QPointF& logical) {
+  const osg::Vec3d now = dragPointAt(logical);
+  const osg::Vec3d moved = now - grab_start_;
+  tip_target_ = tip_start_world_ + Eigen::Vector3d(moved.x(), moved.y(), moved.z());
+  const Eigen::Vector3d target_palm = controller_->palmPose().inverse() * *tip_target_;
+  QString error;
+  const double miss_mm = controller_->followFingertip(drag_finger_, target_palm, &error) * 1000.0;
+  const QString finger = QString::fromStdString(
+      controller_->hand().fingers.at(static_cast<std::size_t>(drag_finger_)).name);
+  // Within a millimetre counts as reached (the solver's own acceptance is finer).
+  tip_reached_ = error.isEmpty() && miss_mm < 1.0;
+  const QString message =
+      !error.isEmpty() ? tr("%1: %2").arg(finger, error)
+      : tip_reached_ ? tr("%1: fingertip %2 mm from its target").arg(finger).arg(miss_mm, 0, 'f', 1)
+                     : tr("%1: out of reach; the fingertip misses its target by %2 mm")
+                           .arg(finger)
+                           .arg(miss_mm, 0, 'f', 1);
+  updateDragMarker();
+  update();
+  Q_EMIT fingertipTargetMoved(message);
+}
+
+bool OsgViewport::startObjectDrag(const QPointF& logical, bool perturb) {
   syncFromSnapshot();
   const qreal dpr = devicePixelRatioF();
   const double x = logical.x() * dpr;
@@ -274,12 +321,40 @@ bool OsgViewport::startObjectDrag(const QPointF& logical) {
   osgUtil::IntersectionVisitor visitor(picker.get());
   viewer_->getCamera()->accept(visitor);
   for (const auto& hit : picker->getIntersections()) {
+    const osg::Vec3d point = hit.getWorldIntersectPoint();
     const int index = scene_.objectIndexOf(hit.nodePath);
-    if (index < 0) continue;
-    dragged_ = index;
-    drag_point_ = hit.getWorldIntersectPoint();
-    drag_depth_ = (drag_point_ * worldToWindow()).z();
-    return true;
+    if (perturb) {
+      // Only a free object while the run plays: a pull on its grabbed point.
+      if (index < 0 || !controller_->running() ||
+          controller_->objects()[static_cast<std::size_t>(index)].fixed)
+        return false;
+      const Eigen::Vector3d world(point.x(), point.y(), point.z());
+      const Eigen::Vector3d grab =
+          controller_->liveState().object_pose_world.at(static_cast<std::size_t>(index)).inverse() *
+          world;
+      if (!controller_->setPerturbation(index, grab, world)) return false;
+      perturbed_ = index;
+      drag_depth_ = (point * worldToWindow()).z();
+      updateDragMarker();
+      return true;
+    }
+    if (index >= 0) {
+      dragged_ = index;
+      drag_point_ = point;
+      drag_depth_ = (drag_point_ * worldToWindow()).z();
+      return true;
+    }
+    const int finger = scene_.fingerIndexOf(hit.nodePath);
+    if (finger >= 0) {
+      drag_finger_ = finger;
+      grab_start_ = point;
+      drag_depth_ = (point * worldToWindow()).z();
+      tip_start_world_ = controller_->palmPose() * controller_->fingertip(finger);
+      tip_target_ = tip_start_world_;
+      tip_reached_ = true;
+      updateDragMarker();
+      return true;
+    }
   }
   return false;
 }
@@ -300,8 +375,9 @@ void OsgViewport::dragObject(const QPointF& logical) {
 
 void OsgViewport::mousePressEvent(QMouseEvent* e) {
   at_preset_ = false;
-  if (e->button() == Qt::LeftButton && (e->modifiers() & Qt::ControlModifier) &&
-      startObjectDrag(e->position()))
+  if ((e->button() == Qt::LeftButton || e->button() == Qt::RightButton) &&
+      (e->modifiers() & Qt::ControlModifier) &&
+      startObjectDrag(e->position(), e->button() == Qt::RightButton))
     return;
   const qreal dpr = devicePixelRatioF();
   window_->getEventQueue()->mouseButtonPress(
@@ -316,6 +392,20 @@ void OsgViewport::mouseReleaseEvent(QMouseEvent* e) {
     Q_EMIT objectDragged();
     return;
   }
+  if (drag_finger_ >= 0) {
+    drag_finger_ = -1;
+    tip_target_.reset();
+    updateDragMarker();
+    update();
+    return;
+  }
+  if (perturbed_ >= 0) {
+    perturbed_ = -1;
+    controller_->clearPerturbation();
+    updateDragMarker();
+    update();
+    return;
+  }
   const qreal dpr = devicePixelRatioF();
   window_->getEventQueue()->mouseButtonRelease(
       static_cast<float>(e->position().x() * dpr), static_cast<float>(e->position().y() * dpr),
@@ -326,6 +416,22 @@ void OsgViewport::mouseReleaseEvent(QMouseEvent* e) {
 void OsgViewport::mouseMoveEvent(QMouseEvent* e) {
   if (dragged_ >= 0) {
     dragObject(e->position());
+    return;
+  }
+  if (drag_finger_ >= 0) {
+    dragFingertip(e->position());
+    return;
+  }
+  if (perturbed_ >= 0) {
+    const osg::Vec3d target = dragPointAt(e->position());
+    controller_->setPerturbation(perturbed_,
+                                 controller_->liveState()
+                                         .object_pose_world.at(static_cast<std::size_t>(perturbed_))
+                                         .inverse() *
+                                     controller_->perturbationPoint(),
+                                 Eigen::Vector3d(target.x(), target.y(), target.z()));
+    updateDragMarker();
+    update();
     return;
   }
   const qreal dpr = devicePixelRatioF();

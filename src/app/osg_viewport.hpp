@@ -3,6 +3,7 @@
 
 #include <QElapsedTimer>
 #include <QOpenGLWidget>
+#include <optional>
 #include <osg/ref_ptr>
 #include <osgGA/TrackballManipulator>
 #include <osgViewer/GraphicsWindow>
@@ -17,7 +18,10 @@ class SimulationController;
 /// The 3-D view: an OpenSceneGraph viewer embedded in a QOpenGLWidget (GraphicsWindowEmbedded,
 /// single-threaded, drawn from paintGL; DESIGN.md section 1). It only syncs the scene graph
 /// from the controller's snapshot; mouse: left orbit, middle (or shift-left) pan, right/wheel
-/// zoom, Ctrl + left drag moves an object in the screen plane.
+/// zoom; Ctrl + left drag on an object moves it in the screen plane, on a finger drags its
+/// fingertip target (inverse kinematics follows; the miss is shown in mm); Ctrl + right drag
+/// on a free object while the run plays pulls it with a spring (a perturbation force, as
+/// MuJoCo's simulate does).
 class OsgViewport : public QOpenGLWidget {
   Q_OBJECT
  public:
@@ -48,12 +52,19 @@ class OsgViewport : public QOpenGLWidget {
   double frameRate() const { return frame_rate_; }
   /// Number of frames drawn so far.
   long long frameCount() const { return frames_; }
+  /// Where world point `p` [m] is drawn, in widget coordinates (logical pixels), and its
+  /// window depth in [0, 1].
+  QPointF widgetPointOf(const Eigen::Vector3d& p, double* depth = nullptr) const;
+  /// The fingertip target being dragged (world [m]), if any.
+  const std::optional<Eigen::Vector3d>& fingertipTarget() const { return tip_target_; }
 
  Q_SIGNALS:
   /// Files dropped onto the viewport (hands, scenes, meshes: MainWindow::openDroppedFiles).
   void filesDropped(const QStringList& paths);
   /// An object drag (Ctrl + left button) ended.
   void objectDragged();
+  /// A fingertip target moved: what inverse kinematics made of it (reached, or the miss in mm).
+  void fingertipTargetMoved(const QString& message);
   /// A frame was drawn.
   void frameDrawn();
 
@@ -76,8 +87,12 @@ class OsgViewport : public QOpenGLWidget {
   static int osgButton(Qt::MouseButton b, Qt::KeyboardModifiers m);
   /// Window matrix (world -> device pixels, y up, depth in [0, 1]).
   osg::Matrixd worldToWindow() const;
-  bool startObjectDrag(const QPointF& logical);
+  bool startObjectDrag(const QPointF& logical, bool perturb);
   void dragObject(const QPointF& logical);
+  /// The world point under the mouse at the grabbed point's window depth.
+  osg::Vec3d dragPointAt(const QPointF& logical) const;
+  void dragFingertip(const QPointF& logical);
+  void updateDragMarker();
 
   SimulationController* controller_;
   SceneGraph scene_;
@@ -92,6 +107,12 @@ class OsgViewport : public QOpenGLWidget {
   int dragged_ = -1;         ///< object moved by Ctrl + left drag, or -1
   osg::Vec3d drag_point_;    ///< grabbed point in the world
   double drag_depth_ = 0.0;  ///< its window depth
+  int drag_finger_ = -1;     ///< finger whose fingertip target is dragged, or -1
+  Eigen::Vector3d tip_start_world_ = Eigen::Vector3d::Zero();
+  osg::Vec3d grab_start_;                      ///< grabbed point at the press (fingertip drags)
+  std::optional<Eigen::Vector3d> tip_target_;  ///< world [m]
+  bool tip_reached_ = false;
+  int perturbed_ = -1;  ///< object pulled by Ctrl + right drag, or -1
   long long frames_ = 0;
   double frame_rate_ = 0.0;
   long long frames_at_window_ = 0;

@@ -46,6 +46,18 @@ double FigureView::timeAt(double x_px) const {
   return layout_.timeAt(x_px / scale());
 }
 
+double FigureView::xAt(double t) const {
+  if (layout_.plots.empty() || !(layout_.t_hi > layout_.t_lo)) return -1.0;
+  const QRectF& r = layout_.plots.front();
+  return (r.left() + (t - layout_.t_lo) / (layout_.t_hi - layout_.t_lo) * r.width()) * scale();
+}
+
+void FigureView::setMarker(std::optional<double> t, bool redraw) {
+  if (t == marker_) return;
+  marker_ = t;
+  if (redraw) update();
+}
+
 void FigureView::paintEvent(QPaintEvent*) {
   QPainter painter(this);
   painter.setRenderHint(QPainter::Antialiasing);
@@ -56,6 +68,18 @@ void FigureView::paintEvent(QPaintEvent*) {
   style.small = 8.0;
   style.title = 9.0;
   layout_ = plot::drawFigure(figure_, canvas, QSizeF(width(), height()) / scale(), style);
+  if (marker_ && !layout_.plots.empty() && *marker_ >= layout_.t_lo && *marker_ <= layout_.t_hi) {
+    // The shown state's time across every panel (drawn over the curves, under a zoom drag).
+    const double x = xAt(*marker_) / scale();
+    painter.setPen(QPen(QColor(213, 94, 0), dragging_marker_ ? 1.6 : 1.0));
+    for (const QRectF& r : layout_.plots)
+      painter.drawLine(QPointF(x, r.top()), QPointF(x, r.bottom()));
+    const QRectF& top = layout_.plots.front();
+    painter.setBrush(QColor(213, 94, 0));
+    const QPointF handle[3] = {
+        {x - 4.0, top.top() - 5.0}, {x + 4.0, top.top() - 5.0}, {x, top.top()}};
+    painter.drawPolygon(handle, 3);
+  }
   if (drag_from_ >= 0 && drag_to_ >= 0) {
     painter.resetTransform();
     const int x0 = std::min(drag_from_, drag_to_), x1 = std::max(drag_from_, drag_to_);
@@ -64,6 +88,14 @@ void FigureView::paintEvent(QPaintEvent*) {
 }
 
 void FigureView::mousePressEvent(QMouseEvent* event) {
+  // Near the time marker a left drag moves it (and the shown state) instead of zooming.
+  constexpr double kGrabPx = 5.0;
+  if (event->button() == Qt::LeftButton && marker_ &&
+      std::abs(event->position().x() - xAt(*marker_)) <= kGrabPx) {
+    dragging_marker_ = true;
+    update();
+    return;
+  }
   if (event->button() == Qt::LeftButton) {
     drag_from_ = drag_to_ = static_cast<int>(event->position().x());
   } else if (event->button() == Qt::RightButton) {
@@ -73,6 +105,10 @@ void FigureView::mousePressEvent(QMouseEvent* event) {
 
 void FigureView::mouseMoveEvent(QMouseEvent* event) {
   Q_EMIT hovered(timeAt(event->position().x()));
+  if (dragging_marker_) {
+    Q_EMIT markerDragged(std::clamp(timeAt(event->position().x()), layout_.t_lo, layout_.t_hi));
+    return;
+  }
   if (drag_from_ >= 0) {
     drag_to_ = static_cast<int>(event->position().x());
     update();
@@ -80,6 +116,12 @@ void FigureView::mouseMoveEvent(QMouseEvent* event) {
 }
 
 void FigureView::mouseReleaseEvent(QMouseEvent* event) {
+  if (dragging_marker_ && event->button() == Qt::LeftButton) {
+    dragging_marker_ = false;
+    Q_EMIT markerDragged(std::clamp(timeAt(event->position().x()), layout_.t_lo, layout_.t_hi));
+    update();
+    return;
+  }
   if (event->button() != Qt::LeftButton || drag_from_ < 0) return;
   const int from = drag_from_, to = static_cast<int>(event->position().x());
   drag_from_ = drag_to_ = -1;
@@ -155,6 +197,13 @@ PlotDock::PlotDock(SimulationController* controller, QWidget* parent)
     zoomTo(mid - half, mid + half);
   });
   connect(view_, &FigureView::hovered, this, &PlotDock::showCursor);
+  // The time marker follows the shown state (the scrubber, a live run) and moves it when
+  // dragged: the recorded state nearest that time is shown.
+  connect(view_, &FigureView::markerDragged, this,
+          [this](double t) { controller_->scrubTo(controller_->historyIndexAt(t)); });
+  connect(controller_, &SimulationController::snapshotChanged, this,
+          [this] { view_->setMarker(markerTime(), !controller_->running()); });
+  view_->setMarker(markerTime());
   connect(controller_, &SimulationController::handChanged, this, &PlotDock::rebuildList);
   // A free object, the ground plane, a scenario or new trajectories bring or drop recorder
   // columns: the list follows at once, not at the next recorded row.
@@ -164,13 +213,22 @@ PlotDock::PlotDock(SimulationController* controller, QWidget* parent)
   connect(controller_, &SimulationController::objectsChanged, this, follow);
   connect(controller_, &SimulationController::trajectoriesChanged, this, follow);
   connect(controller_, &SimulationController::runningChanged, this, follow);
-  // Live plots redraw a few times a second, not per simulation step.
-  live_timer_.setInterval(250);
+  // Live plots redraw twice a second, not per simulation step: under a software rasteriser a
+  // redraw of the figure and its share of the window's composition cost tens of milliseconds
+  // (bench_viewport's grasp case, docs/performance.md).
+  live_timer_.setInterval(500);
   connect(&live_timer_, &QTimer::timeout, this, [this] {
     if (controller_->recorder().rowCount() != drawn_rows_) refresh();
   });
   live_timer_.start();
   rebuildList();
+}
+
+std::optional<double> PlotDock::markerTime() const {
+  // Before a run has recorded anything (t = 0, one row) there is no time to mark.
+  const double t = controller_->state().time;
+  if (t > 0.0 || controller_->scrubbing()) return t;
+  return std::nullopt;
 }
 
 void PlotDock::rebuildList() {
@@ -268,8 +326,11 @@ void PlotDock::refresh() {
     return;
   }
   drawn_rows_ = rec.rowCount();
-  // About two points per pixel keeps live redraws cheap; exports keep more (kExportPoints).
-  view_->setFigure(buildFigure(4000, selectedSignals()));
+  // Two points (a bucket's minimum and maximum) per pixel of the plot's width keep live redraws
+  // cheap (painting the figure is what a live plot costs, docs/performance.md); exports keep
+  // more (kExportPoints).
+  const auto points = static_cast<std::size_t>(std::clamp(2 * view_->width(), 400, 4000));
+  view_->setFigure(buildFigure(points, selectedSignals()));
 }
 
 void PlotDock::zoomTo(double t_min, double t_max) {

@@ -7,6 +7,7 @@
 #include <QListWidget>
 #include <QTimer>
 #include <QWidget>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,11 +28,21 @@ class FigureView : public QWidget {
   const plot::Figure& figure() const { return figure_; }
   /// Time [s] under a widget x coordinate [px].
   double timeAt(double x_px) const;
+  /// Widget x coordinate [px] of time `t` [s] (after the first paint).
+  double xAt(double t) const;
+  /// The time marker: a vertical line at `t` [s] over every panel (the shown state's time);
+  /// dragging it sends markerDragged. Nothing: no marker.
+  /// `redraw` false: only remembered, drawn with the next repaint (a live run's plot redraws a
+  /// few times a second, not per frame).
+  void setMarker(std::optional<double> t, bool redraw = true);
+  std::optional<double> marker() const { return marker_; }
 
  Q_SIGNALS:
   void zoomRequested(double t_min, double t_max);
   void zoomOutRequested();
   void hovered(double t);
+  /// The marker was dragged to time `t` [s].
+  void markerDragged(double t);
 
  protected:
   void paintEvent(QPaintEvent* event) override;
@@ -44,6 +55,8 @@ class FigureView : public QWidget {
   plot::Figure figure_;
   plot::FigureLayout layout_;
   int drag_from_ = -1, drag_to_ = -1;  ///< [px]; -1: no drag
+  std::optional<double> marker_;
+  bool dragging_marker_ = false;
 };
 
 /// A plot of recorder signals (joint angle, velocity, acceleration, torque, motor counts,
@@ -77,6 +90,7 @@ class PlotDock : public QWidget {
   /// Selects a preset's signals (plot::presetFor); throws std::invalid_argument.
   plot::FigureSize applyPreset(const std::string& name);
   QString cursorText() const { return cursor_->text(); }
+  FigureView* view() const { return view_; }
 
  protected:
   bool eventFilter(QObject* watched, QEvent* event) override;
@@ -88,6 +102,8 @@ class PlotDock : public QWidget {
   void exportDialog();
   plot::Figure buildFigure(std::size_t max_points, const std::vector<std::string>& columns) const;
   void showCursor(double t);
+  /// Where the time marker stands: the shown state's time (none at t = 0 before a run).
+  std::optional<double> markerTime() const;
 
   SimulationController* controller_;
   QLineEdit* filter_ = nullptr;

@@ -538,6 +538,56 @@ bool SceneGraph::showsBrokenClutch(int finger, int row) const {
   return ss && ss->getAttribute(osg::StateAttribute::MATERIAL) == broken_material_.get();
 }
 
+int SceneGraph::fingerIndexOf(const osg::NodePath& path) const {
+  for (const osg::Node* node : path)
+    for (std::size_t f = 0; f < links_.size(); ++f)
+      for (const auto& link : links_[f])
+        if (link.get() == node) return static_cast<int>(f);
+  return -1;
+}
+
+void SceneGraph::setDragTarget(const std::optional<Eigen::Vector3d>& target,
+                               const Eigen::Vector3d& from, bool reached) {
+  if (!drag_group_) {
+    drag_group_ = new osg::Group;
+    drag_group_->setName("DragTarget");
+    drag_sphere_ = new osg::MatrixTransform;
+    auto* ball = new osg::Geode;
+    ball->addDrawable(new osg::ShapeDrawable(new osg::Sphere(osg::Vec3(), 0.004f)));
+    drag_sphere_->addChild(ball);
+    drag_group_->addChild(drag_sphere_);
+    drag_line_ = new osg::Geometry;
+    drag_line_->setVertexArray(new osg::Vec3Array(2));
+    auto* colours = new osg::Vec4Array(1);
+    (*colours)[0] = osg::Vec4(0.95f, 0.8f, 0.1f, 1.0f);
+    drag_line_->setColorArray(colours, osg::Array::BIND_OVERALL);
+    drag_line_->addPrimitiveSet(new osg::DrawArrays(GL_LINES, 0, 2));
+    drag_line_->setUseDisplayList(false);
+    auto* line = new osg::Geode;
+    line->addDrawable(drag_line_);
+    line->getOrCreateStateSet()->setMode(GL_LIGHTING, osg::StateAttribute::OFF);
+    line->getOrCreateStateSet()->setAttributeAndModes(new osg::LineWidth(2.0f));
+    drag_group_->addChild(line);
+    reached_material_ = makeMaterial(osg::Vec4(0.1f, 0.8f, 0.3f, 1.0f));
+    missed_material_ = makeMaterial(osg::Vec4(0.9f, 0.15f, 0.1f, 1.0f));
+    root_->addChild(drag_group_);
+  }
+  drag_group_->setNodeMask(target ? ~0u : 0u);
+  if (!target) return;
+  drag_sphere_->setMatrix(osg::Matrixd::translate(target->x(), target->y(), target->z()));
+  drag_sphere_->getOrCreateStateSet()->setAttributeAndModes(reached ? reached_material_
+                                                                    : missed_material_);
+  auto* v = static_cast<osg::Vec3Array*>(drag_line_->getVertexArray());
+  (*v)[0] = osg::Vec3(from.x(), from.y(), from.z());
+  (*v)[1] = osg::Vec3(target->x(), target->y(), target->z());
+  v->dirty();
+  drag_line_->dirtyBound();
+}
+
+const osg::Node* SceneGraph::dragTargetNode() const {
+  return drag_group_ && drag_group_->getNodeMask() != 0u ? drag_group_.get() : nullptr;
+}
+
 int SceneGraph::objectIndexOf(const osg::NodePath& path) const {
   for (const osg::Node* node : path)
     for (std::size_t i = 0; i < objects_.size(); ++i)

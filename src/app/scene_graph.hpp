@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <optional>
 #include <osg/Geometry>
 #include <osg/Group>
 #include <osg/LOD>
@@ -50,6 +51,15 @@ class SceneGraph {
   void update(const sim::Model& model, const sim::SimState& state);
   /// Index of the object whose geometry contains `node` on its path, or -1.
   int objectIndexOf(const osg::NodePath& path) const;
+  /// Finger whose link geometry contains `node` on its path, or -1.
+  int fingerIndexOf(const osg::NodePath& path) const;
+  /// A drag target in the world [m]: a sphere at `target` (green when `reached`, red when
+  /// not) and a line to it from `from` (the fingertip, or an object's grabbed point). Nothing:
+  /// hidden.
+  void setDragTarget(const std::optional<Eigen::Vector3d>& target, const Eigen::Vector3d& from,
+                     bool reached);
+  /// The drag target's node when shown, else nullptr (tests).
+  const osg::Node* dragTargetNode() const;
   /// Number of contact arrows drawn by the last update.
   int drawnContactCount() const { return drawn_contacts_; }
   /// True when the last update coloured link `row` of `finger` as a broken-away clutch.
@@ -113,6 +123,10 @@ class SceneGraph {
   };
   std::vector<ContactArrow> contact_arrows_;
   osg::ref_ptr<osg::Node> arrow_shaft_, arrow_head_, arrow_dot_;
+  osg::ref_ptr<osg::Group> drag_group_;  ///< the drag target: sphere and line
+  osg::ref_ptr<osg::MatrixTransform> drag_sphere_;
+  osg::ref_ptr<osg::Geometry> drag_line_;
+  osg::ref_ptr<osg::Material> reached_material_, missed_material_;
 };
 
 }  // namespace handsim::app

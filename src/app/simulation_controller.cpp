@@ -4,6 +4,7 @@
 #include <QFileInfo>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 
 #include "handsim/hand/hand_loader.hpp"
@@ -50,6 +51,7 @@ SimulationController::~SimulationController() = default;
 void SimulationController::replaceScene(sim::Scenario scene,
                                         std::shared_ptr<const sim::Model> model) {
   setRunning(false);
+  perturb_object_ = -1;
   scene_ = std::move(scene);
   run_ = std::make_unique<sim::Run>(std::move(model), sim::RunPlan{});
   segments_.clear();
@@ -58,14 +60,43 @@ void SimulationController::replaceScene(sim::Scenario scene,
   duration_ = 0.0;
 }
 
-void SimulationController::loadHand(const std::string& id_or_path) {
+SimulationController::PreparedHand SimulationController::prepareHand(
+    const std::string& id_or_path) {
   // Everything that can fail (the hand file, its link meshes) comes first: a bad hand leaves
   // the scene as it was.
   auto hand = std::make_shared<const hand::HandModel>(hand::loadHand(id_or_path));
-  auto model = sim::compileModel(hand, {}, sim::Options{});
+  return {id_or_path, sim::compileModel(std::move(hand), {}, sim::Options{})};
+}
+
+void SimulationController::loadHand(const std::string& id_or_path) {
+  installHand(prepareHand(id_or_path));
+}
+
+void SimulationController::installHand(const PreparedHand& prepared) {
+  pushUndo("hand");
+  // The objects stay in the world where they are (a new hand meets the same scene).
+  std::vector<sim::ObjectModel> objects;
+  std::vector<Eigen::Isometry3d> poses;
+  sim::Options options = sim::Options{};
+  if (run_) {
+    objects = run_->model().objects;
+    poses = scene_.plan.object_pose_world;
+    options = run_->model().options;
+  }
+  if (poses.size() != objects.size()) {
+    poses.clear();
+    for (const sim::ObjectModel& o : objects) poses.push_back(o.initial_pose_world);
+  }
+  const sim::Model& m = *prepared.model;
+  auto model = objects.empty() && run_ == nullptr
+                   ? prepared.model
+                   : sim::compileModel(m.hand_ptr, objects, options, m.hand_geometry);
   sim::Scenario scene;
-  scene.hand_ref = id_or_path;
-  scene.hand = std::move(hand);
+  scene.hand_ref = prepared.source;
+  scene.hand = m.hand_ptr;
+  scene.options = options;
+  scene.objects = objects;
+  scene.plan.object_pose_world = poses;
   replaceScene(std::move(scene), std::move(model));
   resetRun();
   Q_EMIT handChanged();
@@ -97,6 +128,40 @@ void SimulationController::saveScene(const std::string& path) const {
   sim::saveScenario(scenario(), path);
 }
 
+void SimulationController::newScene() {
+  auto cube = readObjectFile(hand::assetDirectory() + "/objects/cube.wrl", 1.0,
+                             sim::Options{}.contact.kdop_k);
+  PreparedHand barrett = prepareHand("barrett");
+  pushUndo("new");    // New can be undone like any edit
+  setRunning(false);  // before the old run goes: listeners read the controller
+  const bool was_quiet = quiet_;
+  quiet_ = true;
+  std::unique_ptr<sim::Run> old = std::move(run_);  // nothing of it stays: no objects, options
+  installHand(barrett);
+  old.reset();
+  Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
+  // Above the palm between the three finger bases, where the closing fingers meet.
+  pose.translation() = Eigen::Vector3d(0.0, 0.025, 0.13);
+  reportWarnings(cube);
+  addObject(std::move(cube), pose);
+  quiet_ = was_quiet;
+}
+
+sim::ObjectModel SimulationController::readObjectFile(const std::string& path, double scale,
+                                                      int kdop_k) {
+  geometry::MeshLoadOptions options;
+  options.scale = scale;
+  sim::ObjectModel object = sim::loadObject(
+      path, options, QFileInfo(QString::fromStdString(path)).completeBaseName().toStdString(),
+      kdop_k);
+  object.scale = scale;
+  return object;
+}
+
+void SimulationController::reportWarnings(const sim::ObjectModel& object) {
+  for (const std::string& w : object.warnings) Q_EMIT warning(QString::fromStdString(w));
+}
+
 int SimulationController::importObject(const std::string& path, const Eigen::Isometry3d& pose) {
   // Throws io::InputError before anything changes.
   sim::ObjectModel object = sim::loadObject(
@@ -107,13 +172,8 @@ int SimulationController::importObject(const std::string& path, const Eigen::Iso
 }
 
 sim::ObjectModel SimulationController::loadObjectFile(const std::string& path, double scale) {
-  geometry::MeshLoadOptions options;
-  options.scale = scale;
-  sim::ObjectModel object = sim::loadObject(
-      path, options, QFileInfo(QString::fromStdString(path)).completeBaseName().toStdString(),
-      run_->model().options.contact.kdop_k);
-  object.scale = scale;
-  for (const std::string& w : object.warnings) Q_EMIT warning(QString::fromStdString(w));
+  sim::ObjectModel object = readObjectFile(path, scale, contactKdop());
+  reportWarnings(object);
   return object;
 }
 
@@ -125,6 +185,7 @@ sim::Placement SimulationController::placeInReach(const sim::ObjectModel& object
 }
 
 int SimulationController::addObject(sim::ObjectModel object, const Eigen::Isometry3d& pose) {
+  pushUndo("add object");
   std::vector<sim::ObjectModel> objects = run_->model().objects;
   std::vector<Eigen::Isometry3d> poses = liveState().object_pose_world;
   objects.push_back(std::move(object));
@@ -135,6 +196,7 @@ int SimulationController::addObject(sim::ObjectModel object, const Eigen::Isomet
 
 void SimulationController::removeObject(int index) {
   if (index < 0 || index >= static_cast<int>(objects().size())) return;
+  pushUndo("remove object");
   std::vector<sim::ObjectModel> objects = run_->model().objects;
   std::vector<Eigen::Isometry3d> poses = liveState().object_pose_world;
   objects.erase(objects.begin() + index);
@@ -152,6 +214,7 @@ void SimulationController::setObjectFree(int index, bool free) {
                        .arg(QString::fromStdString(o.name)));
     return;
   }
+  pushUndo("free");
   o.fixed = !free;
   std::vector<Eigen::Isometry3d> poses = liveState().object_pose_world;
   setObjects(std::move(objects), std::move(poses));
@@ -167,14 +230,79 @@ void SimulationController::setObjectFriction(int index, double mu, double torsio
   sim::ObjectModel& o = objects[static_cast<std::size_t>(index)];
   const double torsional = torsional_m < 0.0 ? -1.0 : torsional_m;
   if (o.friction == mu && o.torsional == torsional) return;
+  pushUndo("friction");
   o.friction = mu;
   o.torsional = torsional;
   std::vector<Eigen::Isometry3d> poses = liveState().object_pose_world;
   setObjects(std::move(objects), std::move(poses));
 }
 
+void SimulationController::setObjectDensity(int index, double density) {
+  if (index < 0 || index >= static_cast<int>(objects().size())) return;
+  std::vector<sim::ObjectModel> objects = run_->model().objects;
+  sim::ObjectModel& o = objects[static_cast<std::size_t>(index)];
+  if (!(density > 0.0) || !std::isfinite(density)) {
+    Q_EMIT warning(tr("the density must be finite and positive"));
+    return;
+  }
+  if (!(o.mass.mass_kg > 0.0)) {
+    Q_EMIT warning(tr("%1 has no volume (its mesh is not closed), so it has no mass to set")
+                       .arg(QString::fromStdString(o.name)));
+    return;
+  }
+  if (density == o.density) return;
+  pushUndo("density");
+  o.warnings.clear();
+  sim::computeMassProperties(o, density);
+  o.density = density;
+  std::vector<Eigen::Isometry3d> poses = liveState().object_pose_world;
+  setObjects(std::move(objects), std::move(poses));
+}
+
+void SimulationController::setObjectMass(int index, double mass_kg) {
+  if (index < 0 || index >= static_cast<int>(objects().size())) return;
+  const double volume = objects()[static_cast<std::size_t>(index)].mass.volume_m3;
+  if (!(volume > 0.0) || !(mass_kg > 0.0) || !std::isfinite(mass_kg)) {
+    Q_EMIT warning(tr("the mass must be finite and positive, and the object closed"));
+    return;
+  }
+  setObjectDensity(index, mass_kg / volume);
+}
+
+void SimulationController::replaceObjectGeometry(int index, sim::ObjectModel object) {
+  if (index < 0 || index >= static_cast<int>(objects().size())) return;
+  std::vector<sim::ObjectModel> objects = run_->model().objects;
+  sim::ObjectModel& o = objects[static_cast<std::size_t>(index)];
+  object.name = o.name;
+  object.fixed = o.fixed || !(object.mass.mass_kg > 0.0);
+  object.friction = o.friction;
+  object.torsional = o.torsional;
+  object.initial_twist_world = o.initial_twist_world;
+  object.initial_pose_world = o.initial_pose_world;
+  if (o.geometry->collision.shape != object.geometry->collision.shape) {
+    // It collides as it did (e.g. as its convex hull), now at the new size.
+    try {
+      object.geometry =
+          sim::withCollisionShape(*object.geometry, o.geometry->collision.shape, contactKdop());
+    } catch (const std::exception& e) {
+      Q_EMIT warning(QString::fromUtf8(e.what()));
+      return;
+    }
+  }
+  if (object.mass.mass_kg > 0.0 && o.density != object.density) {
+    object.warnings.clear();
+    sim::computeMassProperties(object, o.density);
+    object.density = o.density;
+  }
+  pushUndo("scale");
+  o = std::move(object);
+  std::vector<Eigen::Isometry3d> poses = liveState().object_pose_world;
+  setObjects(std::move(objects), std::move(poses));
+}
+
 void SimulationController::setGroundEnabled(bool enabled) {
   if (enabled == groundEnabled()) return;
+  pushUndo("ground");
   sim::Options options = run_->model().options;
   options.ground.enabled = enabled;
   scene_.options = options;
@@ -222,8 +350,8 @@ void SimulationController::followRecorderColumns() {
   // A free object brings its recorder columns (pose, velocities, kinetic energy, contact
   // forces per body pair; the ground's with the ground plane), which a recorder cannot add
   // once it has rows. When the model's columns differ from the recorder's, a run on the same
-  // model and plan takes over the current state and records from it, so the plot dock lists
-  // the new signals at once (the rows recorded before go with the old columns).
+  // model and plan takes over the current state and the rows recorded so far, so the plot dock
+  // lists the new signals at once and the run's curves stay.
   sim::RunPlan p = run_->plan();
   p.object_pose_world = scene_.plan.object_pose_world;
   if (p.object_pose_world.size() != run_->model().objects.size()) p.object_pose_world.clear();
@@ -238,11 +366,17 @@ void SimulationController::followRecorderColumns() {
   if (fresh->recorder().columns() == run_->recorder().columns()) return;
   fresh->state() = run_->state();
   fresh->recorder().clear();
-  fresh->recorder().record(fresh->state());
+  if (fresh->state().step == 0) {
+    fresh->recorder().record(fresh->state());  // nothing ran yet: the first row, complete
+  } else {
+    // The rows recorded so far stay (Recorder::adoptRows): new columns read NaN before now.
+    fresh->recorder().adoptRows(run_->recorder());
+  }
   run_ = std::move(fresh);
 }
 
 void SimulationController::clearObjects() {
+  if (!objects().empty()) pushUndo("clear objects");
   setObjects({}, {});
 }
 
@@ -266,6 +400,7 @@ void SimulationController::setObjects(std::vector<sim::ObjectModel> objects,
 void SimulationController::setObjectPose(int index, const Eigen::Isometry3d& pose) {
   if (index < 0 || index >= static_cast<int>(objects().size()) || !pose.matrix().allFinite())
     return;
+  pushUndo("object pose");
   // A change of state only: the object's tree stays as it was built.
   scene_.plan.object_pose_world[static_cast<std::size_t>(index)] = pose;
   run_->state().object_pose_world[static_cast<std::size_t>(index)] = pose;
@@ -279,6 +414,7 @@ void SimulationController::jogPalm(const Eigen::Isometry3d& delta) {
 
 void SimulationController::setPalmPose(const Eigen::Isometry3d& pose) {
   if (!pose.matrix().allFinite()) return;
+  pushUndo("palm pose");
   scene_.plan.palm_pose_world = pose;
   run_->state().palm_pose_world = pose;
   scrubbing_ = false;
@@ -314,6 +450,7 @@ void SimulationController::setActuatorCommands(const std::vector<double>& values
     run_->state().actuator_command = clamped;
   } else if (liveState().step == 0) {
     // A pose set before a run starts is where it starts (and what a saved scene starts from).
+    pushUndo("start pose");
     scene_.plan.initial = clamped;
     resetRun();
   } else {
@@ -361,6 +498,25 @@ QString SimulationController::moveFingertip(int finger, const Eigen::Vector3d& t
   return {};
 }
 
+double SimulationController::followFingertip(int finger, const Eigen::Vector3d& target,
+                                             QString* error) {
+  std::vector<double> actuators;
+  try {
+    actuators = hand::fingertipActuators(hand(), finger, target, liveState().actuator_position,
+                                         liveState().clutches, hand::FingertipIkOptions{});
+  } catch (const kinematics::UnreachableTarget& e) {
+    // As close as the finger reaches.
+    std::vector<kinematics::JointVector> q = liveState().q;
+    q.at(static_cast<std::size_t>(finger)) = e.closest();
+    actuators = actuatorsForJoints(q);
+  } catch (const std::exception& e) {
+    if (error) *error = QString::fromUtf8(e.what());
+    return std::numeric_limits<double>::quiet_NaN();
+  }
+  setActuatorCommands(actuators);
+  return (fingertip(finger) - target).norm();
+}
+
 bool SimulationController::applyPose(const std::string& name) {
   const hand::NamedPose* pose = hand().pose(name);
   if (!pose) return false;
@@ -376,6 +532,7 @@ bool SimulationController::applyPose(const std::string& name) {
 
 void SimulationController::resetToZero() {
   // Zero is a start pose like any other: Play, Reset Run and Save Scene start from it.
+  pushUndo("zero");
   setRunning(false);
   scene_.plan.initial =
       hand::clampActuators(hand(), std::vector<double>(hand().actuators.size(), 0.0));
@@ -409,6 +566,7 @@ void SimulationController::autoGrasp() {
     tendon_targets_.push_back(std::clamp(0.0, t.lower, t.upper));
   for (int t : h.closing_tendons)
     tendon_targets_[static_cast<std::size_t>(t)] = h.tendons[static_cast<std::size_t>(t)].upper;
+  pushUndo("auto grasp");
   // The user's own closing motion replaces a scenario's tendon motions and controller.
   scenario_tendons_.clear();
   scene_.plan.initial_tendons.clear();
@@ -421,6 +579,7 @@ void SimulationController::autoGrasp() {
 }
 
 void SimulationController::setTrajectories(std::vector<TrajectorySegment> segments) {
+  pushUndo("trajectories");
   tendon_targets_.clear();
   segments_ = std::move(segments);
   resetRun();  // a run follows one plan: new references start it anew
@@ -428,9 +587,20 @@ void SimulationController::setTrajectories(std::vector<TrajectorySegment> segmen
 }
 
 void SimulationController::setPalmMotion(sim::PalmMotion motion) {
+  pushUndo("palm motion");
   scene_.plan.palm_motion = std::move(motion);
   resetRun();  // the palm's recorder columns come with the plan
   Q_EMIT trajectoriesChanged();
+}
+
+void SimulationController::setTables(std::vector<TrajectorySegment> segments,
+                                     sim::PalmMotion motion, bool edit) {
+  if (edit) pushUndo("trajectories");
+  const bool was_quiet = quiet_;
+  quiet_ = true;
+  setPalmMotion(std::move(motion));
+  setTrajectories(std::move(segments));
+  quiet_ = was_quiet;
 }
 
 void SimulationController::applyTrajectories() {
@@ -470,6 +640,7 @@ void SimulationController::applyTrajectories() {
 }
 
 void SimulationController::setInitialPositions(std::vector<double> positions) {
+  pushUndo("start pose");
   scene_.plan.initial = std::move(positions);
   resetRun();
 }
@@ -483,11 +654,21 @@ double SimulationController::duration() const {
   return end > 0.0 ? end + 0.5 : 0.0;
 }
 
-void SimulationController::loadScenario(const std::string& path) {
+SimulationController::PreparedScenario SimulationController::prepareScenario(
+    const std::string& path) {
   sim::Scenario scenario = sim::loadScenario(path);  // throws; nothing changed yet
   auto model = sim::compileScenario(scenario);
-  const double duration = scenario.plan.duration;
-  replaceScene(std::move(scenario), std::move(model));
+  return {std::move(scenario), std::move(model)};
+}
+
+void SimulationController::loadScenario(const std::string& path) {
+  installScenario(prepareScenario(path));
+}
+
+void SimulationController::installScenario(PreparedScenario prepared) {
+  pushUndo("open");
+  const double duration = prepared.scenario.plan.duration;
+  replaceScene(std::move(prepared.scenario), std::move(prepared.model));
   duration_ = duration;
   scenario_tendons_ = scene_.plan.tendon_trajectories;
   scene_.plan.object_pose_world.clear();
@@ -578,7 +759,51 @@ void SimulationController::resetRun() {
   if (was_running) setRunning(true);
 }
 
+bool SimulationController::setPerturbation(int object, const Eigen::Vector3d& grab_object,
+                                           const Eigen::Vector3d& target_world) {
+  if (object < 0 || object >= static_cast<int>(objects().size()) ||
+      objects()[static_cast<std::size_t>(object)].fixed || !grab_object.allFinite() ||
+      !target_world.allFinite())
+    return false;
+  perturb_object_ = object;
+  perturb_grab_ = grab_object;
+  perturb_target_ = target_world;
+  return true;
+}
+
+void SimulationController::clearPerturbation() {
+  perturb_object_ = -1;
+  run_->state().object_applied_wrench_world.clear();
+}
+
+Eigen::Vector3d SimulationController::perturbationPoint() const {
+  if (perturb_object_ < 0) return Eigen::Vector3d::Zero();
+  return liveState().object_pose_world.at(static_cast<std::size_t>(perturb_object_)) *
+         perturb_grab_;
+}
+
+void SimulationController::applyPerturbation() {
+  sim::SimState& s = run_->state();
+  if (perturb_object_ < 0) return;
+  const auto o = static_cast<std::size_t>(perturb_object_);
+  if (o >= objects().size() || objects()[o].fixed || o >= s.object_pose_world.size()) {
+    clearPerturbation();
+    return;
+  }
+  const geometry::MassProperties& mp = objects()[o].mass;
+  const Eigen::Isometry3d& pose = s.object_pose_world[o];
+  const Eigen::Vector3d com = pose * mp.centre_of_mass;
+  const Eigen::Vector3d point = pose * perturb_grab_;
+  const Eigen::Vector3d v =
+      s.object_twist_world[o].head<3>() + s.object_twist_world[o].tail<3>().cross(point - com);
+  const double w = 2.0 * 3.14159265358979323846 * kPerturbHz;
+  const Eigen::Vector3d force = mp.mass_kg * (w * w * (perturb_target_ - point) - 2.0 * w * v);
+  s.object_applied_wrench_world.assign(objects().size(), sim::Twist::Zero());
+  s.object_applied_wrench_world[o] << force, (point - com).cross(force);
+}
+
 void SimulationController::stepOnce() {
+  applyPerturbation();
   run_->step();
   const sim::SimState& s = liveState();
   if (s.step % history_stride_ == 0) {
@@ -638,6 +863,92 @@ void SimulationController::onTick() {
     rtf_sim_start_ = liveState().time;
     rtf_clock_.restart();
   }
+}
+
+SimulationController::SceneSnapshot SimulationController::snapshot() const {
+  SceneSnapshot snap;
+  snap.scene = scene_;
+  snap.scene.objects = run_->model().objects;
+  snap.scene.options = run_->model().options;
+  snap.geometry = run_->model().hand_geometry;
+  snap.segments = segments_;
+  snap.tendon_targets = tendon_targets_;
+  snap.scenario_tendons = scenario_tendons_;
+  snap.duration = duration_;
+  return snap;
+}
+
+void SimulationController::restore(const SceneSnapshot& snap) {
+  const bool new_hand = snap.scene.hand != run_->model().hand_ptr;
+  auto model =
+      sim::compileModel(snap.scene.hand, snap.scene.objects, snap.scene.options, snap.geometry);
+  replaceScene(snap.scene, std::move(model));
+  segments_ = snap.segments;
+  tendon_targets_ = snap.tendon_targets;
+  scenario_tendons_ = snap.scenario_tendons;
+  duration_ = snap.duration;
+  resetRun();
+  if (new_hand) Q_EMIT handChanged();
+  Q_EMIT objectsChanged();
+  Q_EMIT trajectoriesChanged();
+  Q_EMIT snapshotChanged();
+}
+
+void SimulationController::pushUndo(const char* kind) {
+  if (quiet_ || !run_) return;
+  const bool merge = !redo_.empty() ? false
+                                    : undo_kind_ == kind && undo_clock_.isValid() &&
+                                          undo_clock_.elapsed() < kMergeMs && !undo_.empty();
+  undo_clock_.start();
+  undo_kind_ = kind;
+  if (merge) return;
+  undo_.push_back(snapshot());
+  if (undo_.size() > static_cast<std::size_t>(kUndoLimit)) undo_.erase(undo_.begin());
+  redo_.clear();
+  Q_EMIT undoChanged();
+}
+
+void SimulationController::undo() {
+  if (undo_.empty()) return;
+  redo_.push_back(snapshot());
+  SceneSnapshot snap = std::move(undo_.back());
+  undo_.pop_back();
+  undo_kind_ = nullptr;  // the next edit is a step of its own
+  quiet_ = true;
+  restore(snap);
+  quiet_ = false;
+  Q_EMIT statusMessage(tr("Undone; the run starts anew"));
+  Q_EMIT undoChanged();
+}
+
+void SimulationController::redo() {
+  if (redo_.empty()) return;
+  undo_.push_back(snapshot());
+  SceneSnapshot snap = std::move(redo_.back());
+  redo_.pop_back();
+  undo_kind_ = nullptr;
+  quiet_ = true;
+  restore(snap);
+  quiet_ = false;
+  Q_EMIT statusMessage(tr("Redone; the run starts anew"));
+  Q_EMIT undoChanged();
+}
+
+void SimulationController::clearUndo() {
+  undo_.clear();
+  redo_.clear();
+  undo_kind_ = nullptr;
+  Q_EMIT undoChanged();
+}
+
+int SimulationController::historyIndexAt(double t) const {
+  // History times increase with the index.
+  const auto it = std::lower_bound(history_.begin(), history_.end(), t,
+                                   [](const sim::SimState& s, double v) { return s.time < v; });
+  if (it == history_.end()) return std::max(0, historySize() - 1);
+  const int i = static_cast<int>(it - history_.begin());
+  if (i > 0 && t - history_[static_cast<std::size_t>(i - 1)].time < it->time - t) return i - 1;
+  return i;
 }
 
 void SimulationController::scrubTo(int index) {

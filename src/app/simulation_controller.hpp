@@ -41,9 +41,24 @@ class SimulationController : public QObject {
   explicit SimulationController(QObject* parent = nullptr);
   ~SimulationController() override;
 
-  /// Replaces the hand by a built-in id or a hand file. Throws io::InputError and keeps the
-  /// current hand when the file is bad. Clears trajectories and history.
+  /// A hand read and compiled (its link meshes and trees built), ready to install: what
+  /// prepareHand returns on any thread.
+  struct PreparedHand {
+    std::string source;                       ///< id or path it was loaded from
+    std::shared_ptr<const sim::Model> model;  ///< the hand without objects, default options
+  };
+  /// Reads a built-in id or a hand file and builds its geometry: the slow part of loadHand,
+  /// touching nothing of a controller, so it runs on any thread. Throws io::InputError.
+  static PreparedHand prepareHand(const std::string& id_or_path);
+  /// Replaces the hand by a prepared one; the scene's objects stay where they are in the world
+  /// (with the scene's options). Clears trajectories and history.
+  void installHand(const PreparedHand& prepared);
+  /// Replaces the hand by a built-in id or a hand file (prepareHand then installHand). Throws
+  /// io::InputError and keeps the current hand when the file is bad.
   void loadHand(const std::string& id_or_path);
+  /// Back to the scene handsim starts with (File > New): the BarrettHand and a 5 cm cube
+  /// above the palm between the fingers, default options, no trajectories.
+  void newScene();
   const hand::HandModel& hand() const { return run_->model().hand(); }
   /// The compiled model (hand, link and object geometry, options) the viewport draws.
   const sim::Model& model() const { return run_->model(); }
@@ -76,6 +91,12 @@ class SimulationController : public QObject {
   /// Reads a mesh file as an object (coordinates times `scale`) without adding it; its loader
   /// warnings go out as warning(). Throws io::InputError naming the file.
   sim::ObjectModel loadObjectFile(const std::string& path, double scale = 1.0);
+  /// The same read on any thread (touches no controller): `kdop_k` is the scene's
+  /// (contactKdop()); the warnings stay in the object (reportWarnings sends them).
+  static sim::ObjectModel readObjectFile(const std::string& path, double scale, int kdop_k);
+  int contactKdop() const { return run_->model().options.contact.kdop_k; }
+  /// Sends an object's loader warnings out as warning().
+  void reportWarnings(const sim::ObjectModel& object);
   /// Where `object` goes when imported (sim::placeObjectInReach in the live state): in front of
   /// the palm along the hand's approach, clear of the hand and the other objects, resting on
   /// the ground plane z = 0 when `ground` is true and the approach is near horizontal.
@@ -92,6 +113,15 @@ class SimulationController : public QObject {
   /// The object's Coulomb coefficient [-] and torsional friction length [m] (negative: the
   /// scene's contact option torsional_m) for its free-object contacts.
   void setObjectFriction(int index, double mu, double torsional_m);
+  /// Sets the uniform density of object `index` [kg/m^3] and computes its mass properties
+  /// again (sim::computeMassProperties). A density that is not finite and positive, or an
+  /// object without a closed mesh, gives a warning and changes nothing.
+  void setObjectDensity(int index, double density);
+  /// Sets the mass of object `index` [kg] through its density (mass / volume).
+  void setObjectMass(int index, double mass_kg);
+  /// Replaces object `index` by `object` read again at another scale (readObjectFile): pose,
+  /// name, free or fixed, friction and density stay; its mass properties follow the new size.
+  void replaceObjectGeometry(int index, sim::ObjectModel object);
   /// The ground plane z <= 0 that free objects rest on (sim::GroundOptions).
   bool groundEnabled() const { return run_->model().options.ground.enabled; }
   void setGroundEnabled(bool enabled);
@@ -108,6 +138,20 @@ class SimulationController : public QObject {
   void jogPalm(const Eigen::Isometry3d& delta);
   /// Sets the palm pose in the world (and the run's start pose).
   void setPalmPose(const Eigen::Isometry3d& pose);
+
+  // --- perturbation (MuJoCo simulate's Ctrl + right drag) -------------------------------
+  /// Pulls free object `object` at its point `grab_object` (object frame [m]) towards
+  /// `target_world` [m] with a critically damped spring of kPerturbHz scaled by its mass,
+  /// F = m (w^2 d - 2 w v) at the grabbed point, until clearPerturbation(); applied before
+  /// every step as SimState::object_applied_wrench_world. A fixed object: false, nothing.
+  bool setPerturbation(int object, const Eigen::Vector3d& grab_object,
+                       const Eigen::Vector3d& target_world);
+  void clearPerturbation();
+  /// The object being pulled, or -1.
+  int perturbedObject() const { return perturb_object_; }
+  /// The grabbed point in the world in the live state, and the target [m].
+  Eigen::Vector3d perturbationPoint() const;
+  const Eigen::Vector3d& perturbationTarget() const { return perturb_target_; }
 
   // --- direct control ------------------------------------------------------------------
   /// Set point of an actuator [its unit], clamped into its range. While paused the hand moves
@@ -127,6 +171,12 @@ class SimulationController : public QObject {
   /// `phi` [rad], for planar three-link fingers only, is the angle of the last link in the
   /// finger's plane (kinematics/closed_form_ik.hpp); the target must then lie in that plane.
   QString moveFingertip(int finger, const Eigen::Vector3d& target, std::optional<double> phi = {});
+  /// A fingertip target dragged in the viewport (palm frame [m]): the hand goes to the target
+  /// when it can, else as close as the finger reaches (the nearest reachable joint values the
+  /// solver found). Returns the fingertip's distance from the target afterwards [m] (while a
+  /// run plays, the servos get the set points and the fingertip follows); NaN and `error`
+  /// for a bad target.
+  double followFingertip(int finger, const Eigen::Vector3d& target, QString* error = nullptr);
   /// For a planar three-link finger, its current tip angle phi [rad]; nothing otherwise.
   std::optional<double> fingertipPhi(int finger) const;
   /// Applies a named pose of the hand; false when there is no such pose.
@@ -160,6 +210,9 @@ class SimulationController : public QObject {
   /// setTrajectories, the run starts anew, and Save Scene writes it.
   void setPalmMotion(sim::PalmMotion motion);
   const sim::PalmMotion& palmMotion() const { return scene_.plan.palm_motion; }
+  /// The Trajectory panel's Apply: palm motion and trajectories together, as one undo step
+  /// when `edit` (no step when the tables did not change).
+  void setTables(std::vector<TrajectorySegment> segments, sim::PalmMotion motion, bool edit);
   /// Initial actuator positions of a run (empty: zero); the run starts anew from them.
   void setInitialPositions(std::vector<double> positions);
   const std::vector<double>& initialPositions() const { return scene_.plan.initial; }
@@ -170,6 +223,13 @@ class SimulationController : public QObject {
   /// trajectories, controller, duration. Throws io::InputError and keeps everything on
   /// failure.
   void loadScenario(const std::string& path);
+  /// A scenario read and compiled, ready to install (prepareScenario runs on any thread).
+  struct PreparedScenario {
+    sim::Scenario scenario;
+    std::shared_ptr<const sim::Model> model;
+  };
+  static PreparedScenario prepareScenario(const std::string& path);
+  void installScenario(PreparedScenario prepared);
 
   bool running() const { return running_; }
   /// Plays the run (from the start again when it has ended). When nothing would move (idle())
@@ -195,6 +255,18 @@ class SimulationController : public QObject {
   /// controller, no live lift, no free object, and every actuator at rest at its set point.
   bool idle() const;
 
+  // --- undo ---------------------------------------------------------------------------
+  /// Every scene edit (objects added, removed, moved, scaled, made free, their material; the
+  /// start pose; trajectories; palm pose and motion; the hand; the ground plane) can be undone
+  /// and redone. Edits of one kind in quick succession (a slider or a spin box being dragged)
+  /// are one step. Undo and redo restore the scene and start the run anew from it.
+  bool canUndo() const { return !undo_.empty(); }
+  bool canRedo() const { return !redo_.empty(); }
+  void undo();
+  void redo();
+  /// Forgets every undo step (File > New keeps none).
+  void clearUndo();
+
   // --- history --------------------------------------------------------------------------
   /// Recorded states (one every `historyStride()` steps, and the current one).
   int historySize() const { return static_cast<int>(history_.size()); }
@@ -203,8 +275,14 @@ class SimulationController : public QObject {
   /// Shows recorded state `index` (pauses); -1 returns to the live state.
   void scrubTo(int index);
   bool scrubbing() const { return scrubbing_; }
+  /// The history state shown while scrubbing.
+  int scrubIndex() const { return scrub_index_; }
+  /// Index of the history state whose time is nearest `t` [s] (0 without history).
+  int historyIndexAt(double t) const;
 
  Q_SIGNALS:
+  /// canUndo() or canRedo() may have changed.
+  void undoChanged();
   /// The shown state changed: redraw.
   void snapshotChanged();
   /// A new hand model: rebuild everything that depends on it.
@@ -219,6 +297,35 @@ class SimulationController : public QObject {
   void statusMessage(const QString& message);
 
  private:
+  /// What undo restores: the scene (hand, objects, options, plan) and the panels' rows.
+  struct SceneSnapshot {
+    sim::Scenario scene;
+    std::shared_ptr<const sim::HandGeometry> geometry;
+    std::vector<TrajectorySegment> segments;
+    std::vector<double> tendon_targets;
+    std::vector<sim::ActuatorTrajectory> scenario_tendons;
+    double duration = 0.0;
+  };
+  SceneSnapshot snapshot() const;
+  void restore(const SceneSnapshot& snapshot);
+  /// Called before a scene edit of kind `kind`: keeps the scene as it is for undo (unless the
+  /// previous edit was of the same kind less than kMergeMs ago) and forgets the redo steps.
+  void pushUndo(const char* kind);
+  static constexpr int kUndoLimit = 100;
+  static constexpr qint64 kMergeMs = 1000;
+  std::vector<SceneSnapshot> undo_;
+  std::vector<SceneSnapshot> redo_;
+  const char* undo_kind_ = nullptr;
+  QElapsedTimer undo_clock_;
+  bool quiet_ = false;  ///< edits made by undo, redo or New push no step of their own
+
+  /// Applies the perturbation's wrench for the coming step.
+  void applyPerturbation();
+  static constexpr double kPerturbHz = 3.0;
+  int perturb_object_ = -1;
+  Eigen::Vector3d perturb_grab_ = Eigen::Vector3d::Zero();    ///< object frame [m]
+  Eigen::Vector3d perturb_target_ = Eigen::Vector3d::Zero();  ///< world [m]
+
   static constexpr int kHistoryStride = 10;
   /// At most this many states in the scrubber's history; then every other one is dropped and
   /// the stride doubles (memory stays bounded in an endless free play).

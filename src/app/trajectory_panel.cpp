@@ -519,9 +519,9 @@ bool TrajectoryPanel::apply(QString* error_out) {
     return false;
   }
   const int n = static_cast<int>(segments.size() + palm.size());
-  // Both tables were read before either call refills them from the controller.
-  controller_->setPalmMotion(palmMotionFromRows(palm));
-  controller_->setTrajectories(std::move(segments));
+  // Both tables were read before either call refills them from the controller; one undo step
+  // for both, none when nothing changed (Play applies too).
+  controller_->setTables(std::move(segments), palmMotionFromRows(palm), hasUnappliedRows());
   message_->setText(
       tr("%n segment(s); run length %1 s", nullptr, n).arg(controller_->duration(), 0, 'f', 2));
   return true;
@@ -556,7 +556,8 @@ void TrajectoryPanel::updateTransport() {
   const QSignalBlocker block(scrubber_);
   const int n = controller_->historySize();
   scrubber_->setRange(0, std::max(0, n - 1));
-  if (!controller_->scrubbing()) scrubber_->setValue(std::max(0, n - 1));
+  // The scrubber shows the state shown, wherever it was chosen (here or on the plot's marker).
+  scrubber_->setValue(controller_->scrubbing() ? controller_->scrubIndex() : std::max(0, n - 1));
   time_->setText(tr("%1 s").arg(controller_->state().time, 0, 'f', 3));
 }
 

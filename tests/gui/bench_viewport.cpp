@@ -3,9 +3,19 @@
 // the BarrettHand and a 100k-triangle object while the simulation runs, and the latency from a
 // joint slider move to the end of the redrawn frame. Run under Xvfb:
 //   xvfb-run -a -s "-screen 0 1600x1000x24" build/tests/gui/bench_viewport
+// Issue #23's cases, with contacts and several objects, as a user sees them (1280 x 800, plot
+// dock shown, contact arrows on) and with one cost taken away at a time, so the difference
+// says where the time goes (simulation on the GUI thread, plot redraws, contact arrows,
+// drawing):
+//   bench_viewport auto grasp      the BarrettHand closing on the default 5 cm cube
+//   bench_viewport auto can-shoe   the same with the YCB soup can and the GraspIt shoe of the
+//                                  reference corpus (the folder HANDSIM_CORPUS names)
+//                                  beside it; skipped without it
 #include <QApplication>
+#include <QDockWidget>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QFileInfo>
 #include <QSlider>
 #include <QSurfaceFormat>
 #include <QTemporaryDir>
@@ -60,6 +70,116 @@ double median(std::vector<double> v) {
 
 }  // namespace
 
+/// Frames per second while the run plays, redrawing as fast as possible for `seconds`, and the
+/// CPU time per frame of the main thread [ms].
+struct Rate {
+  double fps = 0.0;
+  double main_ms = 0.0;
+  double process_ms = 0.0;
+};
+
+Rate measureFrames(handsim::app::OsgViewport* vp, double seconds) {
+  QObject::connect(vp, &handsim::app::OsgViewport::frameDrawn, vp,
+                   [vp] { QTimer::singleShot(0, vp, [vp] { vp->update(); }); });
+  vp->update();
+  QEventLoop loop;
+  QTimer::singleShot(500, &loop, &QEventLoop::quit);  // warm-up
+  loop.exec();
+  const long long f0 = vp->frameCount();
+  const double process0 = cpuSeconds(CLOCK_PROCESS_CPUTIME_ID);
+  const double main0 = cpuSeconds(CLOCK_THREAD_CPUTIME_ID);
+  QElapsedTimer clock;
+  clock.start();
+  QTimer::singleShot(static_cast<int>(seconds * 1000.0), &loop, &QEventLoop::quit);
+  loop.exec();
+  Rate r;
+  const double frames = static_cast<double>(vp->frameCount() - f0);
+  r.fps = frames / (static_cast<double>(clock.nsecsElapsed()) * 1e-9);
+  r.process_ms = (cpuSeconds(CLOCK_PROCESS_CPUTIME_ID) - process0) * 1e3 / frames;
+  r.main_ms = (cpuSeconds(CLOCK_THREAD_CPUTIME_ID) - main0) * 1e3 / frames;
+  QObject::disconnect(vp, &handsim::app::OsgViewport::frameDrawn, vp, nullptr);
+  return r;
+}
+
+/// Issue #23's cases: `scene` "grasp" or "can-shoe". Returns the exit status.
+int contactCases(const std::string& scene, int samples) {
+  handsim::app::SimulationController controller;
+  handsim::app::MainWindow window(&controller);
+  window.setDialogsEnabled(false);
+  window.loadDefaultScene();
+  if (scene == "can-shoe") {
+    const char* env = std::getenv("HANDSIM_CORPUS");  // the reference data's folder
+    const QString corpus = env ? QString::fromLocal8Bit(env) : QString();
+    const QString can = corpus + QStringLiteral("/meshes/ycb_tomato_soup_can.obj");
+    const QString shoe = corpus + QStringLiteral("/vrml/graspit_shoe_1741.wrl");
+    if (!QFileInfo::exists(can) || !QFileInfo::exists(shoe)) {
+      std::printf("can-shoe: skipped, %s or %s not found (set HANDSIM_CORPUS)\n", qPrintable(can),
+                  qPrintable(shoe));
+      return 0;
+    }
+    if (!window.importObject(can) || !window.importObject(shoe)) return 1;
+    // The shoe's file is in millimetres (285 mm long); the dialog would offer 0.001.
+    if (!window.rescaleObject(static_cast<int>(controller.objects().size()) - 1, 0.001)) return 1;
+  } else if (scene != "grasp") {
+    std::fprintf(stderr, "bench_viewport: unknown case %s\n", scene.c_str());
+    return 2;
+  }
+  window.resize(1280, 800);
+  window.show();
+  handsim::app::OsgViewport* vp = window.viewport();
+  std::size_t triangles = 0;
+  for (const auto& o : controller.objects()) triangles += o.geometry->visual.triangleCount();
+  std::printf(
+      "case %s: samples %d, viewport %dx%d (device pixels), %zu objects, %zu object "
+      "triangles\n",
+      scene.c_str(), samples, static_cast<int>(vp->width() * vp->devicePixelRatioF()),
+      static_cast<int>(vp->height() * vp->devicePixelRatioF()), controller.objects().size(),
+      triangles);
+  // The fingers close on the cube and stay closed (contacts all along): 1.5 s to close, then
+  // the run is held at its end by looping.
+  const auto close = [&controller] {
+    controller.setTrajectories({{0, 17000.0, 3000.0, 20000.0, 0.0},
+                                {1, 17000.0, 3000.0, 20000.0, 0.0},
+                                {2, 17000.0, 3000.0, 20000.0, 0.0}});
+    controller.setDuration(30.0);
+    controller.play();
+  };
+  QDockWidget* plot = window.findChild<QDockWidget*>(QStringLiteral("PlotDock"));
+  const auto contacts = [&window](bool on) {
+    handsim::app::DisplayOptions o = window.viewport()->scene().options();
+    o.contacts = on;
+    window.viewport()->setDisplayOptions(o);
+  };
+  struct Variant {
+    const char* name;
+    bool simulate, plot, arrows;
+  } variants[] = {{"as a user sees it (simulating, plot dock, contact arrows)", true, true, true},
+                  {"without the plot dock", true, false, true},
+                  {"without contact arrows", true, true, false},
+                  {"paused (drawing and plot only)", false, true, true},
+                  {"drawing only (paused, no plot dock, no arrows)", false, false, false}};
+  for (const Variant& v : variants) {
+    close();
+    // The fingers reach the cube (1.6 s simulated, whatever the machine's load).
+    while (controller.liveState().time < 1.6) controller.advance(0.05);
+    if (!v.simulate) controller.pause();
+    if (plot) plot->setVisible(v.plot);
+    contacts(v.arrows);
+    const Rate r = measureFrames(vp, 3.0);
+    const handsim::sim::SimState& s = controller.state();
+    std::printf(
+        "  %-52s %6.1f fps, main thread %5.2f ms/frame, all threads %5.2f ms/frame, "
+        "%zu contacts\n",
+        v.name, r.fps, r.main_ms, r.process_ms,
+        s.contacts.size() + s.object_contacts.size() + s.link_contacts.size());
+    controller.pause();
+    controller.resetRun();
+    if (plot) plot->setVisible(true);
+    contacts(true);
+  }
+  return 0;
+}
+
 int main(int argc, char** argv) {
   QSurfaceFormat format;
   format.setProfile(QSurfaceFormat::CompatibilityProfile);
@@ -82,6 +202,8 @@ int main(int argc, char** argv) {
     handsim::app::OsgViewport::setSamples(samples);
   }
   QApplication::setOrganizationName(QStringLiteral("handsim-bench"));
+  if (argc > 2 && (std::string(argv[2]) == "grasp" || std::string(argv[2]) == "can-shoe"))
+    return contactCases(argv[2], samples);
   handsim::app::SimulationController controller;
   handsim::app::MainWindow window(&controller);
   window.setDialogsEnabled(false);

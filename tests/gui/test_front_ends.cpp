@@ -242,13 +242,14 @@ class FrontEndTest : public QObject {
   }
 
   void dropHandAndMeshTogetherKeepsTheMesh() {
-    // The hand goes first (it starts an empty scene), the mesh lands in the new scene.
+    // The hand goes first (it keeps the scene's cube), the mesh is added to the new scene.
     const QString box = writeBox(dir_->filePath(QStringLiteral("with_hand.obj")), 0.03);
     QVERIFY(dragAndDrop(window_, {box, QStringLiteral(HANDSIM_SOURCE_DIR
                                                       "/assets/hands/gripper2r.json")}));
     QCOMPARE(QString::fromStdString(controller_->hand().id), QStringLiteral("gripper2r"));
-    QCOMPARE(controller_->objects().size(), std::size_t{1});
-    QCOMPARE(controller_->objects()[0].name, std::string("with_hand"));
+    QCOMPARE(controller_->objects().size(), std::size_t{2});
+    QCOMPARE(controller_->objects()[0].name, std::string("cube"));
+    QCOMPARE(controller_->objects()[1].name, std::string("with_hand"));
   }
 
   void dropScenarioOpensIt() {

@@ -130,6 +130,7 @@ class ImportTest : public QObject {
     const char* mustard = "/work/shared/corpus/meshes/ycb_mustard_bottle.obj";
     for (const char* hand : {"barrett", "anthro20", "kthand", "dexterous3"}) {
       controller_->loadHand(hand);
+      controller_->clearObjects();  // a new hand keeps the objects; this one is placed alone
       const QString path = std::filesystem::exists(mustard)
                                ? QString::fromLatin1(mustard)
                                : writeBox(dir_->filePath(QStringLiteral("b.obj")), 0.06, 0.06, 0.19);

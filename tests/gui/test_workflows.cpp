@@ -15,10 +15,12 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScreen>
 #include <QScrollArea>
+#include <QSlider>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QTableWidget>
@@ -30,6 +32,7 @@
 
 #include "default_window.hpp"
 #include "joint_panel.hpp"
+#include "load_progress.hpp"
 #include "main_window.hpp"
 #include "object_panel.hpp"
 #include "osg_viewport.hpp"
@@ -92,6 +95,13 @@ QLabel* statusLabel(MainWindow* window, const QString& part) {
   for (QLabel* l : window->statusBar()->findChildren<QLabel*>())
     if (l->text().startsWith(part) || l->text().endsWith(part)) return l;
   return nullptr;
+}
+
+/// Runs `f` when the event loop next turns, as a posted event: before anything posted later
+/// (a zero timer may come after a worker thread's result).
+template <class F>
+void postEvent(F f) {
+  QMetaObject::invokeMethod(qApp, std::move(f), Qt::QueuedConnection);
 }
 
 /// Types `text` key by key into whatever has the keyboard focus, as a keyboard does (the first
@@ -457,6 +467,294 @@ class WorkflowTest : public QObject {
     QTest::mouseClick(button(plot, QStringLiteral("Export...")), Qt::LeftButton);
     QCOMPARE(width_index, 0);
     QCOMPARE(dpi, 150);
+  }
+
+  // Item 8: importing an object keeps the run recorded so far (the plots stay); the new
+  // object's columns read NaN before it came.
+  void importKeepsTheRecordedRun() {
+    window_->objectPanel()->list()->setCurrentRow(0);
+    QTest::mouseClick(window_->objectPanel()->freeBox(), Qt::LeftButton);
+    menuAction(window_, QStringLiteral("Play"))->trigger();
+    for (int i = 0; i < 4; ++i) controller_->advance(0.25);
+    menuAction(window_, QStringLiteral("Pause"))->trigger();
+    const double t = controller_->liveState().time;
+    QVERIFY(t > 0.9);
+    const std::size_t rows = controller_->recorder().rowCount();
+    const std::vector<double> cube_z = controller_->recorder().series("cube.z");
+    QVERIFY(rows > 100);
+    QVERIFY(std::all_of(cube_z.begin(), cube_z.end(), [](double z) { return std::isfinite(z); }));
+    QVERIFY(window_->importObject(QStringLiteral(HANDSIM_SOURCE_DIR "/assets/objects/bottle.wrl")));
+    QCOMPARE(controller_->objects().size(), std::size_t{2});
+    const handsim::sim::Recorder& rec = controller_->recorder();
+    QVERIFY(rec.columnIndex("contact.F1.bottle.force") >= 0);  // a column the import brought
+    QCOMPARE(rec.rowCount(), rows);
+    QCOMPARE(rec.series("time").front(), 0.0);
+    QCOMPARE(rec.series("time").back(), t);
+    QVERIFY(rec.series("cube.z") == cube_z);
+    QVERIFY(std::isnan(rec.series("contact.F1.bottle.force").front()));
+    // The cube falls on: new rows follow the old ones.
+    menuAction(window_, QStringLiteral("Play"))->trigger();
+    controller_->advance(0.1);
+    QVERIFY(controller_->recorder().rowCount() > rows);
+    QVERIFY(controller_->recorder().series("time")[rows] > t);
+  }
+
+  // Long work off the interface thread: a hand loads on a pool thread while the event loop
+  // turns (the status bar shows it with a busy bar and Cancel); Cancel keeps the open scene.
+  void loadsRunInTheBackgroundAndCancelKeepsTheScene() {
+    const QString urdf = QStringLiteral(HANDSIM_SOURCE_DIR "/assets/hands/urdf/wrist_hand.urdf");
+    handsim::app::LoadProgress* progress = window_->loadProgress();
+    QVERIFY(progress);
+    QVERIFY(!progress->isVisible());
+    bool seen = false;
+    postEvent([&] {
+      // The event loop runs during the load: the strip is up and the old hand still there.
+      seen = progress->isVisible() && progress->bar()->isVisible() &&
+             progress->cancelButton()->isVisible() && controller_->hand().id == "barrett";
+    });
+    QVERIFY(window_->openHandFile(urdf));
+    QVERIFY(seen);
+    QVERIFY(!progress->isVisible());
+    QVERIFY(controller_->hand().id != "barrett");
+    QCOMPARE(controller_->objects().size(), std::size_t{1});  // the cube stayed
+
+    // Cancel while it loads: nothing changes.
+    const std::string hand_id = controller_->hand().id;
+    postEvent([progress] {
+      QVERIFY(progress->cancelButton()->isVisible());
+      progress->cancelButton()->click();
+    });
+    QVERIFY(!window_->openHandFile(QStringLiteral("anthro20")));
+    QVERIFY(progress->cancelled());
+    QCOMPARE(controller_->hand().id, hand_id);
+    QCOMPARE(controller_->objects().size(), std::size_t{1});
+    QVERIFY2(window_->statusBar()->currentMessage().contains(QStringLiteral("cancelled")),
+             qPrintable(window_->statusBar()->currentMessage()));
+    // A mesh the same way; a cancelled import adds nothing.
+    postEvent([progress] {
+      QVERIFY(progress->cancelButton()->isVisible());
+      progress->cancelButton()->click();
+    });
+    QVERIFY(!window_->importObject(QStringLiteral(HANDSIM_SOURCE_DIR "/assets/objects/cube.wrl")));
+    QCOMPARE(controller_->objects().size(), std::size_t{1});
+    QTest::qWait(200);  // the abandoned loads end on their threads; their results are dropped
+    QCOMPARE(controller_->hand().id, hand_id);
+  }
+
+  // File > New, Edit > Undo / Redo over scene edits, and a new hand keeps the objects.
+  void newSceneUndoRedoAndHandSwitch() {
+    const Eigen::Vector3d cube_at = controller_->objectPose(0).translation();
+    menuAction(window_, QStringLiteral("anthro20"))->trigger();
+    QCOMPARE(QString::fromStdString(controller_->hand().id), QStringLiteral("anthro20"));
+    QCOMPARE(controller_->objects().size(), std::size_t{1});
+    QVERIFY(controller_->objectPose(0).translation().isApprox(cube_at));
+    QAction* undo = menuAction(window_, QStringLiteral("Undo"));
+    QAction* redo = menuAction(window_, QStringLiteral("Redo"));
+    QVERIFY(undo && redo);
+    QVERIFY(undo->isEnabled());
+    QVERIFY(!redo->isEnabled());
+    undo->trigger();
+    QCOMPARE(QString::fromStdString(controller_->hand().id), QStringLiteral("barrett"));
+    QVERIFY(redo->isEnabled());
+
+    // Three edits: remove the cube, a start pose, a trajectory row applied.
+    handsim::app::ObjectPanel* objects = window_->objectPanel();
+    objects->list()->setCurrentRow(0);
+    QTest::mouseClick(button(objects, QStringLiteral("Remove")), Qt::LeftButton);
+    QVERIFY(controller_->objects().empty());
+    QVERIFY(!redo->isEnabled());  // a new edit forgets what was undone
+    const int m1 = controller_->hand().actuatorIndex("M1");
+    typeInto(window_->jointPanel()->spinBox(m1), QStringLiteral("5000"));
+    QCOMPARE(controller_->liveState().actuator_position[m1], 5000.0);
+    handsim::app::TrajectoryPanel* panel = window_->trajectoryPanel();
+    QTest::mouseClick(button(panel, QStringLiteral("Add")), Qt::LeftButton);
+    QTest::mouseClick(button(panel, QStringLiteral("Apply")), Qt::LeftButton);
+    QCOMPARE(controller_->trajectories().size(), std::size_t{1});
+
+    QCOMPARE(undo->shortcut(), QKeySequence(QKeySequence::Undo));
+    undo->trigger();
+    QVERIFY(controller_->trajectories().empty());
+    QCOMPARE(panel->table()->rowCount(), 0);
+    QCOMPARE(controller_->liveState().actuator_position[m1], 5000.0);
+    undo->trigger();
+    QCOMPARE(controller_->liveState().actuator_position[m1], 0.0);
+    QCOMPARE(window_->jointPanel()->spinBox(m1)->value(), 0.0);
+    undo->trigger();
+    QCOMPARE(controller_->objects().size(), std::size_t{1});
+    QVERIFY(controller_->objectPose(0).translation().isApprox(cube_at));
+    QCOMPARE(objects->list()->count(), 1);
+    redo->trigger();
+    QVERIFY(controller_->objects().empty());
+    redo->trigger();
+    QCOMPARE(controller_->liveState().actuator_position[m1], 5000.0);
+
+    // File > New: the default scene again, and the title names no file.
+    menuAction(window_, QStringLiteral("barrett_breakaway_cube"))->trigger();
+    QVERIFY(window_->windowTitle().contains(QStringLiteral(".json")));
+    QAction* fresh = menuAction(window_, QStringLiteral("New Scene"));
+    QVERIFY(fresh);
+    fresh->trigger();
+    QCOMPARE(QString::fromStdString(controller_->hand().id), QStringLiteral("barrett"));
+    QCOMPARE(controller_->objects().size(), std::size_t{1});
+    QCOMPARE(QString::fromStdString(controller_->objects()[0].name), QStringLiteral("cube"));
+    QVERIFY(controller_->objectPose(0).translation().isApprox(cube_at));
+    QVERIFY(controller_->trajectories().empty());
+    QVERIFY(!window_->windowTitle().contains(QStringLiteral(".json")));
+    undo->trigger();  // New too can be undone: the scenario's trajectories come back
+    QVERIFY(!controller_->trajectories().empty());
+  }
+
+  // Objects panel: scale (the file read again), density or mass, and the mass properties,
+  // checked against the closed forms of a cube of side a: V = a^3, I = m a^2 / 6.
+  void objectScaleMassAndProperties() {
+    window_->raisePanel(QStringLiteral("objects"));
+    handsim::app::ObjectPanel* panel = window_->objectPanel();
+    panel->list()->setCurrentRow(0);
+    QVERIFY(panel->scaleField() && panel->densityField() && panel->massField());
+    const auto side = [this] {
+      const auto& mesh = controller_->objects()[0].geometry->collision.mesh;
+      double lo = 1e9, hi = -1e9;
+      for (const Eigen::Vector3d& v : mesh.vertices) {
+        lo = std::min(lo, v.x());
+        hi = std::max(hi, v.x());
+      }
+      return hi - lo;
+    };
+    const double a = side();
+    QVERIFY(a > 0.04 && a < 0.06);
+    const Eigen::Isometry3d pose = controller_->objectPose(0);
+    typeInto(panel->scaleField(), QStringLiteral("2"));
+    QCOMPARE(controller_->objects()[0].scale, 2.0);
+    QVERIFY(std::abs(side() - 2.0 * a) < 1e-9);
+    QVERIFY(controller_->objectPose(0).isApprox(pose));
+    const double big = 2.0 * a;
+    QVERIFY(std::abs(panel->massField()->value() - 1000.0 * big * big * big) < 1e-4);
+    QVERIFY2(panel->massPropertiesLabel()->text().contains(
+                 QStringLiteral("Volume %1 cm³").arg(big * big * big * 1e6, 0, 'g', 4)),
+             qPrintable(panel->massPropertiesLabel()->text()));
+    typeInto(panel->densityField(), QStringLiteral("500"));
+    const handsim::sim::ObjectModel& o = controller_->objects()[0];
+    QVERIFY(std::abs(o.mass.mass_kg - 500.0 * big * big * big) < 1e-9);
+    QVERIFY(std::abs(panel->massField()->value() - o.mass.mass_kg) < 1e-4);
+    typeInto(panel->massField(), QStringLiteral("2"));
+    const handsim::sim::ObjectModel& heavy = controller_->objects()[0];
+    QVERIFY(std::abs(heavy.mass.mass_kg - 2.0) < 1e-9);
+    QVERIFY(std::abs(panel->densityField()->value() - 2.0 / (big * big * big)) < 0.1);
+    const double inertia = 2.0 * big * big / 6.0;
+    QVERIFY2(panel->massPropertiesLabel()->text().contains(QString::number(inertia, 'g', 3)),
+             qPrintable(panel->massPropertiesLabel()->text()));
+    // Undo brings the file's size back.
+    for (int i = 0; i < 3; ++i) menuAction(window_, QStringLiteral("Undo"))->trigger();
+    QVERIFY(std::abs(side() - a) < 1e-9);
+  }
+
+  // A time marker on the plot follows the scrubber, and dragging it moves the scrubber.
+  void plotMarkerFollowsAndMovesTheScrubber() {
+    menuAction(window_, QStringLiteral("Auto Grasp"))->trigger();
+    for (int i = 0; i < 8; ++i) controller_->advance(0.25);
+    menuAction(window_, QStringLiteral("Pause"))->trigger();
+    handsim::app::PlotDock* plot = window_->plotDock();
+    plot->refresh();
+    handsim::app::FigureView* view = plot->view();
+    QVERIFY(view->isVisible());
+    view->repaint();
+    QSlider* scrubber = window_->trajectoryPanel()->scrubber();
+    QVERIFY(scrubber->maximum() > 10);
+    scrubber->setValue(scrubber->maximum() / 2);
+    const double t_half = controller_->state().time;
+    QVERIFY(view->marker().has_value());
+    QCOMPARE(*view->marker(), t_half);
+    // Drag the marker to where t = 0.5 s is drawn.
+    view->repaint();
+    const int y = view->height() / 2;
+    const QPoint from(static_cast<int>(std::lround(view->xAt(t_half))), y);
+    const QPoint to(static_cast<int>(std::lround(view->xAt(0.5))), y);
+    QTest::mousePress(view, Qt::LeftButton, {}, from);
+    QMouseEvent move(QEvent::MouseMove, QPointF(to), view->mapToGlobal(QPointF(to)), Qt::NoButton,
+                     Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(view, &move);
+    QTest::mouseRelease(view, Qt::LeftButton, {}, to);
+    QVERIFY(controller_->scrubbing());
+    const double dt_px = std::abs(view->timeAt(1.0) - view->timeAt(0.0));
+    QVERIFY2(std::abs(controller_->state().time - 0.5) < dt_px + 0.011,
+             qPrintable(QString::number(controller_->state().time)));
+    QCOMPARE(scrubber->value(), controller_->scrubIndex());
+    QVERIFY(scrubber->value() < scrubber->maximum() / 2);
+    QCOMPARE(*view->marker(), controller_->state().time);
+    // The zoom drag elsewhere still zooms.
+    QVERIFY(plot->figure().panels.size() >= 1);
+  }
+
+  // Interactive targets: Ctrl + left drag on a finger drags its fingertip target (inverse
+  // kinematics follows, the status bar gives the miss in mm); Ctrl + right drag on a free
+  // object while the run plays pulls it (an applied force, as MuJoCo's simulate does).
+  void viewportDragsFingertipTargetsAndPullsObjects() {
+    handsim::app::OsgViewport* vp = window_->viewport();
+    vp->setView(handsim::app::OsgViewport::View::Fit);
+    QTRY_VERIFY(vp->frameCount() > 2);
+    vp->update();
+    QTest::qWait(50);
+    const auto send = [vp](QEvent::Type type, QPointF at, Qt::MouseButton button,
+                           Qt::MouseButtons held) {
+      QMouseEvent e(type, at, vp->mapToGlobal(at), button, held, Qt::ControlModifier);
+      QApplication::sendEvent(vp, &e);
+    };
+    // Press on a finger: points along its base-to-tip line until one picks the finger.
+    const Eigen::Isometry3d palm = controller_->palmPose();
+    int finger = -1;
+    QPointF grabbed;
+    for (int f = 0; f < static_cast<int>(controller_->hand().fingers.size()) && finger < 0; ++f) {
+      const Eigen::Vector3d base = controller_->hand().fingers[f].base.translation();
+      const Eigen::Vector3d tip = controller_->fingertip(f);
+      for (double u = 0.95; u > 0.4 && finger < 0; u -= 0.05) {
+        const QPointF at = vp->widgetPointOf(palm * (base + u * (tip - base)));
+        send(QEvent::MouseButtonPress, at, Qt::LeftButton, Qt::LeftButton);
+        if (vp->fingertipTarget()) {
+          finger = f;
+          grabbed = at;
+        } else {
+          send(QEvent::MouseButtonRelease, at, Qt::LeftButton, Qt::NoButton);
+        }
+      }
+    }
+    QVERIFY2(finger >= 0, "no finger under the mouse");
+    const Eigen::Vector3d tip_before = controller_->fingertip(finger);
+    send(QEvent::MouseMove, grabbed + QPointF(-12, 8), Qt::NoButton, Qt::LeftButton);
+    QVERIFY(vp->fingertipTarget());
+    QVERIFY(vp->scene().dragTargetNode());  // the target is drawn
+    const QString message = window_->statusBar()->currentMessage();
+    QVERIFY2(message.contains(QStringLiteral(" mm")), qPrintable(message));
+    const double moved = (controller_->fingertip(finger) - tip_before).norm();
+    QVERIFY2(moved > 0.002, qPrintable(QString::number(moved)));
+    // The miss the message gives is the distance from the fingertip to the target.
+    const Eigen::Vector3d target_palm = palm.inverse() * *vp->fingertipTarget();
+    const double miss = (controller_->fingertip(finger) - target_palm).norm() * 1000.0;
+    QVERIFY2(message.contains(QStringLiteral(" %1 mm").arg(miss, 0, 'f', 1)),
+             qPrintable(message + QStringLiteral(" / %1").arg(miss)));
+    send(QEvent::MouseButtonRelease, grabbed + QPointF(-12, 8), Qt::LeftButton, Qt::NoButton);
+    QVERIFY(!vp->fingertipTarget());
+    QVERIFY(!vp->scene().dragTargetNode());
+
+    // Pull the free cube up while it plays: it rises against gravity.
+    menuAction(window_, QStringLiteral("New Scene"))->trigger();
+    window_->objectPanel()->list()->setCurrentRow(0);
+    QTest::mouseClick(window_->objectPanel()->freeBox(), Qt::LeftButton);
+    vp->update();
+    QTest::qWait(50);
+    menuAction(window_, QStringLiteral("Play"))->trigger();
+    const Eigen::Vector3d cube = controller_->objectPose(0).translation();
+    const QPointF at = vp->widgetPointOf(cube + Eigen::Vector3d(0, 0, 0.02));
+    send(QEvent::MouseButtonPress, at, Qt::RightButton, Qt::RightButton);
+    QCOMPARE(controller_->perturbedObject(), 0);
+    send(QEvent::MouseMove, at + QPointF(0, -60), Qt::NoButton, Qt::RightButton);
+    QVERIFY(controller_->perturbationTarget().z() > cube.z() + 0.03);
+    for (int i = 0; i < 5; ++i) controller_->advance(0.1);
+    QVERIFY(!controller_->liveState().object_applied_wrench_world.empty());
+    QVERIFY2(controller_->objectPose(0).translation().z() > cube.z() + 0.01,
+             qPrintable(QString::number(controller_->objectPose(0).translation().z() - cube.z())));
+    send(QEvent::MouseButtonRelease, at + QPointF(0, -60), Qt::RightButton, Qt::NoButton);
+    QCOMPARE(controller_->perturbedObject(), -1);
+    QVERIFY(controller_->liveState().object_applied_wrench_world.empty());
   }
 
   // Item 9: a truncated URDF and a broken OBJ, opened through their menus' file dialogs, are

@@ -2,10 +2,13 @@
 // Every recorder column carries its unit, prismatic joints and actuators included.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <memory>
 #include <stdexcept>
 
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/sim/recorder.hpp"
+#include "handsim/sim/step.hpp"
 
 using namespace handsim;
 
@@ -64,4 +67,41 @@ TEST(RecorderUnits, MotorsTendonsClutchesAndChannels) {
   EXPECT_EQ(tendons.unit("T_index.position"), "m");
   EXPECT_EQ(tendons.unit("T_index.tension"), "N");
   EXPECT_EQ(tendons.unit("thumb_base.position"), "rad");
+}
+
+// A model change that adds or removes columns keeps the rows recorded so far: columns found by
+// name keep their values, a new column reads NaN before it existed, a dropped one goes.
+TEST(RecorderAdoptRows, KeepsRowsAcrossNewAndDroppedColumns) {
+  auto model = sim::compileModel(std::make_shared<const hand::HandModel>(hand::loadHand("barrett")),
+                                 {}, sim::Options{});
+  const hand::HandModel& h = model->hand();
+  sim::Recorder before(h);
+  before.addChannel("gone", "m", [](const sim::SimState& s) { return 2.0 * s.time; });
+  sim::SimState s = sim::makeState(*model);
+  for (int i = 0; i < 5; ++i) {
+    s.time = 0.1 * i;
+    s.actuator_position[0] = 1000.0 * i;
+    before.record(s);
+  }
+  sim::Recorder after(h);
+  after.addChannel("new", "N", [](const sim::SimState& st) { return 3.0 * st.time; });
+  after.adoptRows(before);
+  ASSERT_EQ(after.rowCount(), 5u);
+  EXPECT_EQ(after.recordedRows(), 5);
+  EXPECT_EQ(after.columnIndex("gone"), -1);
+  const std::vector<double> time = after.series("time");
+  const std::vector<double> m1 = after.series("M1.position");
+  const std::vector<double> added = after.series("new");
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_DOUBLE_EQ(time[static_cast<std::size_t>(i)], 0.1 * i);
+    EXPECT_DOUBLE_EQ(m1[static_cast<std::size_t>(i)], 1000.0 * i);
+    EXPECT_TRUE(std::isnan(added[static_cast<std::size_t>(i)]));
+  }
+  // The next row has every column; a gap before a new column is no non-finite value.
+  s.time = 0.5;
+  after.record(s);
+  EXPECT_DOUBLE_EQ(after.series("new").back(), 1.5);
+  EXPECT_TRUE(after.firstNonFinite().empty());
+  // Only into an empty recorder.
+  EXPECT_THROW(after.adoptRows(before), std::logic_error);
 }

@@ -64,6 +64,13 @@ class Recorder {
   void record(const SimState& state);
   /// Forgets every row; a streamed file starts again with its header.
   void clear();
+  /// Takes over the kept rows of `earlier`, a recorder of the same run whose columns differ
+  /// (a model change added or removed an object's columns): each column of this recorder takes
+  /// the values of `earlier`'s column of the same name, and reads NaN (a gap in plots) in the
+  /// rows recorded before it existed; columns only `earlier` has are dropped. The count of
+  /// recorded rows and the kept stride carry over, so later rows keep the spacing. Only on a
+  /// recorder without rows that does not stream; throws std::logic_error otherwise.
+  void adoptRows(const Recorder& earlier);
 
   /// Streams the recording to a CSV file: the header and the rows already recorded are
   /// written now, every later row as it is recorded, and finishCsv() makes the complete file

@@ -164,6 +164,10 @@ struct SimState {
   /// Velocity of each object's centre of mass, then its angular velocity, world frame
   /// [m/s; rad/s] (no); zero for fixed objects.
   std::vector<Twist> object_twist_world;
+  /// A force then a torque on each free object from outside the simulation (the GUI's drag
+  /// perturbation, a probe), acting at its centre of mass, world frame [N; N m]; kept between
+  /// steps. Empty or shorter than the objects: none on the rest (no).
+  std::vector<Twist> object_applied_wrench_world;
   /// 1 for a free object the numerical guards stopped (it stays where it was, like a fixed
   /// one; docs/free-objects.md), else 0 (no).
   std::vector<std::uint8_t> object_stopped;

@@ -168,6 +168,25 @@ void Recorder::clear() {
   }
 }
 
+void Recorder::adoptRows(const Recorder& earlier) {
+  if (recorded_ > 0 || !data_.empty() || stream_)
+    throw std::logic_error("Recorder::adoptRows: only on an empty recorder that does not stream");
+  // Where each of this recorder's columns was in `earlier` (-1: a new column).
+  std::vector<int> from(columns_.size());
+  for (std::size_t c = 0; c < columns_.size(); ++c) from[c] = earlier.columnIndex(columns_[c]);
+  const std::size_t rows = earlier.rowCount();
+  data_.resize(rows * columns_.size());
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::size_t c = 0; c < columns_.size(); ++c)
+      data_[r * columns_.size() + c] = from[c] < 0
+                                           ? std::numeric_limits<double>::quiet_NaN()
+                                           : earlier.value(r, static_cast<std::size_t>(from[c]));
+  recorded_ = earlier.recorded_;
+  stride_ = earlier.stride_;
+  tail_ = earlier.tail_;
+  non_finite_ = earlier.non_finite_;
+}
+
 void Recorder::streamCsv(const std::string& path, std::size_t kept_rows) {
   if (kept_rows < 2) throw std::invalid_argument("Recorder::streamCsv: keep at least 2 rows");
   if (stride_ > 1)

@@ -11,7 +11,7 @@
 
 namespace handsim::sim::stages {
 
-// Gravity and the torque-free midpoint rotation (seed 004 eq. 1-2).
+// Gravity and the torque-free midpoint rotation (seed 004 eq. 1-2), plus any applied wrench.
 void computeObjectDynamics(const Model& model, SimState& s) {
   StepWorkspace& w = s.work;
   const std::size_t na = model.actuatorCount();
@@ -42,6 +42,11 @@ void computeObjectDynamics(const Model& model, SimState& s) {
     // Seed 004 eq. 1: gravity at the centre of mass.
     w.acceleration.segment<3>(slot) = model.options.gravity_world;
     w.acceleration.segment<3>(slot + 3) = (body.free_angular - omega) / dt;
+    if (o < s.object_applied_wrench_world.size()) {  // an applied force and torque
+      const Twist& f = s.object_applied_wrench_world[o];
+      w.acceleration.segment<3>(slot) += f.head<3>() / mp.mass_kg;
+      w.acceleration.segment<3>(slot + 3) += body.inverse_inertia_world * f.tail<3>();
+    }
     w.body_of_object[o] = static_cast<int>(b);
   }
 }
