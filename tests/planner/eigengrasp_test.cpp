@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "handsim/hand/hand_loader.hpp"
+#include "handsim/hand/urdf_reader.hpp"
 #include "handsim/io/input_error.hpp"
 #include "handsim/planner/eigengrasp.hpp"
 
@@ -76,4 +80,31 @@ TEST(Eigengrasps, ComputedOnesAreThePrincipalComponentsOfClosingPostures) {
   EXPECT_FALSE(back.computed);
   EXPECT_EQ(back.origin, b.origin);
   EXPECT_EQ(back.directions, b.directions);
+}
+
+TEST(Eigengrasps, AUrdfSidecarCarriesThemToo) {
+  namespace fs = std::filesystem;
+  const fs::path dir =
+      fs::temp_directory_path() / ("handsim_eigengrasp_urdf_" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  fs::copy_file(hand::assetDirectory() + "/hands/urdf/mimic_gripper.urdf", dir / "g.urdf",
+                fs::copy_options::overwrite_existing);
+  std::ofstream(dir / "g.handsim.json") << R"({"format": "handsim-urdf-sidecar", "version": 1,
+    "eigengrasps": {"origin": {"hook_proximal": 0.2},
+                    "directions": [{"name": "pinch", "actuators": {"jaw_left": 0.03}},
+                                   {"actuators": {"hook_proximal": 1.0}}]}})";
+  hand::UrdfOptions opt;
+  opt.load_geometry = false;
+  const hand::HandModel h = hand::loadUrdfHand((dir / "g.urdf").string(), opt);
+  fs::remove_all(dir);
+  const planner::EigengraspBasis b = planner::eigengraspBasis(h);
+  ASSERT_EQ(b.size(), 2);
+  EXPECT_FALSE(b.computed);
+  EXPECT_EQ(b.names[1], "E2");
+  const int hook = h.actuatorIndex("hook_proximal");
+  ASSERT_GE(hook, 0);
+  EXPECT_DOUBLE_EQ(b.origin[hook], 0.2);
+  // The hook's range [0, 1.2] from 0.2 along +1: amplitudes [-0.2, 1.0].
+  EXPECT_DOUBLE_EQ(b.lower[1], -0.2);
+  EXPECT_DOUBLE_EQ(b.upper[1], 1.0);
 }
