@@ -92,6 +92,13 @@ struct NamedPose {
   std::vector<std::vector<double>> q;  ///< [rad or m] per finger, per movable joint
 };
 
+/// A posture synergy (GraspIt!'s "eigengrasp"): a direction in actuator space along which the
+/// grasp planner moves the hand (docs/hand-format.md, "Eigengrasps"; docs/planner.md).
+struct Eigengrasp {
+  std::string name;
+  std::vector<double> direction;  ///< per actuator [actuator unit per unit amplitude] (na)
+};
+
 /// One link of a hand read from URDF, and where its frame sits on the chains.
 struct TreeLink {
   std::string name;
@@ -180,6 +187,11 @@ struct HandModel {
   std::vector<ClutchModel> clutches;
   std::vector<Tendon> tendons;  ///< their joints have passive direct actuators (no servo)
   std::vector<NamedPose> poses;
+  /// The hand file's "eigengrasps" (hand JSON or URDF sidecar): the posture at zero amplitude
+  /// per actuator [actuator unit] (na; empty when the file gives none) and the directions.
+  /// Hands without them get computed ones from the planner (planner/eigengrasp.hpp).
+  std::vector<double> eigengrasp_origin;
+  std::vector<Eigengrasp> eigengrasps;
   /// Actuators that close the fingers on an object (indices into `actuators`, in file order):
   /// what the GUI's Auto Grasp drives to the upper ends of their ranges. From the hand file's
   /// "grasp": {"closing_actuators": [...]}; empty when the file names none.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The "tendons" and "clutches" blocks of hand files, shared with the URDF sidecar
+// The "tendons", "clutches" and "eigengrasps" blocks of hand files, shared with the URDF sidecar
 // (docs/hand-format.md). Private to the core.
 #pragma once
 
@@ -24,5 +24,10 @@ void readTendonBlock(const io::JsonDocument& doc, const nlohmann::json& tj, cons
 /// One entry of "clutches" (appended to m.clutches).
 void readClutchBlock(const io::JsonDocument& doc, const nlohmann::json& cj, const std::string& ptr,
                      HandModel& m);
+
+/// The "eigengrasps" block (docs/hand-format.md, "Eigengrasps"): m.eigengrasp_origin and
+/// m.eigengrasps, actuators named as in "actuators" (after the direct ones are added).
+void readEigengraspBlock(const io::JsonDocument& doc, const nlohmann::json& ej,
+                         const std::string& ptr, HandModel& m);
 
 }  // namespace handsim::hand::detail

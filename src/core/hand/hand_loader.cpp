@@ -150,6 +150,52 @@ void readClutchBlock(const JsonDocument& doc, const json& cj, const std::string&
   m.clutches.push_back(c);
 }
 
+void readEigengraspBlock(const JsonDocument& doc, const json& ej, const std::string& ptr,
+                         HandModel& m) {
+  doc.object(ej, ptr);
+  doc.allowOnly(ej, ptr, {"origin", "directions"});
+  const std::size_t na = m.actuators.size();
+  if (na == 0) doc.fail(ptr, "the hand has no actuators to move along eigengrasps");
+  // Actuator -> value maps; actuators a map leaves out get `fill` (clamped into the range).
+  auto readMap = [&](const json& v, const std::string& p, bool origin) {
+    doc.object(v, p);
+    std::vector<double> out(na, 0.0);
+    if (origin)
+      for (std::size_t a = 0; a < na; ++a)
+        out[a] = std::clamp(0.0, m.actuators[a].lower, m.actuators[a].upper);
+    for (auto it = v.begin(); it != v.end(); ++it) {
+      const std::string vp = JsonDocument::child(p, it.key());
+      const int a = m.actuatorIndex(it.key());
+      if (a < 0) doc.fail(vp, "no actuator named '" + it.key() + "'");
+      const double x = doc.rational(it.value(), vp);
+      const Actuator& act = m.actuators[static_cast<std::size_t>(a)];
+      if (origin && (x < act.lower || x > act.upper)) doc.fail(vp, "outside the actuator's range");
+      out[static_cast<std::size_t>(a)] = x;
+    }
+    return out;
+  };
+  const std::string op = JsonDocument::child(ptr, "origin");
+  m.eigengrasp_origin = readMap(doc.require(ej, ptr, "origin"), op, true);
+  const std::string dp = JsonDocument::child(ptr, "directions");
+  const json& dirs = doc.array(doc.require(ej, ptr, "directions"), dp);
+  if (dirs.empty()) doc.fail(dp, "expected at least one direction");
+  if (dirs.size() > na) doc.fail(dp, "more directions than the hand has actuators");
+  for (std::size_t i = 0; i < dirs.size(); ++i) {
+    const std::string p = JsonDocument::child(dp, i);
+    doc.object(dirs[i], p);
+    doc.allowOnly(dirs[i], p, {"name", "actuators"});
+    Eigengrasp e;
+    e.name = dirs[i].contains("name") ? doc.string(dirs[i]["name"], JsonDocument::child(p, "name"))
+                                      : "E" + std::to_string(i + 1);
+    e.direction =
+        readMap(doc.require(dirs[i], p, "actuators"), JsonDocument::child(p, "actuators"), false);
+    double norm = 0.0;
+    for (double x : e.direction) norm += x * x;
+    if (!(norm > 0.0)) doc.fail(p, "the direction must not be zero");
+    m.eigengrasps.push_back(std::move(e));
+  }
+}
+
 }  // namespace detail
 
 namespace {
@@ -163,9 +209,10 @@ class HandReader {
 
   HandModel read() {
     const json& root = doc_.object(doc_.root(), "");
-    doc_.allowOnly(root, "",
-                   {"format", "version", "id", "name", "description", "sources", "palm", "fingers",
-                    "actuators", "tendons", "clutches", "poses", "grasp", "collision"});
+    doc_.allowOnly(
+        root, "",
+        {"format", "version", "id", "name", "description", "sources", "palm", "fingers",
+         "actuators", "tendons", "clutches", "poses", "grasp", "collision", "eigengrasps"});
     const std::string format = doc_.string(doc_.require(root, "", "format"), "/format");
     if (format != "handsim-hand")
       doc_.fail("/format", "expected \"handsim-hand\", got \"" + format + "\"");
@@ -220,6 +267,8 @@ class HandReader {
         readPose((*poses)[p], JsonDocument::child("/poses", p), m);
     }
     if (const json* grasp = doc_.optional(root, "grasp")) readGrasp(*grasp, "/grasp", m);
+    if (const json* eg = doc_.optional(root, "eigengrasps"))
+      detail::readEigengraspBlock(doc_, *eg, "/eigengrasps", m);
     return m;
   }
 

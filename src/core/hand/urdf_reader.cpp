@@ -843,7 +843,7 @@ class UrdfReader {
     const json& root = doc.object(doc.root(), "");
     doc.allowOnly(root, "",
                   {"format", "version", "couplings", "tendons", "clutches", "poses", "grasp",
-                   "self_collision", "collision", "link_collision"});
+                   "self_collision", "collision", "link_collision", "eigengrasps"});
     readCollisionShapes(doc, root, m);
     if (const json* sc = doc.optional(root, "self_collision")) {
       if (!sc->is_boolean()) doc.fail("/self_collision", "expected true or false");
@@ -940,6 +940,8 @@ class UrdfReader {
         }
       }
     }
+    if (const json* eg = doc.optional(root, "eigengrasps"))
+      detail::readEigengraspBlock(doc, *eg, "/eigengrasps", m);
   }
 
   /// A sidecar coupling: the joint follows another as a <mimic> would (q = multiplier q_master

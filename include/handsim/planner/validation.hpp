@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Validation presets (docs/planner.md, "Validation"): the grasp is closed in the engine by
+// the hand's own drives, the object set free, and a load applied per direction; each preset
+// follows a published protocol (or handsim's own lift-and-shake, grasp/grasp_sweep.hpp).
+#pragma once
+
+#include <Eigen/Geometry>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "handsim/planner/energy.hpp"
+
+namespace handsim::planner {
+
+struct ValidationPreset {
+  std::string name;
+  enum class Load {
+    Field,      ///< a uniform acceleration along each direction in turn, palm still
+    Lift,       ///< gravity along -z of the object frame, the palm lifts along +z
+    LiftShake,  ///< grasp::HoldTestSpec's lift and shake (grasp::evaluateSweepPose)
+  };
+  Load load = Load::Field;
+  std::vector<Eigen::Vector3d> directions;  ///< object frame, unit (Field)
+  double acceleration = 9.81;               ///< field strength [m/s^2]
+  double duration = 1.0;                    ///< per direction, after closing [s]
+  double friction = 0.5;                    ///< Coulomb coefficient hand-object [-]
+  double mass_kg = 0.0;                     ///< object mass; 0: from `density`
+  double density = 1000.0;                  ///< [kg/m^3]
+  // Verdict per direction.
+  bool require_contact = false;  ///< the hand must still touch the object at the end
+  double max_displacement = std::numeric_limits<double>::infinity();  ///< of the COM [m]
+  double max_rotation = std::numeric_limits<double>::infinity();      ///< [rad]
+  int min_links = 0;  ///< hand bodies (links, palm) touching at the end
+  // Lift.
+  double lift_height = 0.2;        ///< [m]
+  double lift_speed = 0.2;         ///< [m/s]
+  double lift_acceleration = 1.0;  ///< [m/s^2]
+  std::string source;              ///< the protocol's citation
+};
+
+/// The named presets: "six-directions", "tug", "lift", "lift-shake" (docs/planner.md).
+/// Throws std::invalid_argument listing them for another name.
+ValidationPreset validationPreset(const std::string& name);
+std::vector<std::string> validationPresetNames();
+
+/// The outcome along one direction.
+struct DirectionOutcome {
+  Eigen::Vector3d direction = Eigen::Vector3d::Zero();  ///< object frame (the load's)
+  double displacement = 0.0;           ///< COM displacement in the palm frame at the end [m]
+  std::optional<double> rotation;      ///< object rotation relative to the palm [rad]
+  std::optional<double> time_to_slip;  ///< first time past the limits, from the load [s]
+  int contacts = 0;                    ///< hand-object contacts at the end
+  int links = 0;                       ///< distinct hand bodies touching at the end
+  bool passed = false;
+};
+
+struct ValidationOutcome {
+  std::string preset;
+  bool start_collision = false;  ///< the hand intersects the object before closing
+  bool passed = false;           ///< every direction passed
+  bool force_closure = false;    ///< of the closed grasp, with the preset's friction
+  double epsilon = 0.0, volume = 0.0;
+  std::vector<DirectionOutcome> directions;
+};
+
+/// The models a preset runs on for one hand and object, compiled once (immutable, shared by
+/// threads).
+struct Validator {
+  ValidationPreset preset;
+  ClosingOptions closing;
+  std::shared_ptr<const hand::HandModel> hand;
+  sim::ObjectModel object;                                ///< as given (its own frame)
+  std::shared_ptr<const sim::Model> closing_model;        ///< object fixed, gravity off
+  std::vector<std::shared_ptr<const sim::Model>> loaded;  ///< object free, per direction
+  Eigen::Vector3d centre = Eigen::Vector3d::Zero();
+  double radius = 0.0;
+};
+
+/// Throws std::invalid_argument for a bad preset or an object without volume.
+Validator makeValidator(std::shared_ptr<const hand::HandModel> hand, const sim::ObjectModel& object,
+                        const ValidationPreset& preset, const ClosingOptions& closing = {});
+
+/// Closes the grasp (palm pose in the object frame, pre-grasp actuator positions) and runs the
+/// preset. Deterministic.
+ValidationOutcome validateGrasp(const Validator& v, const Eigen::Isometry3d& palm_object,
+                                const Eigen::VectorXd& pregrasp);
+
+}  // namespace handsim::planner

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// handsim-cli plan: grasp planning (docs/planner.md).
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <mutex>
+#include <thread>
+
+#include "cli_util.hpp"
+#include "command.hpp"
+#include "handsim/hand/hand_loader.hpp"
+#include "handsim/planner/grasp_records.hpp"
+#include "outputs.hpp"
+
+namespace handsim::cli {
+namespace {
+
+const char* kHelp =
+    "usage: handsim-cli plan OBJECT --hand H --out GRASPS.jsonl [--grasps N] [--candidates M]\n"
+    "                        [--seed S] [--threads T] [--strategy surface-normals|annealing]\n"
+    "                        [--energy contact|potential] [--friction MU] [--scale S]\n"
+    "                        [--validate PRESET]... [--shard i/N] [--quiet]\n\n"
+    "Plans grasps of OBJECT (a mesh file, or a shipped object such as cube, sphere, bottle)\n"
+    "with hand H (docs/planner.md): candidates are searched, closed by the hand's own drives in\n"
+    "the engine, and kept when in force closure and distinct from the earlier ones.\n"
+    "  --out FILE        JSON Lines, one grasp per line (written atomically)\n"
+    "  --grasps N        stop after N distinct force-closure grasps (default 20; 0: no limit)\n"
+    "  --candidates M    candidates the run may try (default 100 per grasp)\n"
+    "  --seed S          random seed (default 1): the same seed gives the same grasps\n"
+    "  --threads T       worker threads (default 1; 0: all cores); results do not depend on it\n"
+    "  --strategy        surface-normals (default) or annealing (GraspIt!'s, the baseline)\n"
+    "  --energy          contact (default) or potential: what the search descends\n"
+    "  --friction MU     Coulomb coefficient for the quality measures (default 0.5)\n"
+    "  --scale S         multiply the object's coordinates by S (default 1)\n"
+    "  --validate P      run validation preset P on every grasp (six-directions, tug, lift,\n"
+    "                    lift-shake); may be repeated\n"
+    "  --shard i/N       only candidates with index % N == i, every force-closure one kept;\n"
+    "                    `handsim-cli merge` joins the N files into the one-process result\n"
+    "  --quiet           no progress on stderr\n";
+
+int run(const std::vector<std::string>& argv) {
+  const Args args(argv,
+                  {"--hand", "--out", "--grasps", "--candidates", "--seed", "--threads",
+                   "--strategy", "--energy", "--friction", "--scale", "--validate", "--shard"},
+                  {"--quiet"});
+  if (args.help()) {
+    std::cout << kHelp;
+    return kOk;
+  }
+  args.requirePositional(1, "one object");
+  const std::string out = args.required("--out");
+  const std::vector<OutputFile> outputs{{"--out", out}};
+  requireWritable(outputs.front());
+  auto whole = [&](const char* flag, double lo, double hi, double fallback) {
+    const auto v = args.value(flag);
+    if (!v) return fallback;
+    const double x = parseNumber(*v, flag);
+    if (x < lo || x > hi || x != std::floor(x))
+      throw UsageError(std::string(flag) + ": a whole number from " + std::to_string(long(lo)) +
+                       " to " + std::to_string(long(hi)));
+    return x;
+  };
+  planner::PlannerOptions o;
+  o.grasps = static_cast<int>(whole("--grasps", 0, 1e6, 20));
+  o.candidates = static_cast<int>(whole("--candidates", 0, 1e8, 0));
+  o.seed = static_cast<std::uint64_t>(whole("--seed", 0, 9007199254740991.0, 1));
+  o.threads = static_cast<unsigned>(whole("--threads", 0, 256, 1));
+  if (const auto s = args.value("--strategy")) o.strategy = planner::parseStrategy(*s);
+  if (const auto e = args.value("--energy")) o.energy = planner::parseEnergy(*e);
+  double friction = 0.5, scale = 1.0;
+  if (const auto f = args.value("--friction")) {
+    friction = parseNumber(*f, "--friction");
+    if (!(friction >= 0.0) || friction > 100.0) throw UsageError("--friction: 0 to 100");
+  }
+  if (const auto s = args.value("--scale")) {
+    scale = parseNumber(*s, "--scale");
+    if (!(scale > 0.0) || scale > 1e6) throw UsageError("--scale: must be > 0");
+  }
+  if (const auto s = args.value("--shard")) {
+    const auto slash = s->find('/');
+    if (slash == std::string::npos) throw UsageError("--shard: write i/N, e.g. 0/4");
+    const double i = parseNumber(s->substr(0, slash), "--shard");
+    const double n = parseNumber(s->substr(slash + 1), "--shard");
+    if (n < 1 || n > 1e6 || i < 0 || i >= n || i != std::floor(i) || n != std::floor(n))
+      throw UsageError("--shard: need whole numbers with 0 <= i < N");
+    o.shard = static_cast<int>(i);
+    o.shards = static_cast<int>(n);
+  }
+  std::vector<planner::ValidationPreset> presets;
+  for (const auto& p : args.values("--validate")) presets.push_back(planner::validationPreset(p));
+  if (!presets.empty() && o.shards > 1)
+    throw UsageError("--validate runs on the merged grasps: validate the merged file instead");
+
+  const auto hand =
+      std::make_shared<const hand::HandModel>(hand::loadHand(args.required("--hand")));
+  const sim::ObjectModel object = planner::loadPlanObject(args.positional()[0], scale);
+  requireDistinct(outputs, {hand->source_file, object.source});
+  const planner::PlannerModel pm = planner::compilePlannerModel(hand, object, friction);
+
+  const bool quiet = args.has("--quiet");
+  const auto start = std::chrono::steady_clock::now();
+  auto seconds = [&]() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  double last = -1.0;
+  std::int64_t tried = 0;
+  const auto grasps =
+      planner::planGrasps(pm, o, [&](std::int64_t done, int accepted, std::int64_t budget) {
+        tried = done;
+        const double t = seconds();
+        if (quiet || t - last < 0.25) return;
+        last = t;
+        // ETA: the slower of the grasp rate and the rest of the candidate budget.
+        double eta = t * double(budget - done) / double(std::max<std::int64_t>(done, 1));
+        if (o.grasps > 0 && accepted > 0 && o.shards == 1)
+          eta = std::min(eta, t * double(o.grasps - accepted) / double(accepted));
+        std::fprintf(stderr, "\rplan: %d grasps, %lld/%lld candidates, %.1f s, ETA %.0f s   ",
+                     accepted, static_cast<long long>(done), static_cast<long long>(budget), t,
+                     eta);
+      });
+  const double plan_seconds = seconds();
+
+  std::vector<planner::GraspRecord> records;
+  for (const auto& g : grasps) {
+    planner::GraspRecord r;
+    r.hand = hand->id;
+    r.hand_source = hand->source_file;
+    r.object = object.name;
+    r.object_source = object.source;
+    r.object_scale = scale;
+    for (const auto& a : hand->actuators) r.actuators.push_back(a.name);
+    r.run = planner::runInfo(o, pm);
+    r.grasp = g;
+    records.push_back(std::move(r));
+  }
+  for (const auto& preset : presets) {
+    const planner::Validator v = planner::makeValidator(hand, object, preset, o.closing);
+    std::atomic<std::size_t> next{0}, finished{0};
+    std::mutex report;
+    std::exception_ptr failure;
+    auto worker = [&]() {
+      try {
+        for (std::size_t i = next++; i < records.size(); i = next++) {
+          records[i].validation.push_back(
+              planner::validateGrasp(v, records[i].grasp.palm_object, records[i].grasp.pregrasp));
+          const std::size_t f = ++finished;
+          if (!quiet) {
+            const std::lock_guard<std::mutex> l(report);
+            std::fprintf(stderr, "\rvalidate %s: %zu/%zu   ", preset.name.c_str(), f,
+                         records.size());
+          }
+        }
+      } catch (...) {
+        const std::lock_guard<std::mutex> l(report);
+        if (!failure) failure = std::current_exception();
+        next = records.size();
+      }
+    };
+    const unsigned n =
+        o.threads == 0 ? std::max(1u, std::thread::hardware_concurrency()) : o.threads;
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < n; ++t) pool.emplace_back(worker);
+    worker();
+    for (auto& t : pool) t.join();
+    if (failure) std::rethrow_exception(failure);
+  }
+  planner::saveGraspRecords(out, records);
+  if (!quiet)
+    std::fprintf(stderr, "\rplan: done, %zu grasps in %.1f s%30s\n", records.size(), seconds(), "");
+
+  nlohmann::ordered_json passed = nlohmann::ordered_json::object();
+  for (const auto& preset : presets) {
+    int n = 0;
+    for (const auto& r : records)
+      for (const auto& v : r.validation)
+        if (v.preset == preset.name && v.passed) ++n;
+    passed[preset.name] = n;
+  }
+  printJson({{"out", out},
+             {"hand", hand->id},
+             {"object", object.name},
+             {"strategy", planner::strategyName(o.strategy)},
+             {"seed", o.seed},
+             {"grasps", records.size()},
+             {"candidates_tried", tried},
+             {"plan_seconds", plan_seconds},
+             {"passed", passed},
+             {"shard", std::to_string(o.shard) + "/" + std::to_string(o.shards)}});
+  return kOk;
+}
+
+const CommandRegistration reg({"plan", "plan grasps of an object (seeded, multi-threaded)", run});
+
+}  // namespace
+}  // namespace handsim::cli

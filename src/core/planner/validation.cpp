@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Validation presets run in the engine (docs/planner.md, "Validation").
+#include "handsim/planner/validation.hpp"
+
+#include <cmath>
+#include <set>
+#include <stdexcept>
+
+#include "handsim/grasp/grasp_contact.hpp"
+#include "handsim/grasp/grasp_sweep.hpp"
+#include "handsim/sim/step.hpp"
+#include "handsim/sim/trapezoidal_profile.hpp"
+
+namespace handsim::planner {
+namespace {
+
+std::vector<Eigen::Vector3d> sixDirections() {
+  return {-Eigen::Vector3d::UnitX(), Eigen::Vector3d::UnitX(),  -Eigen::Vector3d::UnitY(),
+          Eigen::Vector3d::UnitY(),  -Eigen::Vector3d::UnitZ(), Eigen::Vector3d::UnitZ()};
+}
+
+grasp::GraspQuality qualityOf(const Validator& v, const sim::SimState& s) {
+  std::vector<grasp::GraspContact> gc;
+  for (const auto& c : objectContacts(s)) gc.push_back(grasp::fromSimContact(c, v.preset.friction));
+  grasp::GraspQualityOptions q;
+  q.torque_radius = v.radius;
+  q.torque_reference = s.object_pose_world[0] * v.centre;
+  return grasp::evaluateGrasp(gc, q);
+}
+
+}  // namespace
+
+std::vector<std::string> validationPresetNames() {
+  return {"six-directions", "tug", "lift", "lift-shake"};
+}
+
+ValidationPreset validationPreset(const std::string& name) {
+  ValidationPreset p;
+  p.name = name;
+  if (name == "six-directions") {
+    p.load = ValidationPreset::Load::Field;
+    p.directions = sixDirections();
+    p.duration = 100.0 / 60.0;
+    p.friction = 3.0;
+    p.density = 500.0;
+    p.require_contact = true;
+    p.source =
+        "DexGraspNet (Wang et al., ICRA 2023): gravity along +-x, +-y, +-z of the object, "
+        "100 steps of 1/60 s each, mu 3, 500 kg/m^3; success: contact remains in all six";
+  } else if (name == "tug") {
+    p.load = ValidationPreset::Load::Field;
+    p.directions = sixDirections();
+    p.duration = 2.0;
+    p.friction = 0.6;
+    p.mass_kg = 0.1;
+    p.max_displacement = 0.05;
+    p.max_rotation = 15.0 * M_PI / 180.0;
+    p.source =
+        "BODex / DexGraspBench (Chen et al., ICRA 2025): gravity off, a 1 g force on the "
+        "0.1 kg object along -x, +x, -y, +y, -z, +z, 2 s each, mu 0.6; success: moved "
+        "< 5 cm and < 15 degrees";
+  } else if (name == "lift") {
+    p.load = ValidationPreset::Load::Lift;
+    p.directions = {-Eigen::Vector3d::UnitZ()};
+    p.duration = 0.5;
+    p.friction = 0.9;
+    p.min_links = 3;
+    p.max_displacement = 0.10;
+    p.max_rotation = 45.0 * M_PI / 180.0;
+    p.source =
+        "Get a Grip (Lum et al., CoRL 2024): lift 0.2 m, mu 0.9; success: >= 3 hand "
+        "links touching, < 10 cm, < 45 degrees";
+  } else if (name == "lift-shake") {
+    p.load = ValidationPreset::Load::LiftShake;
+    p.directions = {-Eigen::Vector3d::UnitZ()};
+    p.friction = 0.5;
+    p.source =
+        "handsim's hold test (docs/grasp-sweep.md): release, lift 0.1 m, shake 4 cycles "
+        "of 1 cm at 2 Hz, settle; success: COM within 1 cm in the palm frame";
+  } else {
+    std::string list;
+    for (const auto& n : validationPresetNames()) list += (list.empty() ? "" : ", ") + n;
+    throw std::invalid_argument("unknown validation preset '" + name + "' (" + list + ")");
+  }
+  return p;
+}
+
+Validator makeValidator(std::shared_ptr<const hand::HandModel> hand, const sim::ObjectModel& object,
+                        const ValidationPreset& preset, const ClosingOptions& closing) {
+  if (!hand) throw std::invalid_argument("validation: no hand");
+  if (!(preset.friction >= 0.0) || !(preset.duration >= 0.0) || !(preset.acceleration >= 0.0))
+    throw std::invalid_argument("validation preset '" + preset.name + "': bad numbers");
+  for (const auto& d : preset.directions)
+    if (!(d.norm() > 0.0)) throw std::invalid_argument("validation: a direction is zero");
+  Validator v;
+  v.preset = preset;
+  v.closing = closing;
+  v.hand = hand;
+  v.object = object;
+  const auto& mesh = object.geometry->collision.mesh;
+  const geometry::Aabb box = geometry::boundingBox(mesh);
+  if (box.empty()) throw std::invalid_argument("validation: the object has no triangles");
+  v.centre = 0.5 * (box.min + box.max);
+  v.radius = grasp::torqueRadius(mesh, v.centre);
+  sim::Options options;
+  options.gravity_world.setZero();
+  if (preset.load == ValidationPreset::Load::LiftShake) {
+    v.closing_model =
+        sim::compileModel(hand, {closingObject(object, preset.friction, 1.0)}, options);
+    return v;
+  }
+  // The hand closes on the object floating at the preset's mass (as the planner closes it),
+  // then the load comes on.
+  const sim::ObjectModel free =
+      closingObject(object, preset.friction, preset.density, preset.mass_kg);
+  if (free.fixed)
+    throw std::invalid_argument("validation: the object '" + object.name +
+                                "' has no volume (open mesh): it cannot be set free");
+  v.closing_model = sim::compileModel(hand, {free}, options);
+  for (const auto& d : preset.directions) {
+    sim::Options o = options;
+    o.gravity_world = preset.acceleration * d.normalized();
+    v.loaded.push_back(sim::compileModel(hand, {free}, o, v.closing_model->hand_geometry));
+  }
+  return v;
+}
+
+namespace {
+
+ValidationOutcome liftShake(const Validator& v, const Eigen::Isometry3d& palm,
+                            const Eigen::VectorXd& pregrasp) {
+  // handsim's own hold test, exactly as the sweeps run it: one pose of a sweep.
+  grasp::SweepSpec spec;
+  spec.hand = v.hand;
+  spec.object = v.object;
+  spec.object.initial_pose_world = Eigen::Isometry3d::Identity();
+  spec.palm_poses = {palm};
+  spec.closing = closingPlan(*v.closing_model, Eigen::Isometry3d::Identity(), pregrasp, v.closing);
+  spec.closing.palm_pose_world = Eigen::Isometry3d::Identity();
+  spec.options = v.closing_model->options;
+  spec.friction = v.preset.friction;
+  spec.quality.torque_radius = v.radius;
+  spec.object_centre = v.centre;
+  spec.hold_test = grasp::HoldTestSpec{};
+  const grasp::SweepModels models = grasp::compileSweepModels(spec);
+  const grasp::SweepResult r = grasp::evaluateSweepPose(spec, 0, models);
+  ValidationOutcome out;
+  out.preset = v.preset.name;
+  out.start_collision = r.start_collision;
+  out.force_closure = r.quality.force_closure;
+  out.epsilon = r.quality.epsilon;
+  out.volume = r.quality.volume;
+  if (r.hold) {
+    DirectionOutcome d;
+    d.direction = spec.hold_test->gravity_object.normalized();
+    d.displacement = r.hold->slip;
+    d.contacts = r.contacts;
+    d.passed = r.hold->held;
+    out.directions.push_back(d);
+    out.passed = d.passed;
+  }
+  return out;
+}
+
+}  // namespace
+
+ValidationOutcome validateGrasp(const Validator& v, const Eigen::Isometry3d& palm_object,
+                                const Eigen::VectorXd& pregrasp) {
+  if (v.preset.load == ValidationPreset::Load::LiftShake)
+    return liftShake(v, palm_object, pregrasp);
+  const ValidationPreset& p = v.preset;
+  ValidationOutcome out;
+  out.preset = p.name;
+  const double lift_time =
+      p.load == ValidationPreset::Load::Lift
+          ? sim::TrapezoidalProfile(0.0, p.lift_height, p.lift_speed, p.lift_acceleration)
+                .duration()
+          : 0.0;
+  const double test_time = p.duration + lift_time;
+  sim::RunPlan plan = closingPlan(*v.closing_model, palm_object, pregrasp, v.closing);
+  sim::Run run(v.closing_model, plan);
+  out.start_collision = sim::handTouchesObjects(*v.closing_model, run.state());
+  if (out.start_collision) return out;
+  runClosing(run, v.closing);
+  const sim::SimState closed = run.state();
+  const grasp::GraspQuality q = qualityOf(v, closed);
+  out.force_closure = q.force_closure;
+  out.epsilon = q.epsilon;
+  out.volume = q.volume;
+  out.passed = true;
+  const double dt = v.closing_model->options.dt;
+  for (std::size_t k = 0; k < p.directions.size(); ++k) {
+    sim::RunPlan loaded = plan;
+    loaded.duration = closed.time + test_time;
+    if (p.load == ValidationPreset::Load::Lift)
+      loaded.palm_motion.axis(sim::PalmMotion::Z)
+          .segments.append(sim::TrapezoidalProfile(0.0, p.lift_height, p.lift_speed,
+                                                   p.lift_acceleration, closed.time));
+    sim::Run test(v.closing_model, loaded);
+    test.state() = closed;
+    test.setModel(v.loaded[k]);
+    const Eigen::Vector3d com = v.loaded[k]->objects[0].mass.centre_of_mass;
+    auto relative = [&](const sim::SimState& s) -> Eigen::Isometry3d {
+      return s.palm_pose_world.inverse() * s.object_pose_world[0];
+    };
+    const Eigen::Isometry3d start = relative(test.state());
+    DirectionOutcome d;
+    d.direction = p.directions[k].normalized();
+    const auto end = static_cast<std::int64_t>(std::llround(loaded.duration / dt));
+    while (test.state().step < end) {
+      test.step();
+      const sim::SimState& s = test.state();
+      const Eigen::Isometry3d now = relative(s);
+      const double disp = (now * com - start * com).norm();
+      const double rot =
+          Eigen::AngleAxisd(Eigen::Matrix3d(start.linear().transpose() * now.linear())).angle();
+      const bool lost = p.require_contact && objectContacts(s).empty();
+      if (!d.time_to_slip && (disp > p.max_displacement || rot > p.max_rotation || lost))
+        d.time_to_slip = s.time - closed.time;
+      d.displacement = disp;
+      d.rotation = rot;
+    }
+    const sim::SimState& s = test.state();
+    const auto contacts = objectContacts(s);
+    d.contacts = static_cast<int>(contacts.size());
+    std::set<std::pair<int, int>> bodies;
+    for (const auto& c : contacts) bodies.insert({c.finger, c.finger < 0 ? -1 : c.row});
+    d.links = static_cast<int>(bodies.size());
+    d.passed = s.object_stopped[0] == 0 && std::isfinite(d.displacement) &&
+               d.displacement <= p.max_displacement && d.rotation.value_or(0.0) <= p.max_rotation &&
+               d.links >= p.min_links && (!p.require_contact || d.contacts > 0);
+    out.passed = out.passed && d.passed;
+    out.directions.push_back(d);
+  }
+  return out;
+}
+
+}  // namespace handsim::planner

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// handsim-cli plan, merge and validate: sharded runs merge into the one-process file.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "../support/cli_run.hpp"
+
+using handsim::test::runCli;
+
+namespace {
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+}  // namespace
+
+TEST(PlannerCli, ShardsMergeIntoTheOneProcessFile) {
+  const std::string dir = ::testing::TempDir() + "/handsim_plan_cli_" + std::to_string(getpid());
+  std::filesystem::create_directories(dir);
+  const std::string common =
+      "plan sphere --hand barrett --grasps 2 --candidates 3 --seed 5 --quiet";
+  auto one = runCli(common + " --threads 2 --out " + dir + "/one.jsonl");
+  ASSERT_EQ(one.code, 0) << one.err;
+  const std::string expected = slurp(dir + "/one.jsonl");
+  ASSERT_FALSE(expected.empty());
+  for (int i = 0; i < 2; ++i) {
+    auto s = runCli(common + " --shard " + std::to_string(i) + "/2 --out " + dir + "/s" +
+                    std::to_string(i) + ".jsonl");
+    ASSERT_EQ(s.code, 0) << s.err;
+  }
+  auto m = runCli("merge " + dir + "/s1.jsonl " + dir + "/s0.jsonl --out " + dir + "/m.jsonl");
+  ASSERT_EQ(m.code, 0) << m.err;
+  EXPECT_EQ(slurp(dir + "/m.jsonl"), expected);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(PlannerCli, BadInputIsAnErrorNotACrash) {
+  auto r = runCli("plan cube --hand gripper2p --grasps -1 --out /tmp/x.jsonl");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--grasps"), std::string::npos) << r.err;
+  r = runCli("plan cube --hand gripper2p --validate shake --out /tmp/x.jsonl");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("six-directions"), std::string::npos) << r.err;
+  const std::string bad =
+      ::testing::TempDir() + "/handsim_bad_" + std::to_string(getpid()) + ".jsonl";
+  std::ofstream(bad) << "{\"format\": \"handsim-grasp\"}\n";
+  r = runCli("validate " + bad + " --preset tug");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find(":1:"), std::string::npos) << r.err;
+  std::remove(bad.c_str());
+}

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A validation preset against physics worked here: a box pinched by two pads with a normal
+// force F each slides out under a load m a along the pads exactly when 2 mu F < m a.
+#include <gtest/gtest.h>
+
+#include "handsim/geometry/primitives.hpp"
+#include "handsim/hand/hand_loader.hpp"
+#include "handsim/planner/validation.hpp"
+
+using namespace handsim;
+
+namespace {
+
+sim::ObjectModel cube() {
+  auto g = std::make_shared<sim::BodyGeometry>();
+  g->collision = sim::makeCollisionBody(geometry::makeBox(Eigen::Vector3d(0.05, 0.05, 0.05)), 18);
+  sim::ObjectModel o;
+  o.name = "cube";
+  o.geometry = g;
+  sim::computeMassProperties(o, 1000.0);
+  return o;
+}
+
+}  // namespace
+
+TEST(Validation, PinchedBoxDropsBelowAndHoldsAboveTheFrictionThreshold) {
+  const auto hand = std::make_shared<const hand::HandModel>(hand::loadHand("gripper2p"));
+  const sim::ObjectModel box = cube();
+  // The gripper's palm 50 mm below the cube's centre, pads 0.05 mm off its x faces; one motor
+  // drives both jaws, its force limit split over the two: F per pad.
+  Eigen::Isometry3d palm = Eigen::Isometry3d::Identity();
+  palm.translation() = Eigen::Vector3d(0.0, 0.0, -0.05);
+  Eigen::VectorXd pregrasp(1);
+  pregrasp << 0.02495;
+  const double F = 0.5 * hand->actuators[0].servo.torque_limit;  // 10 N
+  const double m = 0.2, g = 9.81;
+  const double mu_star = m * g / (2.0 * F);  // 0.0981
+  planner::ClosingOptions closing;
+  closing.close_time = 0.05;  // the jaws' reference reaches the closed end at once
+  closing.settle_time = 0.1;
+
+  // The squeeze the test assumes, measured: the pads' normal forces once closed.
+  {
+    const auto pm = planner::compilePlannerModel(hand, box, 0.5);
+    const planner::ClosedGrasp c = planner::closeHand(pm, palm, pregrasp, closing);
+    double left = 0.0, right = 0.0;
+    for (const auto& k : c.contacts) (k.finger == 0 ? left : right) += k.force;
+    EXPECT_NEAR(left, F, 0.1 * F);
+    EXPECT_NEAR(right, F, 0.1 * F);
+  }
+  planner::ValidationPreset p;
+  p.name = "pinch";
+  p.directions = {Eigen::Vector3d::UnitY()};  // along the pad faces
+  p.acceleration = g;
+  p.duration = 0.4;
+  p.mass_kg = m;
+  p.max_displacement = 0.01;
+  for (const double factor : {0.5, 2.0}) {
+    p.friction = factor * mu_star;
+    const planner::Validator v = planner::makeValidator(hand, box, p, closing);
+    const planner::ValidationOutcome out = planner::validateGrasp(v, palm, pregrasp);
+    ASSERT_FALSE(out.start_collision);
+    ASSERT_EQ(out.directions.size(), 1u);
+    const auto& d = out.directions[0];
+    if (factor < 1.0) {
+      // Net acceleration g - 2 mu F / m = g / 2: in 0.4 s it slides 0.39 m, far past 1 cm,
+      // after sqrt(2 * 0.01 / (g / 2)) = 64 ms.
+      EXPECT_FALSE(out.passed);
+      ASSERT_TRUE(d.time_to_slip.has_value());
+      EXPECT_LT(*d.time_to_slip, 0.2);
+    } else {
+      EXPECT_TRUE(out.passed) << d.displacement;
+      EXPECT_LT(d.displacement, 0.002);
+      EXPECT_FALSE(d.time_to_slip.has_value());
+    }
+  }
+}
+
+TEST(Validation, PresetsCarryThePublishedParameters) {
+  const auto six = planner::validationPreset("six-directions");
+  EXPECT_EQ(six.directions.size(), 6u);
+  EXPECT_DOUBLE_EQ(six.friction, 3.0);
+  EXPECT_DOUBLE_EQ(six.duration, 100.0 / 60.0);
+  const auto tug = planner::validationPreset("tug");
+  EXPECT_DOUBLE_EQ(tug.mass_kg, 0.1);
+  EXPECT_DOUBLE_EQ(tug.max_displacement, 0.05);
+  const auto lift = planner::validationPreset("lift");
+  EXPECT_EQ(lift.min_links, 3);
+  EXPECT_DOUBLE_EQ(lift.lift_height, 0.2);
+  EXPECT_THROW(planner::validationPreset("shake-it"), std::invalid_argument);
+}
