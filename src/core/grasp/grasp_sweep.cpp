@@ -621,7 +621,9 @@ std::vector<std::pair<SweepResult, int>> parseRows(const std::string& text,
     }
     if (columns == 13) {
       r.spec_hash = f[12];
-      if (r.spec_hash.size() != 16 ||
+      if (!r.spec_hash.empty() && r.spec_hash.size() != 16)
+        fail("spec must be 16 hexadecimal digits");
+      if (!r.spec_hash.empty() &&
           r.spec_hash.find_first_not_of("0123456789abcdef") != std::string::npos)
         fail("spec must be 16 hexadecimal digits");
     }
