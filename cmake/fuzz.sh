@@ -4,8 +4,8 @@
 #
 #   cmake/fuzz.sh [SECONDS] [TARGET...]
 #
-# SECONDS: how long each target runs (default 60). TARGET: vrml, hand, scenario, mesh (or
-# vrml_fuzzer...; default all four, one after the other). Configures a clang build folder
+# SECONDS: how long each target runs (default 60). TARGET: vrml, hand, scenario, mesh, urdf,
+# sidecar, sweep (or vrml_fuzzer...; default all seven, one after the other). Configures a clang build folder
 # build-fuzz with -fsanitize=fuzzer-no-link,address,undefined, builds the targets with -j2 and
 # runs each on a copy of its seed corpus (tests/fuzz/corpus/<target>), so the source tree's
 # seeds stay as they are. Inputs that crash, hang or exhaust memory are copied to
@@ -20,12 +20,12 @@ if [[ $# -gt 0 && $1 =~ ^[0-9]+$ ]]; then
   seconds=$1
   shift
 fi
-all_targets=(vrml hand scenario mesh)
+all_targets=(vrml hand scenario mesh urdf sidecar sweep)
 targets=()
 for arg in "$@"; do
   name=${arg%_fuzzer}
   case $name in
-    vrml | hand | scenario | mesh) ;;
+    vrml | hand | scenario | mesh | urdf | sidecar | sweep) ;;
     *)
       echo "fuzz.sh: unknown target '$arg' (known: ${all_targets[*]})" >&2
       exit 2
@@ -52,7 +52,8 @@ cmake -S "$root" -B "$build" -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=RelW
 cmake --build "$build" -j2 --target "${targets[@]/%/_fuzzer}"
 
 # Per-target limits: the largest seed fits in max_len; mesh inputs wait for a child process.
-declare -A max_len=([vrml]=4096 [hand]=16384 [scenario]=4096 [mesh]=8192)
+declare -A max_len=([vrml]=4096 [hand]=16384 [scenario]=4096 [mesh]=8192 [urdf]=8192
+                   [sidecar]=4096 [sweep]=4096)
 work=$(mktemp -d "${TMPDIR:-/tmp}/handsim-fuzz.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 found=0

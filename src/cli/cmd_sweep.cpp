@@ -2,12 +2,13 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <set>
+#include <map>
 
 #include "cli_util.hpp"
 #include "command.hpp"
 #include "handsim/grasp/grasp_sweep.hpp"
 #include "handsim/io/atomic_file.hpp"
+#include "handsim/io/input_file.hpp"
 #include "outputs.hpp"
 
 namespace handsim::cli {
@@ -20,7 +21,9 @@ const char* kHelp =
     "whether the hand starts in collision, and the force closure, epsilon and volume of the\n"
     "grasp it closes to. Prints a summary like seed 002's Table I.\n"
     "  --out FILE   results, one row per pose (rewritten atomically as the sweep goes);\n"
-    "               poses already in FILE are skipped, so an interrupted sweep resumes\n"
+    "               poses already in FILE are skipped, so an interrupted sweep resumes;\n"
+    "               each row carries the sweep's spec hash, and a FILE of another sweep is\n"
+    "               refused; several processes (--shard) may share one FILE\n"
     "  --threads N  worker threads (default: all cores)\n"
     "  --shard i/N  evaluate only poses with index % N == i (0 <= i < N), for cluster job\n"
     "               arrays; the shards' CSV files concatenate (keep one header)\n"
@@ -67,28 +70,45 @@ int run(const std::vector<std::string>& argv) {
   if (args.has("--no-hold-test")) spec.hold_test.reset();
   requireDistinct(outputs, {spec.hand->source_file, spec.object.source});
 
-  std::vector<grasp::SweepResult> results;
-  std::error_code ec;
-  if (std::filesystem::exists(out, ec)) results = grasp::parseSweepCsv(io::readFile(out), out);
-  std::set<int> have;
-  for (const auto& r : results) have.insert(r.index);
+  // Rows already in the results file, every one checked to be this sweep's (spec hash,
+  // index, palm position). Several processes (shards) may write one file at once: each
+  // reads, merges and rewrites it under a lock, so no one's rows are lost.
+  const std::string hash = grasp::sweepSpecHash(spec);
+  std::map<int, grasp::SweepResult> rows;
+  auto mergeFile = [&]() {
+    std::error_code ec;
+    if (!std::filesystem::exists(out, ec)) return;
+    for (auto& r :
+         grasp::parseResumeCsv(io::readInputFile(out, grasp::kMaxSweepResultsBytes), out, spec))
+      rows.emplace(r.index, std::move(r));
+  };
+  {
+    const io::OutputLock lock(out);
+    mergeFile();
+  }
+  const std::size_t had = rows.size();
   std::vector<int> todo;
   for (int i = 0; i < static_cast<int>(spec.palm_poses.size()); ++i)
-    if (i % shards == shard && !have.count(i)) todo.push_back(i);
+    if (i % shards == shard && !rows.count(i)) todo.push_back(i);
 
   const bool quiet = args.has("--quiet");
   if (!quiet)
-    std::fprintf(stderr, "sweep: %zu poses to evaluate (%zu already in %s)\n", todo.size(),
-                 have.size(), out.c_str());
+    std::fprintf(stderr, "sweep: %zu poses to evaluate (%zu already in %s)\n", todo.size(), had,
+                 out.c_str());
   std::size_t finished = 0;
   const std::size_t save_every = std::max<std::size_t>(1, todo.size() / 20);
   auto save = [&]() {
-    std::sort(results.begin(), results.end(),
-              [](const auto& a, const auto& b) { return a.index < b.index; });
-    io::writeFileAtomically(out, grasp::sweepCsv(results));
+    const io::OutputLock lock(out);
+    mergeFile();  // what other processes wrote meanwhile
+    std::vector<grasp::SweepResult> all;
+    all.reserve(rows.size());
+    for (const auto& [index, r] : rows) all.push_back(r);
+    io::writeFileAtomically(out, grasp::sweepCsv(all));
   };
   grasp::runSweep(spec, todo, threads, [&](const grasp::SweepResult& r) {
-    results.push_back(r);
+    grasp::SweepResult row = r;
+    row.spec_hash = hash;
+    rows[row.index] = std::move(row);
     ++finished;
     if (!quiet && (finished * 100 / todo.size()) != ((finished - 1) * 100 / todo.size()))
       std::fprintf(stderr, "\rsweep: %zu/%zu", finished, todo.size());
@@ -96,6 +116,8 @@ int run(const std::vector<std::string>& argv) {
   });
   save();
   if (!quiet) std::fprintf(stderr, "\rsweep: done %zu/%zu\n", finished, todo.size());
+  std::vector<grasp::SweepResult> results;
+  for (const auto& [index, r] : rows) results.push_back(r);
 
   const grasp::SweepSummary s = grasp::summarize(results);
   printJson({{"sweep", spec.source_file},

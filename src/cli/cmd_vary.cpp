@@ -6,9 +6,11 @@
 // cell and, with two parameters, a heat map like seed 004's Fig. 5-6.
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -317,9 +319,16 @@ int run(const std::vector<std::string>& argv) {
   if (args.has("--plot") && params.size() != 2)
     throw UsageError("--plot draws a map of two parameters; got " +
                      std::to_string(params.size()) + " --param");
+  // The product is checked factor by factor: eight --param of 512 values would overflow it.
+  constexpr std::size_t kMaxCells = 100000;
   std::size_t cell_count = 1;
-  for (const Param& p : params) cell_count *= p.values.size();
-  if (cell_count > 100000) throw UsageError("--param: more than 100000 cells");
+  for (const Param& p : params) {
+    if (p.values.empty()) throw UsageError(p.flag_text + ": no values");
+    if (cell_count > kMaxCells / p.values.size())
+      throw UsageError("--param: more than " + std::to_string(kMaxCells) +
+                       " cells (the product of the parameters' value counts)");
+    cell_count *= p.values.size();
+  }
   const std::string metric = args.value("--metric").value_or("ratio");
   if (metric != "ratio" && metric != "peak")
     throw UsageError("--metric " + metric + ": use ratio or peak");
@@ -348,6 +357,17 @@ int run(const std::vector<std::string>& argv) {
     if (v != std::floor(v) || v < 50 || v > 2400)
       throw UsageError("--dpi " + *d + ": use a whole number from 50 to 2400");
     dpi = static_cast<int>(v);
+  }
+  // A PNG's pixels are known now: refused before the runs, not after them.
+  if (const auto plot = args.value("--plot")) {
+    constexpr double kMaxPixels = 20000.0;  // plot::exportHeatMap's limit per side
+    std::string suffix = std::filesystem::path(*plot).extension().string();
+    for (char& c : suffix) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const double width = size.width_in * dpi;
+    const double height = (size.height_in > 0.0 ? size.height_in : 0.8 * size.width_in) * dpi;
+    if (suffix == ".png" && (width > kMaxPixels || height > kMaxPixels))
+      throw UsageError("--plot-size / --dpi: a PNG of " + shortNumber(width) + " x " +
+                       shortNumber(height) + " pixels; at most 20000 per side");
   }
 #endif
   std::optional<std::array<double, 2>> mark;

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <algorithm>
 #include <exception>
+#include <filesystem>
 #include <iostream>
+#include <new>
 
 #include "args.hpp"
 #include "cli_util.hpp"
@@ -96,6 +98,20 @@ int main(int argc, char** argv) {
   } catch (const NonFiniteResult& e) {
     report(e);
     return kNonFinite;
+  } catch (const std::bad_alloc&) {
+    // A bare "std::bad_alloc" says nothing: name what was being done and with which files.
+    std::string inputs;
+    for (int i = 2; i < argc && inputs.size() < 400; ++i)
+      inputs += std::string(inputs.empty() ? "" : " ") + handsim::io::excerpt(argv[i], 120);
+    std::cerr << "handsim-cli " << name << ": out of memory (std::bad_alloc) running '" << name
+              << " " << handsim::io::toValidUtf8(inputs)
+              << "': the inputs need more memory than this process may use (its address-space "
+                 "limit or the machine's); make them smaller\n";
+    return kFailure;
+  } catch (const std::filesystem::filesystem_error& e) {
+    // E.g. a name longer than the file system takes: the file name is the input's fault.
+    report(e);
+    return kBadInput;
   } catch (const std::exception& e) {
     report(e);
     return kFailure;

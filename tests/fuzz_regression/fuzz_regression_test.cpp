@@ -22,6 +22,9 @@
 #include "../fuzz/hand_entry.hpp"
 #include "../fuzz/mesh_entry.hpp"
 #include "../fuzz/scenario_entry.hpp"
+#include "../fuzz/sidecar_entry.hpp"
+#include "../fuzz/sweep_entry.hpp"
+#include "../fuzz/urdf_entry.hpp"
 #include "../fuzz/vrml_entry.hpp"
 
 namespace {
@@ -110,6 +113,18 @@ TEST(FuzzRegression, Scenario) {
 
 TEST(FuzzRegression, Mesh) {
   replayAll("mesh", handsim::fuzz::runMeshInput);
+}
+
+TEST(FuzzRegression, Urdf) {
+  replayAll("urdf", handsim::fuzz::runUrdfInput);
+}
+
+TEST(FuzzRegression, Sidecar) {
+  replayAll("sidecar", handsim::fuzz::runSidecarInput);
+}
+
+TEST(FuzzRegression, Sweep) {
+  replayAll("sweep", handsim::fuzz::runSweepInput);
 }
 
 // A stale entry (its input renamed or removed) would hide nothing but mislead the reader.

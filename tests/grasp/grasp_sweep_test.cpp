@@ -257,7 +257,8 @@ TEST(GraspSweepHold, SummaryAndCsv) {
 
   const std::string csv = sweepCsv(r);
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
-            "index,x,y,z,start_collision,contacts,force_closure,epsilon,volume,held,slip_m,seat_m");
+            "index,x,y,z,start_collision,contacts,force_closure,epsilon,volume,held,slip_m,seat_m,"
+            "spec");
   const auto back = parseSweepCsv(csv, "r.csv");
   ASSERT_EQ(back.size(), 5u);
   EXPECT_FALSE(back[0].hold);

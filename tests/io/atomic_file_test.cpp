@@ -4,12 +4,14 @@
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "handsim/io/atomic_file.hpp"
 
@@ -123,4 +125,42 @@ TEST(AtomicFile, MissingFolderFailsNamingThePath) {
     }
   }
   EXPECT_EQ(readFile((dir / "plain").string()), "old");
+}
+
+// An output that exists and is not a regular file is refused before anything is written: a
+// rename over a FIFO or a device node would replace it with a regular file (as root, even the
+// system's /dev/null). A link to one is refused too; the node stays what it was.
+TEST(AtomicFile, RefusesDeviceNodesAndFifos) {
+  const fs::path dir = freshFolder("nodes");
+  std::vector<fs::path> nodes;
+  ASSERT_EQ(::mkfifo((dir / "fifo").c_str(), 0666), 0);
+  nodes.push_back(dir / "fifo");
+  // A character device like /dev/null (1, 3) needs root (mknod); skipped otherwise.
+  if (::mknod((dir / "null").c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0)
+    nodes.push_back(dir / "null");
+  fs::create_symlink(dir / "fifo", dir / "link_to_fifo");
+  nodes.push_back(dir / "link_to_fifo");
+  for (const fs::path& p : nodes) {
+    for (int how = 0; how < 3; ++how) {
+      try {
+        if (how == 0) handsim::io::checkWritable(p.string());
+        if (how == 1) writeFileAtomically(p.string(), "new");
+        if (how == 2) handsim::io::AtomicFileWriter w(p.string());
+        ADD_FAILURE() << "no error for " << p << " (way " << how << ")";
+      } catch (const std::runtime_error& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find(p.string()), std::string::npos) << what;
+        EXPECT_NE(what.find("not a regular file"), std::string::npos) << what;
+      }
+    }
+  }
+  struct stat st {};
+  ASSERT_EQ(::stat((dir / "fifo").c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode));
+  if (nodes.size() == 3) {
+    ASSERT_EQ(::stat((dir / "null").c_str(), &st), 0);
+    EXPECT_TRUE(S_ISCHR(st.st_mode));
+  }
+  EXPECT_TRUE(fs::is_symlink(dir / "link_to_fifo"));
+  EXPECT_EQ(entries(dir), nodes.size());  // no temporary left behind
 }

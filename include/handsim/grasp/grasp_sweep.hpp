@@ -2,6 +2,7 @@
 #pragma once
 
 #include <Eigen/Geometry>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -61,10 +62,23 @@ struct SweepSpec {
   Eigen::Vector3d object_centre = Eigen::Vector3d::Zero();  ///< in the object frame [m]
   /// The dynamic test after each closing (the file's "hold_test" block); none: not run.
   std::optional<HoldTestSpec> hold_test;
+  /// FNV-1a hash of the sweep file's and its closing scenario's text (part of sweepSpecHash).
+  std::uint64_t source_hash = 0;
 };
+
+/// 16 hexadecimal digits identifying what a sweep computes: the texts of its file and closing
+/// scenario, the poses, friction, quality options and the hold test (as the CLI's
+/// --hold-test / --no-hold-test leave it). Every row of a results file carries it (column
+/// "spec"), so a resumed sweep keeps only rows that are its own.
+std::string sweepSpecHash(const SweepSpec& spec);
+
+/// Most poses a sweep may have (a grid's counted before its positions are made).
+inline constexpr std::size_t kMaxSweepPoses = 1000000;
 
 /// Reads a sweep file; errors throw io::InputError with file, line, column and field.
 SweepSpec loadSweepSpec(const std::string& path);
+/// The same from the file's text; `path` names it in messages and anchors relative paths.
+SweepSpec parseSweepSpec(const std::string& text, const std::string& path);
 
 /// The outcome of one pose.
 struct SweepResult {
@@ -82,6 +96,9 @@ struct SweepResult {
                         ///< moved to settle in the grasp)
   };
   std::optional<Hold> hold;
+  /// sweepSpecHash of the sweep the row belongs to (the CSV's "spec" column; empty in files
+  /// written before it existed, and for results not yet written).
+  std::string spec_hash;
 };
 
 /// The models every pose of a sweep runs on (hand, its meshes, the object, the options),
@@ -126,11 +143,21 @@ struct SweepSummary {
 SweepSummary summarize(const std::vector<SweepResult>& results);
 
 /// CSV of results: header
-/// "index,x,y,z,start_collision,contacts,force_closure,epsilon,volume,held,slip_m,seat_m"
-/// (the last three empty without a hold result).
+/// "index,x,y,z,start_collision,contacts,force_closure,epsilon,volume,held,slip_m,seat_m,spec"
+/// (held, slip_m and seat_m empty without a hold result; spec: the row's spec_hash).
 std::string sweepCsv(const std::vector<SweepResult>& results);
-/// Parses rows written by sweepCsv (to resume a sweep), also those of files written before
-/// the hold test (without held, slip_m and seat_m); throws io::InputError naming the line.
+/// Parses rows written by sweepCsv, also those of files written before the hold test (without
+/// held, slip_m and seat_m) or before the spec column; throws io::InputError naming the line.
 std::vector<SweepResult> parseSweepCsv(const std::string& text, const std::string& file);
+/// The rows of a results file that a sweep resumes from, every one checked against `spec`:
+/// parsed as above, and each row must carry sweepSpecHash(spec) (a file of another sweep, or
+/// one written before the spec column, is refused), have an index of one of the spec's poses,
+/// appear once, and hold that pose's palm position. Throws io::InputError naming the line.
+std::vector<SweepResult> parseResumeCsv(const std::string& text, const std::string& file,
+                                        const SweepSpec& spec);
+
+/// Largest results file a sweep resumes from [bytes] (256 MiB: over a million rows); it must
+/// be a regular file (io::readInputFile).
+inline constexpr std::size_t kMaxSweepResultsBytes = std::size_t{256} << 20;
 
 }  // namespace handsim::grasp

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,12 +17,38 @@ namespace handsim::hand {
 /// corpus Allegro and LEAP hands).
 inline constexpr collision::CollisionShape kUrdfDefaultCollision = collision::CollisionShape::Hull;
 
+/// Deepest nesting of XML elements a URDF may have (a URDF needs fewer than 10 levels; robot,
+/// link, visual, geometry, mesh is 5). Checked by a linear scan of the text before liburdfdom
+/// parses it: its XML parser recurses once per level, and 40,000 nested elements would
+/// exhaust the stack.
+inline constexpr int kMaxUrdfDepth = 64;
+
+/// Most movable joints a URDF hand may have (a hand on a 7-joint arm has about 30). Bounds the
+/// model's size (actuators, chains, recorder columns) before it is built.
+inline constexpr int kMaxUrdfMovableJoints = 512;
+
+/// Most triangles all of a URDF hand's shapes (visual and collision, meshes and tessellated
+/// primitives) may have together; a mesh used by several links counts each time. Real hands
+/// have well under a million.
+inline constexpr std::size_t kMaxUrdfTriangles = std::size_t{4} << 20;
+
+/// Largest extent of one shape after its scale [m]; primitive sizes must lie in (0, this].
+inline constexpr double kMaxUrdfShapeSizeM = 100.0;
+
+/// Longest mesh file name (URI) read [bytes].
+inline constexpr std::size_t kMaxUrdfMeshNameBytes = 4096;
+
 struct UrdfOptions {
   /// Folders searched for package://NAME/... before $HANDSIM_PACKAGE_PATH (colon-separated)
   /// and the URDF's own folder and its parents: DIR/NAME/..., or DIR/... when DIR is named NAME.
   std::vector<std::string> package_path;
   /// Load the meshes and primitives (false: kinematics and dynamics only).
   bool load_geometry = true;
+  /// Most triangles of all shapes together (a smaller budget for tests and tools).
+  std::size_t max_triangles = kMaxUrdfTriangles;
+  /// The sidecar's text, read instead of the file "<stem>.handsim.json" beside the URDF (for
+  /// tools and the sidecar fuzz target); messages name that file.
+  std::optional<std::string> sidecar_text;
 };
 
 /// Reads a hand from a URDF file with liburdfdom (docs/hand-format.md, "URDF hands"): the tree

@@ -45,11 +45,34 @@ class AtomicFileWriter {
   std::size_t size_ = 0;
 };
 
+/// Throws std::runtime_error naming the path when `path` (or the file a symbolic link at `path`
+/// leads to) exists and is not a regular file: a directory, a device node such as /dev/null, a
+/// FIFO or a socket. Renaming a new file over one of those would replace it (as root, even the
+/// system's /dev/null), so every output is refused there: checkWritable, writeFileAtomically
+/// and AtomicFileWriter call this. A path that does not exist passes.
+void requireRegularOutput(const std::string& path);
+
 /// Checks, before any work, that writeFileAtomically(path, ...) can create its file: the
 /// folder (of the link's target, for a symbolic link) exists and takes a new file, and `path`
-/// is not a folder. Creates and removes an empty file beside the target; throws
-/// std::runtime_error naming the path otherwise.
+/// is absent or a regular file (requireRegularOutput). Creates and removes an empty file beside
+/// the target; throws std::runtime_error naming the path otherwise.
 void checkWritable(const std::string& path);
+
+/// An exclusive advisory lock (flock) for processes that read, merge and rewrite the same
+/// output, e.g. sweeps of several --shard processes writing one results file: held from
+/// construction to destruction on the folder that holds `path` (its link target's), since the
+/// file itself is replaced by every atomic write. Blocks until the lock is free; throws
+/// std::runtime_error naming the path when the folder cannot be opened or locked.
+class OutputLock {
+ public:
+  explicit OutputLock(const std::string& path);
+  OutputLock(const OutputLock&) = delete;
+  OutputLock& operator=(const OutputLock&) = delete;
+  ~OutputLock();
+
+ private:
+  int fd_ = -1;
+};
 
 /// Reads a whole file; throws std::runtime_error naming the path when it cannot be read.
 std::string readFile(const std::string& path);

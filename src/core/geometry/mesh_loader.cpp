@@ -28,6 +28,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <system_error>
 #include <vector>
 
 #include "handsim/io/input_error.hpp"
@@ -507,11 +508,17 @@ std::pair<int, std::string> objFaceProblem(const std::string& path) {
 LoadedModel loadMesh(const std::string& path, const MeshLoadOptions& options) {
   if (!(options.scale > 0.0) || !std::isfinite(options.scale))
     throw io::InputError({path, 0, 0, "scale"}, "scale must be a positive finite number");
-  if (std::filesystem::is_directory(path))
+  // Error-code forms: a name the file system refuses (longer than 255 bytes) is a bad input,
+  // not an uncaught filesystem_error.
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec && status.type() != std::filesystem::file_type::not_found)
+    throw io::InputError({path, 0, 0, {}}, "cannot use this file name: " + ec.message());
+  if (std::filesystem::is_directory(status))
     throw io::InputError({path, 0, 0, {}}, "is a folder, not a mesh file");
-  if (!std::filesystem::is_regular_file(path))
+  if (!std::filesystem::is_regular_file(status))
     throw io::InputError({path, 0, 0, {}},
-                         std::filesystem::exists(path) ? "not a regular file" : "no such file");
+                         std::filesystem::exists(status) ? "not a regular file" : "no such file");
   if (!isVrmlPath(path)) {
     try {
       return loadWithImporter(path, options);

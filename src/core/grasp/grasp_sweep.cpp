@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <iomanip>
@@ -13,12 +14,14 @@
 #include <mutex>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 #include <thread>
 
 #include "../io/json_document.hpp"
 #include "handsim/geometry/mesh_loader.hpp"
 #include "handsim/grasp/grasp_contact.hpp"
 #include "handsim/hand/hand_loader.hpp"
+#include "handsim/io/input_file.hpp"
 #include "handsim/sim/scenario.hpp"
 #include "handsim/sim/step.hpp"
 
@@ -34,6 +37,23 @@ std::filesystem::path resolve(const std::filesystem::path& dir, const std::strin
   const std::filesystem::path local = dir / rel;
   if (std::filesystem::is_regular_file(local, ec)) return local;
   return std::filesystem::path(hand::assetDirectory()) / rel;
+}
+
+// 64-bit FNV-1a: identifies a sweep's inputs in its results file (not a security measure).
+constexpr std::uint64_t kFnvOffset = 14695981039346656037ull;
+std::uint64_t fnv1a(std::string_view bytes, std::uint64_t h = kFnvOffset) {
+  for (char c : bytes) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+std::uint64_t fnv1a(const std::string& bytes, std::uint64_t h = kFnvOffset) {
+  return fnv1a(std::string_view(bytes), h);
+}
+template <typename T>
+std::uint64_t hashValue(const T& v, std::uint64_t h) {
+  return fnv1a(std::string_view(reinterpret_cast<const char*>(&v), sizeof v), h);
 }
 
 std::vector<double> gridAxis(const JsonDocument& doc, const json& grid, const std::string& ptr,
@@ -136,7 +156,11 @@ HoldTestSpec readHoldTest(const JsonDocument& doc, const json& block) {
 }  // namespace
 
 SweepSpec loadSweepSpec(const std::string& path) {
-  const JsonDocument doc = JsonDocument::load(path);
+  return parseSweepSpec(io::readInputFile(path, io::kMaxJsonInputBytes), path);
+}
+
+SweepSpec parseSweepSpec(const std::string& text, const std::string& path) {
+  const JsonDocument doc = JsonDocument::parse(text, path);
   const json& root = doc.object(doc.root(), "");
   doc.allowOnly(
       root, "",
@@ -160,6 +184,8 @@ SweepSpec loadSweepSpec(const std::string& path) {
   }
   spec.hand = sc.hand;
   spec.closing = sc.plan;
+  spec.source_hash = fnv1a(
+      io::readInputFile(resolve(dir, closing).string(), io::kMaxJsonInputBytes), fnv1a(doc.text()));
   // Only the first and last states are recorded: a sweep keeps the final grasp.
   spec.closing.record_every = std::numeric_limits<int>::max();
   spec.options = sc.options;
@@ -204,6 +230,10 @@ SweepSpec loadSweepSpec(const std::string& path) {
     const auto xs = gridAxis(doc, *grid, "/grid", "x_m");
     const auto ys = gridAxis(doc, *grid, "/grid", "y_m");
     const auto zs = gridAxis(doc, *grid, "/grid", "z_m");
+    // Counted before the positions are made: 1000^3 would be 24 GB of them.
+    if (xs.size() * ys.size() * zs.size() > kMaxSweepPoses)
+      doc.fail("/grid", "more than " + std::to_string(kMaxSweepPoses) + " poses (" +
+                            std::to_string(xs.size() * ys.size() * zs.size()) + ")");
     // x fastest, then y, then z (a layer per z value).
     for (double z : zs)
       for (double y : ys)
@@ -214,7 +244,8 @@ SweepSpec loadSweepSpec(const std::string& path) {
       positions.push_back(doc.vector3((*list)[i], JsonDocument::child("/palm_positions_m", i)));
   }
   if (positions.empty()) doc.fail("", "the sweep has no poses");
-  if (positions.size() > 1000000) doc.fail("", "more than a million poses");
+  if (positions.size() > kMaxSweepPoses)
+    doc.fail("", "more than " + std::to_string(kMaxSweepPoses) + " poses");
   for (const auto& p : positions) {
     Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
     pose.linear() = palm_rotation;
@@ -466,9 +497,34 @@ SweepSummary summarize(const std::vector<SweepResult>& results) {
   return s;
 }
 
+std::string sweepSpecHash(const SweepSpec& spec) {
+  std::uint64_t h = hashValue(spec.source_hash, kFnvOffset);
+  h = hashValue(spec.palm_poses.size(), h);
+  for (const Eigen::Isometry3d& p : spec.palm_poses)
+    for (int i = 0; i < 16; ++i) h = hashValue(p.matrix()(i), h);
+  h = hashValue(spec.friction, h);
+  h = hashValue(spec.quality.cone_edges, h);
+  h = hashValue(spec.quality.torque_radius, h);
+  h = hashValue(spec.hold_test.has_value(), h);
+  if (const auto& t = spec.hold_test) {
+    for (double v : {t->release, t->lift, t->lift_speed, t->lift_acceleration, t->shake_amplitude,
+                     t->shake_frequency_hz, t->settle, t->tolerance, t->mass_kg, t->density})
+      h = hashValue(v, h);
+    h = hashValue(t->shake_cycles, h);
+    for (int i = 0; i < 3; ++i) {
+      h = hashValue(t->gravity_object[i], h);
+      h = hashValue(t->shake_direction_palm[i], h);
+    }
+  }
+  std::ostringstream out;
+  out << std::hex << std::setw(16) << std::setfill('0') << h;
+  return out.str();
+}
+
 std::string sweepCsv(const std::vector<SweepResult>& results) {
   std::ostringstream out;
-  out << "index,x,y,z,start_collision,contacts,force_closure,epsilon,volume,held,slip_m,seat_m\n";
+  out << "index,x,y,z,start_collision,contacts,force_closure,epsilon,volume,held,slip_m,seat_m,"
+         "spec\n";
   out << std::setprecision(17);
   for (const auto& r : results) {
     out << r.index << ',' << r.palm_position.x() << ',' << r.palm_position.y() << ','
@@ -479,7 +535,7 @@ std::string sweepCsv(const std::vector<SweepResult>& results) {
       out << (r.hold->held ? 1 : 0) << ',' << r.hold->slip << ',' << r.hold->seat;
     else
       out << ",,";
-    out << '\n';
+    out << ',' << r.spec_hash << '\n';
   }
   return out.str();
 }
@@ -494,10 +550,14 @@ bool parseField(const std::string& f, double& out) {
 }
 }  // namespace
 
-std::vector<SweepResult> parseSweepCsv(const std::string& text, const std::string& file) {
+namespace {
+
+// Each row with the line it was read from.
+std::vector<std::pair<SweepResult, int>> parseRows(const std::string& text,
+                                                   const std::string& file) {
   std::istringstream in(text);
   std::string line;
-  std::vector<SweepResult> out;
+  std::vector<std::pair<SweepResult, int>> out;
   int number = 0;
   std::size_t columns = 0;
   while (std::getline(in, line)) {
@@ -513,6 +573,10 @@ std::vector<SweepResult> parseSweepCsv(const std::string& text, const std::strin
                "index,x,y,z,start_collision,contacts,force_closure,epsilon,volume,held,"
                "slip_m,seat_m")
         columns = 12;
+      else if (line ==
+               "index,x,y,z,start_collision,contacts,force_closure,epsilon,volume,held,"
+               "slip_m,seat_m,spec")
+        columns = 13;
       else
         throw io::InputError({file, 1, 1, ""}, "unexpected columns in the sweep result header");
       continue;
@@ -536,15 +600,18 @@ std::vector<SweepResult> parseSweepCsv(const std::string& text, const std::strin
       if (!parseField(f[static_cast<std::size_t>(i)], v[i]))
         fail("field " + std::to_string(i + 1) + " is not a number");
     SweepResult r;
+    if (!(v[0] >= 0.0 && v[0] < 2147483647.0) || std::floor(v[0]) != v[0])
+      fail("the index must be a whole number >= 0");
     r.index = static_cast<int>(v[0]);
-    if (v[0] != r.index || r.index < 0) fail("the index must be a whole number >= 0");
+    if (!(v[5] >= 0.0 && v[5] < 2147483647.0) || std::floor(v[5]) != v[5])
+      fail("contacts must be a whole number >= 0");
     r.palm_position = Eigen::Vector3d(v[1], v[2], v[3]);
     r.start_collision = v[4] != 0.0;
     r.contacts = static_cast<int>(v[5]);
     r.quality.force_closure = v[6] != 0.0;
     r.quality.epsilon = v[7];
     r.quality.volume = v[8];
-    if (columns == 12 && !(f[9].empty() && f[10].empty() && f[11].empty())) {
+    if (columns >= 12 && !(f[9].empty() && f[10].empty() && f[11].empty())) {
       double held = 0.0, slip = 0.0, seat = 0.0;
       if (!parseField(f[9], held) || !(held == 0.0 || held == 1.0))
         fail("held must be 0, 1 or empty");
@@ -552,7 +619,55 @@ std::vector<SweepResult> parseSweepCsv(const std::string& text, const std::strin
         fail("slip_m and seat_m must be numbers when held is given");
       r.hold = SweepResult::Hold{held == 1.0, slip, seat};
     }
-    out.push_back(r);
+    if (columns == 13) {
+      r.spec_hash = f[12];
+      if (!r.spec_hash.empty() && r.spec_hash.size() != 16)
+        fail("spec must be 16 hexadecimal digits");
+      if (!r.spec_hash.empty() &&
+          r.spec_hash.find_first_not_of("0123456789abcdef") != std::string::npos)
+        fail("spec must be 16 hexadecimal digits");
+    }
+    out.emplace_back(std::move(r), number);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<SweepResult> parseSweepCsv(const std::string& text, const std::string& file) {
+  std::vector<SweepResult> out;
+  for (auto& [r, line] : parseRows(text, file)) out.push_back(std::move(r));
+  return out;
+}
+
+std::vector<SweepResult> parseResumeCsv(const std::string& text, const std::string& file,
+                                        const SweepSpec& spec) {
+  const std::string hash = sweepSpecHash(spec);
+  std::vector<SweepResult> out;
+  std::vector<int> line_of(spec.palm_poses.size(), 0);
+  for (auto& [r, line] : parseRows(text, file)) {
+    const auto fail = [&, line = line](const std::string& what) {
+      throw io::InputError({file, line, 1, ""}, "cannot resume from this row: " + what);
+    };
+    if (r.spec_hash.empty())
+      fail(
+          "it has no spec hash (written before results carried one, or not by a sweep); "
+          "results can only be resumed by the sweep that wrote them: choose another --out");
+    if (r.spec_hash != hash)
+      fail("it belongs to another sweep (spec " + r.spec_hash + ", this sweep's is " + hash +
+           ": its file, closing scenario, poses, friction or hold test differ); choose another "
+           "--out or remove the file");
+    if (r.index >= static_cast<int>(spec.palm_poses.size()))
+      fail("index " + std::to_string(r.index) + " is not a pose of this sweep (it has " +
+           std::to_string(spec.palm_poses.size()) + ")");
+    const auto i = static_cast<std::size_t>(r.index);
+    if (line_of[i] > 0)
+      fail("index " + std::to_string(r.index) + " is also on line " + std::to_string(line_of[i]));
+    line_of[i] = line;
+    const Eigen::Vector3d expected = spec.palm_poses[i].translation();
+    if (!((r.palm_position - expected).norm() <= 1e-12 * (1.0 + expected.norm())))
+      fail("its palm position is not that of pose " + std::to_string(r.index));
+    out.push_back(std::move(r));
   }
   return out;
 }

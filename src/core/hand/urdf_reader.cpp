@@ -6,17 +6,18 @@
 
 #include <console_bridge/console.h>
 
+#include <urdf_parser/urdf_parser.h>
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <set>
 #include <sstream>
-#include <urdf_parser/urdf_parser.h>
 
 #include "../io/collision_field.hpp"
 #include "../io/json_document.hpp"
@@ -53,6 +54,10 @@ struct XmlIndex {
   /// not match, an element never closed), for liburdfdom's messages that name no line.
   std::string malformed;
   int malformed_line = 0;
+  /// The line of the first element nested deeper than kMaxUrdfDepth (0: none). The scan stops
+  /// there: such a file is refused before liburdfdom (whose XML parser recurses once per level
+  /// and would exhaust the stack) sees it.
+  int too_deep_line = 0;
   int line(const std::string& tag, const std::string& name) const {
     const auto it = line_of.find({tag, name});
     return it == line_of.end() ? 0 : it->second;
@@ -91,6 +96,7 @@ XmlIndex scanXml(const std::string& text) {
   XmlIndex index;
   std::set<std::string> reported;
   std::vector<std::string> stack;  // open elements
+  std::size_t ignored_depth = 0;   // how many of them are elements handsim does not read
   std::vector<int> open_lines;     // the line of each
   int line = 1;
   std::size_t i = 0;
@@ -129,14 +135,17 @@ XmlIndex scanXml(const std::string& text) {
     if (tag.empty() || tag[0] == '?' || tag[0] == '!') continue;
     if (tag[0] == '/') {
       const std::string closing = tag.substr(1, tag.find_first_of(" \t\r\n", 1) - 1);
-      if (stack.empty() || stack.back() != closing)
+      // Only a matching closing tag closes: a stray one leaves the depth as it was, so the
+      // depth counted here is never below the one an XML parser reaches.
+      if (stack.empty() || stack.back() != closing) {
         malformed(tag_line,
                   "</" + closing + "> does not close " +
                       (stack.empty() ? std::string("any element") : "<" + stack.back() + ">"));
-      if (!stack.empty()) {
-        stack.pop_back();
-        open_lines.pop_back();
+        continue;
       }
+      if (knownTags().count(stack.back()) == 0) --ignored_depth;
+      stack.pop_back();
+      open_lines.pop_back();
       continue;
     }
     std::size_t name_end = 0;
@@ -146,9 +155,7 @@ XmlIndex scanXml(const std::string& text) {
     const std::string name = tag.substr(0, name_end);
     const bool self_closing = tag.back() == '/';
     // Inside an element we skip (gazebo, transmission...), nothing is reported.
-    const bool inside_ignored =
-        std::any_of(stack.begin(), stack.end(),
-                    [](const std::string& s) { return knownTags().count(s) == 0; });
+    const bool inside_ignored = ignored_depth > 0;
     if (!inside_ignored) {
       if (knownTags().count(name) == 0) {
         if (reported.insert(name).second) index.unknown.emplace_back(name, tag_line);
@@ -159,6 +166,11 @@ XmlIndex scanXml(const std::string& text) {
       }
     }
     if (!self_closing) {
+      if (stack.size() >= static_cast<std::size_t>(kMaxUrdfDepth)) {
+        index.too_deep_line = tag_line;
+        return index;
+      }
+      if (knownTags().count(name) == 0) ++ignored_depth;
       stack.push_back(name);
       open_lines.push_back(tag_line);
     }
@@ -208,6 +220,10 @@ class UrdfReader {
 
   HandModel read() {
     index_ = scanXml(text_);
+    if (index_.too_deep_line > 0)
+      fail(index_.too_deep_line,
+           "elements are nested more than " + std::to_string(kMaxUrdfDepth) +
+               " levels deep (a URDF needs fewer than 10); refused before parsing");
     parse();
     HandModel m;
     m.source_file = file_;
@@ -280,17 +296,29 @@ class UrdfReader {
     const urdf::LinkConstSharedPtr root = model_->getRoot();
     if (!root) fail(0, "the URDF has no root link");
     KinematicTree& tree = m.tree;
+    // Names are looked up in maps, so that files of many links take linear time.
+    std::map<std::string, int> link_index;
+    const auto addLink = [&](const std::string& name) {
+      if (link_index.emplace(name, static_cast<int>(tree.links.size())).second)
+        tree.links.push_back({name});
+    };
+    const auto linkIndex = [&](const std::string& name) {
+      const auto it = link_index.find(name);
+      return it == link_index.end() ? -1 : it->second;
+    };
     // Links: the root first, then file order.
-    tree.links.push_back({root->name});
+    addLink(root->name);
     for (const std::string& name : index_.link_order)
-      if (name != root->name && model_->getLink(name)) tree.links.push_back({name});
+      if (model_->getLink(name)) addLink(name);
     // Links urdfdom knows but the scan missed (should not happen): appended.
-    for (const auto& [name, link] : model_->links_)
-      if (tree.linkIndex(name) < 0) tree.links.push_back({name});
-    std::vector<std::string> joint_names = index_.joint_order;
+    for (const auto& [name, link] : model_->links_) addLink(name);
+    std::vector<std::string> joint_names;
+    std::set<std::string> joint_seen;
+    for (const std::string& name : index_.joint_order)
+      if (joint_seen.insert(name).second) joint_names.push_back(name);
     for (const auto& [name, joint] : model_->joints_)
-      if (std::find(joint_names.begin(), joint_names.end(), name) == joint_names.end())
-        joint_names.push_back(name);
+      if (joint_seen.insert(name).second) joint_names.push_back(name);
+    int movable = 0;
     for (const std::string& name : joint_names) {
       const urdf::JointConstSharedPtr j = model_->getJoint(name);
       if (!j) continue;
@@ -314,9 +342,19 @@ class UrdfReader {
           failJoint(name, "type floating or planar is not supported (a hand's joints are "
                           "revolute, continuous, prismatic or fixed)");
       }
-      tj.parent_link = tree.linkIndex(j->parent_link_name);
-      tj.child_link = tree.linkIndex(j->child_link_name);
+      tj.parent_link = linkIndex(j->parent_link_name);
+      tj.child_link = linkIndex(j->child_link_name);
       if (tj.parent_link < 0 || tj.child_link < 0) failJoint(name, "unknown parent or child link");
+      if (const int other = tree.links[static_cast<std::size_t>(tj.child_link)].parent_joint;
+          other >= 0)
+        failJoint(name, "its child link '" + j->child_link_name + "' already has parent joint '" +
+                            tree.joints[static_cast<std::size_t>(other)].name +
+                            "' (a link has one parent)");
+      if (tj.child_link == 0)
+        failJoint(name, "its child is the root link '" + j->child_link_name + "'");
+      if (tj.type != JointType::Fixed && ++movable > kMaxUrdfMovableJoints)
+        failJoint(name, "the URDF has more than " + std::to_string(kMaxUrdfMovableJoints) +
+                            " movable joints; at most that many are supported");
       tj.origin = toIsometry(j->parent_to_joint_origin_transform);
       if (!tj.origin.matrix().allFinite()) failJoint(name, "origin is not finite");
       if (tj.type != JointType::Fixed) {
@@ -341,6 +379,8 @@ class UrdfReader {
         tj.velocity = j->limits->velocity;
         if (!(tj.effort >= 0.0) || !std::isfinite(tj.effort))
           failJoint(name, "limit effort must be finite and not negative");
+        if (!(tj.velocity >= 0.0) || !std::isfinite(tj.velocity))
+          failJoint(name, "limit velocity must be finite and not negative");
       }
       if (j->mimic) {
         if (tj.type == JointType::Fixed) failJoint(name, "a fixed joint cannot mimic");
@@ -357,10 +397,14 @@ class UrdfReader {
           static_cast<int>(tree.joints.size());
       tree.joints.push_back(tj);
     }
+    std::map<std::string, int> joint_index;
+    for (std::size_t i = 0; i < tree.joints.size(); ++i)
+      joint_index.emplace(tree.joints[i].name, static_cast<int>(i));
     for (std::size_t i = 0; i < tree.joints.size(); ++i) {
       if (mimic_names_[i].empty()) continue;
       TreeJoint& tj = tree.joints[i];
-      tj.mimic = tree.jointIndex(mimic_names_[i]);
+      const auto master = joint_index.find(mimic_names_[i]);
+      tj.mimic = master == joint_index.end() ? -1 : master->second;
       if (tj.mimic < 0) failJoint(tj.name, "mimics unknown joint '" + mimic_names_[i] + "'");
       if (tree.joints[static_cast<std::size_t>(tj.mimic)].type == JointType::Fixed)
         failJoint(tj.name, "mimics fixed joint '" + mimic_names_[i] + "'");
@@ -368,16 +412,26 @@ class UrdfReader {
     }
     // Inertials: checked here, where the link's line is known. The root link and the links
     // fixed to it never move (the palm is fixed), so their inertias are not used: not checked.
-    std::set<int> on_root = {0};
-    for (bool grew = true; grew;) {
-      grew = false;
-      for (const TreeJoint& tj : tree.joints)
-        if (tj.type == JointType::Fixed && on_root.count(tj.parent_link) &&
-            on_root.insert(tj.child_link).second)
-          grew = true;
+    // Links fixed to the root: found from the root down (linear in the links whatever order
+    // the file lists them in).
+    std::vector<std::vector<int>> fixed_children(tree.links.size());
+    for (const TreeJoint& tj : tree.joints)
+      if (tj.type == JointType::Fixed)
+        fixed_children[static_cast<std::size_t>(tj.parent_link)].push_back(tj.child_link);
+    std::vector<char> on_root(tree.links.size(), 0);
+    on_root[0] = 1;
+    for (std::vector<int> todo = {0}; !todo.empty();) {
+      const int l = todo.back();
+      todo.pop_back();
+      for (int c : fixed_children[static_cast<std::size_t>(l)])
+        if (!on_root[static_cast<std::size_t>(c)]) {
+          on_root[static_cast<std::size_t>(c)] = 1;
+          todo.push_back(c);
+        }
     }
-    for (const TreeLink& l : tree.links) {
-      if (on_root.count(tree.linkIndex(l.name))) continue;
+    for (std::size_t li = 0; li < tree.links.size(); ++li) {
+      const TreeLink& l = tree.links[li];
+      if (on_root[li]) continue;
       const urdf::LinkConstSharedPtr link = model_->getLink(l.name);
       if (!link->inertial) continue;
       const urdf::Inertial& in = *link->inertial;
@@ -433,6 +487,10 @@ class UrdfReader {
     acc.com = m > 0.0 ? ((acc.mass * acc.com + in.mass * c) / m).eval() : Eigen::Vector3d::Zero();
     acc.mass = m;
     acc.inertia += about_com + shift;
+    if (!std::isfinite(acc.mass) || !acc.com.allFinite() || !acc.inertia.allFinite())
+      failLink(link_name,
+               "the inertial overflows double precision in the body frame (mass, origin or "
+               "inertia far too large)");
   }
 
   // -------------------------------------------------------------------------------------------
@@ -558,11 +616,15 @@ class UrdfReader {
       }
       m.fingers.push_back(std::move(chain));
     }
+    // The body copy of each link, also without geometry (a sidecar's "link_collision" needs
+    // it either way).
+    link_owner_.assign(nl, {-1, -1});
     for (std::size_t l = 0; l < nl; ++l) {
       const Body& b = bodies_[static_cast<std::size_t>(body_of[l])];
       tree.links[l].finger = b.owner_finger;
       tree.links[l].row = b.owner_row;
       tree.links[l].in_frame = in_body[l];
+      link_owner_[l] = {b.owner_finger, b.owner_row};
     }
     if (options_.load_geometry) loadGeometry(m, in_body, body_of);
   }
@@ -616,17 +678,29 @@ class UrdfReader {
                                    Eigen::Vector3f& colour) {
     geometry::TriangleMesh mesh;
     constexpr int kSegments = 24;
+    const auto size = [&](double v, const char* what) {
+      if (!(v > 0.0) || !(v <= kMaxUrdfShapeSizeM))
+        failLink(link, std::string(what) + " " + std::to_string(v) +
+                           " m: primitive sizes must be positive and at most " +
+                           std::to_string(static_cast<int>(kMaxUrdfShapeSizeM)) + " m");
+    };
     switch (g.type) {
       case urdf::Geometry::BOX: {
         const auto& b = static_cast<const urdf::Box&>(g);
+        size(b.dim.x, "box size x");
+        size(b.dim.y, "box size y");
+        size(b.dim.z, "box size z");
         mesh = geometry::makeBox(toVector(b.dim));
         break;
       }
       case urdf::Geometry::SPHERE:
+        size(static_cast<const urdf::Sphere&>(g).radius, "sphere radius");
         mesh = geometry::makeSphere(static_cast<const urdf::Sphere&>(g).radius, kSegments);
         break;
       case urdf::Geometry::CYLINDER: {
         const auto& c = static_cast<const urdf::Cylinder&>(g);
+        size(c.radius, "cylinder radius");
+        size(c.length, "cylinder length");
         mesh = geometry::makeCylinder(c.radius, c.length, kSegments);
         // Ours runs along y, URDF's along z.
         mesh.transform(Eigen::Affine3d(Eigen::AngleAxisd(kPi / 2, Eigen::Vector3d::UnitX())));
@@ -634,6 +708,13 @@ class UrdfReader {
       }
       case urdf::Geometry::MESH: {
         const auto& mg = static_cast<const urdf::Mesh&>(g);
+        const Eigen::Vector3d scale = toVector(mg.scale);
+        if (!scale.allFinite() || scale.cwiseAbs().minCoeff() == 0.0)
+          failLink(link, "mesh scale must be finite and not zero");
+        if (mg.filename.size() > kMaxUrdfMeshNameBytes)
+          failLink(link, "mesh file name of " + std::to_string(mg.filename.size()) +
+                             " bytes; at most " + std::to_string(kMaxUrdfMeshNameBytes) +
+                             " are read ('" + io::excerpt(mg.filename) + "')");
         const std::string path = resolveMesh(mg.filename, link);
         std::error_code ec;
         if (!fs::is_regular_file(path, ec))
@@ -650,15 +731,39 @@ class UrdfReader {
           for (const std::string& w : loaded.warnings) warnings_.push_back(w);
           it = mesh_cache_.emplace(path, std::move(loaded)).first;
         }
+        std::size_t triangles = 0;
+        for (const auto& s : it->second.shapes) triangles += s.mesh.triangleCount();
+        countTriangles(triangles, link);
         for (const auto& s : it->second.shapes) mesh.append(s.mesh);
         if (!it->second.shapes.empty()) colour = it->second.shapes.front().diffuse_color;
-        const Eigen::Vector3d scale = toVector(mg.scale);
         if (scale != Eigen::Vector3d::Ones())
           mesh.transform(Eigen::Affine3d(Eigen::Scaling(scale)));
         break;
       }
     }
+    if (g.type != urdf::Geometry::MESH) countTriangles(mesh.triangleCount(), link);
+    // Scaled or placed out of all proportion (scale 1e308 gives infinite vertices).
+    Eigen::Vector3d lo = Eigen::Vector3d::Constant(std::numeric_limits<double>::infinity());
+    Eigen::Vector3d hi = -lo;
+    for (const Eigen::Vector3d& v : mesh.vertices) {
+      lo = lo.cwiseMin(v);
+      hi = hi.cwiseMax(v);
+    }
+    if (!mesh.vertices.empty() &&
+        (!lo.allFinite() || !hi.allFinite() || (hi - lo).maxCoeff() > kMaxUrdfShapeSizeM))
+      failLink(link, "a shape larger than " + std::to_string(static_cast<int>(kMaxUrdfShapeSizeM)) +
+                         " m (or not finite) after its scale; check the mesh scale and units");
     return mesh;
+  }
+
+  /// Counts a shape's triangles against the hand's budget (kMaxUrdfTriangles) before they are
+  /// copied: a mesh named 400 times or 20,000 spheres stop here, not in memory exhaustion.
+  void countTriangles(std::size_t triangles, const std::string& link) {
+    triangles_ += triangles;
+    if (triangles_ > options_.max_triangles)
+      failLink(link, "the hand's shapes have more than " + std::to_string(options_.max_triangles) +
+                         " triangles in all (each use of a mesh counts); at most that many are "
+                         "read");
   }
 
   void addShape(geometry::LoadedModel& into, const urdf::Geometry* g, const urdf::Pose& origin,
@@ -679,12 +784,11 @@ class UrdfReader {
   void loadGeometry(HandModel& m, const std::vector<Eigen::Isometry3d>& in_body,
                     const std::vector<int>& body_of) {
     m.link_shapes.resize(m.fingers.size());
-    for (std::size_t f = 0; f < m.fingers.size(); ++f) m.link_shapes[f].resize(m.fingers[f].rows.size());
-    link_owner_.assign(m.tree.links.size(), {-1, -1});
+    for (std::size_t f = 0; f < m.fingers.size(); ++f)
+      m.link_shapes[f].resize(m.fingers[f].rows.size());
     for (std::size_t l = 0; l < m.tree.links.size(); ++l) {
       const TreeLink& tl = m.tree.links[l];
       const Body& b = bodies_[static_cast<std::size_t>(body_of[l])];
-      link_owner_[l] = {b.owner_finger, b.owner_row};
       BodyShapes& into = b.owner_finger < 0
                              ? m.palm_shapes
                              : m.link_shapes[static_cast<std::size_t>(b.owner_finger)]
@@ -705,6 +809,7 @@ class UrdfReader {
   /// The actuator's joint at the end of a mimic chain, with the composed multiplier and offset.
   std::tuple<int, double, double> mimicRoot(const KinematicTree& tree, int j) const {
     double mult = 1.0, off = 0.0;
+    const int first = j;
     std::set<int> seen;
     while (tree.joints[static_cast<std::size_t>(j)].mimic >= 0) {
       if (!seen.insert(j).second)
@@ -713,6 +818,10 @@ class UrdfReader {
       off = mult * tj.offset + off;
       mult *= tj.multiplier;
       j = tj.mimic;
+      if (!std::isfinite(mult) || !std::isfinite(off) || mult == 0.0)
+        failJoint(tree.joints[static_cast<std::size_t>(first)].name,
+                  "its chain of mimic multipliers and offsets overflows double precision "
+                  "(or underflows to zero)");
     }
     return {j, mult, off};
   }
@@ -758,7 +867,7 @@ class UrdfReader {
   /// Default servo: full effort at 0.1 rad (0.01 m) of error, natural frequency at most
   /// kServoHz with the reflected link inertia at the zero pose, critically damped; a rotor
   /// inertia is added where the links alone are too light for that (docs/hand-format.md).
-  static void setServoGains(HandModel& m) {
+  void setServoGains(HandModel& m) const {
     constexpr double kServoHz = 5.0;
     const double omega = 2.0 * kPi * kServoHz;
     std::vector<double> inertia(m.actuators.size(), 0.0);
@@ -788,6 +897,11 @@ class UrdfReader {
       const double needed = act.servo.kp / (omega * omega);
       act.servo.rotor_inertia = std::max(needed - inertia[a], 1e-6);
       act.servo.kd = 2.0 * std::sqrt(act.servo.kp * (inertia[a] + act.servo.rotor_inertia));
+      if (!std::isfinite(act.servo.kp) || !std::isfinite(act.servo.kd) ||
+          !std::isfinite(act.servo.rotor_inertia))
+        failJoint(act.name, "the servo gains from its limit effort " + std::to_string(effort) +
+                                " and the links it moves overflow double precision (effort or "
+                                "inertias far too large)");
     }
   }
 
@@ -815,7 +929,7 @@ class UrdfReader {
       if (l < 0) doc.fail(p, "no link '" + it.key() + "' in the URDF");
       const std::string name = doc.string(it.value(), p);
       const auto shape = collision::collisionShapeFromName(name);
-      if (!shape) doc.fail(p, "expected \"mesh\" or \"hull\", got \"" + name + "\"");
+      if (!shape) doc.fail(p, "expected \"mesh\" or \"hull\", got \"" + io::excerpt(name) + "\"");
       const auto owner = link_owner_[static_cast<std::size_t>(l)];
       // Another link of the same body named with another shape: one body has one shape.
       for (std::size_t k = 0; k < named.size(); ++k)
@@ -837,9 +951,11 @@ class UrdfReader {
   void readSidecar(HandModel& m) {
     const fs::path path = dir_ / (fs::path(file_).stem().string() + ".handsim.json");
     std::error_code ec;
-    if (!fs::is_regular_file(path, ec)) return;
+    if (!options_.sidecar_text && !fs::is_regular_file(path, ec)) return;
     using json = nlohmann::json;
-    const io::JsonDocument doc = io::JsonDocument::load(path.string());
+    const io::JsonDocument doc =
+        options_.sidecar_text ? io::JsonDocument::parse(*options_.sidecar_text, path.string())
+                              : io::JsonDocument::load(path.string());
     const json& root = doc.object(doc.root(), "");
     doc.allowOnly(root, "",
                   {"format", "version", "couplings", "tendons", "clutches", "poses", "grasp",
@@ -851,7 +967,7 @@ class UrdfReader {
     }
     const std::string format = doc.string(doc.require(root, "", "format"), "/format");
     if (format != "handsim-urdf-sidecar")
-      doc.fail("/format", "expected \"handsim-urdf-sidecar\", got \"" + format + "\"");
+      doc.fail("/format", "expected \"handsim-urdf-sidecar\", got \"" + io::excerpt(format) + "\"");
     if (doc.integer(doc.require(root, "", "version"), "/version") != 1)
       doc.fail("/version", "unsupported version");
     if (const json* couplings = doc.optional(root, "couplings")) {
@@ -874,13 +990,16 @@ class UrdfReader {
     }
     if (const json* poses = doc.optional(root, "poses")) {
       doc.array(*poses, "/poses");
+      std::set<std::string> pose_names;
+      for (const NamedPose& pose : m.poses) pose_names.insert(pose.name);
       for (std::size_t i = 0; i < poses->size(); ++i) {
         const std::string p = io::JsonDocument::child("/poses", i);
         const json& pj = doc.object((*poses)[i], p);
         doc.allowOnly(pj, p, {"name", "joints", "joints_deg"});
         NamedPose pose;
         pose.name = doc.string(doc.require(pj, p, "name"), io::JsonDocument::child(p, "name"));
-        if (m.pose(pose.name)) doc.fail(io::JsonDocument::child(p, "name"), "duplicate pose name");
+        if (!pose_names.insert(pose.name).second)
+          doc.fail(io::JsonDocument::child(p, "name"), "duplicate pose name");
         std::vector<double> act(m.actuators.size());
         for (std::size_t a = 0; a < act.size(); ++a)
           act[a] = std::clamp(0.0, m.actuators[a].lower, m.actuators[a].upper);
@@ -918,7 +1037,12 @@ class UrdfReader {
           const std::string p = io::JsonDocument::child(ap, i);
           const std::string name = doc.string((*acts)[i], p);
           const int a = m.actuatorIndex(name);
-          if (a < 0) doc.fail(p, "no actuator named '" + name + "'");
+          if (a < 0) doc.fail(p, "no actuator named '" + io::excerpt(name) + "'");
+          for (const Tendon& t : m.tendons)
+            for (const TendonJoint& tj : t.joints)
+              if (m.driverOf(tj.joint).first == a)
+                doc.fail(p, "'" + name + "' is the passive actuator of tendon '" + t.name +
+                                "''s joint; list the tendon under 'closing_tendons'");
           if (std::find(m.closing_actuators.begin(), m.closing_actuators.end(), a) !=
               m.closing_actuators.end())
             doc.fail(p, "actuator '" + name + "' is listed twice");
@@ -932,7 +1056,7 @@ class UrdfReader {
           const std::string p = io::JsonDocument::child(tp, i);
           const std::string name = doc.string((*tendons)[i], p);
           const int t = m.tendonIndex(name);
-          if (t < 0) doc.fail(p, "no tendon named '" + name + "'");
+          if (t < 0) doc.fail(p, "no tendon named '" + io::excerpt(name) + "'");
           if (std::find(m.closing_tendons.begin(), m.closing_tendons.end(), t) !=
               m.closing_tendons.end())
             doc.fail(p, "tendon '" + name + "' is listed twice");
@@ -957,7 +1081,7 @@ class UrdfReader {
       const std::string name = doc.string(doc.require(cj, ptr, key), kp);
       const int t = m.tree.jointIndex(name);
       if (t < 0 || m.tree.joints[static_cast<std::size_t>(t)].copies.empty())
-        doc.fail(kp, "no movable joint '" + name + "' in the URDF");
+        doc.fail(kp, "no movable joint '" + io::excerpt(name) + "' in the URDF");
       return t;
     };
     const int follower = jointAt("joint");
@@ -984,9 +1108,14 @@ class UrdfReader {
     const JointDrive primary = m.actuators[static_cast<std::size_t>(ma)].drives
                                    [static_cast<std::size_t>(md)];
     Actuator& target = m.actuators[static_cast<std::size_t>(ma)];
-    for (const JointDrive& d : m.actuators[static_cast<std::size_t>(fa)].drives)
-      target.drives.push_back({d.joint, d.ratio * mult * primary.ratio,
-                               d.ratio * (mult * primary.offset + off) + d.offset});
+    for (const JointDrive& d : m.actuators[static_cast<std::size_t>(fa)].drives) {
+      const JointDrive composed{d.joint, d.ratio * mult * primary.ratio,
+                                d.ratio * (mult * primary.offset + off) + d.offset};
+      if (!std::isfinite(composed.ratio) || !std::isfinite(composed.offset) ||
+          composed.ratio == 0.0)
+        doc.fail(ptr, "the composed multiplier and offset overflow double precision");
+      target.drives.push_back(composed);
+    }
     for (const JointDrive& d : target.drives) {
       const auto& chain = m.fingers[static_cast<std::size_t>(d.joint.finger)];
       const auto& row = chain.rows[static_cast<std::size_t>(chain.rowOfJoint(d.joint.joint))];
@@ -1011,6 +1140,7 @@ class UrdfReader {
   std::vector<Body> bodies_;
   std::map<std::string, Eigen::Matrix3d> repaired_;  ///< link -> repaired inertia about the COM
   std::map<std::string, geometry::LoadedModel> mesh_cache_;
+  std::size_t triangles_ = 0;  ///< of all shapes so far (countTriangles)
   std::vector<std::string> warnings_;
 };
 

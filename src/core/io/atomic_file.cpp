@@ -2,6 +2,7 @@
 #include "handsim/io/atomic_file.hpp"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -63,12 +64,40 @@ int createTemporary(const fs::path& target, std::string& name) {
   return -1;
 }
 
+const char* kindOf(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+// Refuses a `target` that exists and is anything but a regular file: renaming over a device
+// node such as /dev/null, a FIFO or a socket would replace it with a regular file. Returns
+// whether the target exists; `st` is its status then.
+bool requireRegularTarget(const std::string& path, const fs::path& target, struct stat& st) {
+  if (::stat(target.c_str(), &st) != 0) return false;
+  if (S_ISDIR(st.st_mode)) fail("write", path, EISDIR);
+  if (!S_ISREG(st.st_mode))
+    throw std::runtime_error("refusing to write '" + path + "': it exists and is " +
+                             kindOf(st.st_mode) +
+                             ", not a regular file (an output may only replace a regular file "
+                             "or a link to one)");
+  return true;
+}
+
 }  // namespace
+
+void requireRegularOutput(const std::string& path) {
+  struct stat st {};
+  requireRegularTarget(path, resolveTarget(path), st);
+}
 
 void checkWritable(const std::string& path) {
   const fs::path target = resolveTarget(path);
   struct stat st {};
-  if (::stat(target.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) fail("write", path, EISDIR);
+  requireRegularTarget(path, target, st);
   std::string tmp;
   const int fd = createTemporary(target, tmp);
   if (fd < 0) fail("create a file beside", path, errno);
@@ -81,8 +110,7 @@ AtomicFileWriter::AtomicFileWriter(const std::string& path) : path_(path) {
   target_ = target.string();
   // An existing file keeps its permission bits; a new one gets 0666 & ~umask from open().
   struct stat old {};
-  const bool existed = ::stat(target.c_str(), &old) == 0;
-  if (existed && S_ISDIR(old.st_mode)) fail("write", path, EISDIR);
+  const bool existed = requireRegularTarget(path, target, old);
   fd_ = createTemporary(target, temporary_);
   if (fd_ < 0) fail("create a temporary file next to", path, errno);
   if (existed && ::fchmod(fd_, old.st_mode & 07777) != 0) abandon("keep the permissions of");
@@ -151,6 +179,23 @@ void writeFileAtomically(const std::string& path, std::string_view content) {
   AtomicFileWriter out(path);
   out.write(content);
   out.commit();
+}
+
+OutputLock::OutputLock(const std::string& path) {
+  const fs::path folder = folderOf(resolveTarget(path));
+  fd_ = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd_ < 0) fail("open the folder of", path, errno);
+  while (::flock(fd_, LOCK_EX) != 0) {
+    if (errno == EINTR) continue;
+    const int error = errno;
+    ::close(fd_);
+    fd_ = -1;
+    fail("lock the folder of", path, error);
+  }
+}
+
+OutputLock::~OutputLock() {
+  if (fd_ >= 0) ::close(fd_);  // closing the last descriptor releases the lock
 }
 
 std::string readFile(const std::string& path) {

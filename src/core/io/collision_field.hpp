@@ -21,7 +21,7 @@ inline collision::CollisionShape readCollisionShape(const JsonDocument& doc,
   const std::string field = JsonDocument::child(pointer, "collision");
   const std::string name = doc.string(*value, field);
   const auto shape = collision::collisionShapeFromName(name);
-  if (!shape) doc.fail(field, "expected \"mesh\" or \"hull\", got \"" + name + "\"");
+  if (!shape) doc.fail(field, "expected \"mesh\" or \"hull\", got \"" + io::excerpt(name) + "\"");
   return *shape;
 }
 

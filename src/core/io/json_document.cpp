@@ -251,18 +251,31 @@ JsonDocument JsonDocument::parse(std::string text, const std::string& file) {
     std::string what = e.what();
     // nlohmann prefixes "[json.exception.parse_error.101] parse error at line L, column C: ".
     const auto colon = what.find("syntax error");
-    throw InputError({file, line, column, ""},
-                     "invalid JSON: " + (colon == std::string::npos ? what : what.substr(colon)));
+    if (colon != std::string::npos) what = what.substr(colon);
+    // "...; last read: 'TOKEN'": the token may be a whole string value (up to the limit of the
+    // file, and possibly secret). Only its end, where the error is, is shown, and shortly.
+    const std::string marker = "last read: '";
+    const auto token = what.find(marker);
+    const auto end = what.rfind('\'');
+    if (token != std::string::npos && end != std::string::npos && end >= token + marker.size())
+      what =
+          what.substr(0, token + marker.size()) +
+          excerpt(std::string_view(what).substr(token + marker.size(), end - token - marker.size()),
+                  kMaxExcerptChars, /*keep_end=*/true) +
+          what.substr(end);
+    throw InputError({file, line, column, ""}, "invalid JSON: " + what);
   } catch (const json::exception& e) {
     // E.g. "number overflow parsing '1e999'": no byte offset is given, so point at the first
     // occurrence of the quoted token.
-    const std::string what = e.what();
+    std::string what = e.what();
     const auto open = what.find('\'');
     const auto close = open == std::string::npos ? open : what.find('\'', open + 1);
     int line = 0, column = 0;
     if (close != std::string::npos) {
-      const auto at = text.find(what.substr(open + 1, close - open - 1));
+      const std::string token = what.substr(open + 1, close - open - 1);
+      const auto at = text.find(token);
       if (at != std::string::npos) std::tie(line, column) = lineColumnOf(text, at);
+      what = what.substr(0, open + 1) + excerpt(token) + what.substr(close);
     }
     const auto bracket = what.find("] ");
     throw InputError(
@@ -318,13 +331,14 @@ double JsonDocument::rational(const json& v, const std::string& pointer) const {
   double num = 0.0, den = 1.0;
   char slash = 0;
   in >> num;
-  if (in.fail()) fail(pointer, "cannot read '" + s + "' as a number or fraction");
+  if (in.fail()) fail(pointer, "cannot read '" + excerpt(s) + "' as a number or fraction");
   if (in >> slash) {
-    if (slash != '/' || !(in >> den)) fail(pointer, "cannot read '" + s + "' as a fraction a/b");
+    if (slash != '/' || !(in >> den))
+      fail(pointer, "cannot read '" + excerpt(s) + "' as a fraction a/b");
   }
   in >> std::ws;
-  if (!in.eof()) fail(pointer, "trailing characters in '" + s + "'");
-  if (den == 0.0) fail(pointer, "division by zero in '" + s + "'");
+  if (!in.eof()) fail(pointer, "trailing characters in '" + excerpt(s) + "'");
+  if (den == 0.0) fail(pointer, "division by zero in '" + excerpt(s) + "'");
   const double x = num / den;
   if (!std::isfinite(x)) fail(pointer, "expected a finite number");
   return x;
@@ -383,7 +397,7 @@ void JsonDocument::allowOnly(const json& obj, const std::string& pointer,
       list += std::string(list.empty() ? "" : ", ") + a;
     }
     if (!known)
-      fail(child(pointer, k), "unknown field '" + k + "' (expected one of: " + list + ")");
+      fail(child(pointer, k), "unknown field '" + excerpt(k) + "' (expected one of: " + list + ")");
   }
 }
 

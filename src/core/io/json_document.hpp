@@ -63,6 +63,9 @@ class JsonDocument {
   /// rotations about x, y, z: R = Rz(yaw) Ry(pitch) Rx(roll).
   Eigen::Isometry3d pose(const json& value, const std::string& pointer) const;
 
+  /// The parsed text as read.
+  const std::string& text() const noexcept { return text_; }
+
   static std::string child(const std::string& pointer, const std::string& key);
   static std::string child(const std::string& pointer, std::size_t index);
 

@@ -148,9 +148,13 @@ void Recorder::keep(const std::vector<double>& row) {
     stride_ *= 2;
     on_stride = recorded_ % stride_ == 0;
   }
-  // With a limit the kept rows never need more than limit + 1 rows: reserve that once rather
-  // than let the vector double past it (untouched pages cost no memory).
-  if (kept_limit_ > 0 && data_.capacity() < (kept_limit_ + 1) * n) data_.reserve((kept_limit_ + 1) * n);
+  // With a limit the kept rows never need more than limit + 1 rows: the vector grows by
+  // doubling as rows come, but never past that (reserving it all up front would ask for
+  // limit x columns doubles at once: gigabytes for a model with thousands of columns).
+  if (kept_limit_ > 0 && data_.size() + n > data_.capacity()) {
+    const std::size_t most = (kept_limit_ + 1) * n;
+    data_.reserve(std::min(most, std::max(2 * data_.capacity(), data_.size() + n)));
+  }
   data_.insert(data_.end(), row.begin(), row.end());
   tail_ = !on_stride;
 }

@@ -261,6 +261,9 @@ Scenario readScenario(const JsonDocument& doc) {
     if (plan.record_every < 1) doc.fail("/record_every", "must be at least 1");
   }
   if (plan.duration / sc.options.dt > 1e8) doc.fail("/duration_s", "more than 1e8 steps");
+  if (plan.duration < sc.options.dt)
+    doc.fail("/duration_s", "shorter than one step (dt_s " + std::to_string(sc.options.dt) +
+                                " s): the run would have no end");
   if (const json* pose = doc.optional(root, "palm_pose"))
     plan.palm_pose_world = doc.pose(*pose, "/palm_pose");
   if (const json* palm = doc.optional(root, "palm")) readPalm(doc, *palm, plan);
@@ -481,10 +484,15 @@ Scenario readScenario(const JsonDocument& doc) {
       if (const json* m = doc.optional(o, "mass_kg")) {
         const std::string p = JsonDocument::child(op, "mass_kg");
         const double mass = doc.rational(*m, p);
-        if (!(mass > 0.0 && mass < 1e6)) doc.fail(p, "expected a mass in (0, 1e6) kg");
+        if (!(mass >= 1e-9 && mass < 1e6)) doc.fail(p, "expected a mass in [1e-9, 1e6) kg");
         if (!(obj.mass.volume_m3 > 0.0))
           doc.fail(p, "the mesh is not closed, so it has no volume to give this mass to");
         computeMassProperties(obj, mass / obj.mass.volume_m3);
+        if (!(obj.mass.mass_kg > 0.0) || !obj.mass.inertia_com.allFinite() ||
+            !(obj.mass.inertia_com.trace() > 0.0))
+          doc.fail(p,
+                   "this mass on this mesh gives no usable inertia (too small for double "
+                   "precision)");
       }
       if (const json* fr = doc.optional(o, "free")) {
         obj.fixed = !doc.boolean(*fr, JsonDocument::child(op, "free"));
