@@ -290,12 +290,17 @@ void bindGrasp(py::module_& m) {
         py::gil_scoped_release release;
         // Ctrl+C stops a long sweep: the calling thread evaluates poses too, and checks for
         // signals after each of its own (Python runs handlers only on its main thread).
-        return grasp::runSweep(copy, todo, static_cast<unsigned>(threads),
-                               [caller](const SweepResult&) {
-                                 if (std::this_thread::get_id() != caller) return;
-                                 py::gil_scoped_acquire acquire;
-                                 if (PyErr_CheckSignals() != 0) throw py::error_already_set();
-                               });
+        std::vector<SweepResult> results =
+            grasp::runSweep(copy, todo, static_cast<unsigned>(threads),
+                            [caller](const SweepResult&) {
+                              if (std::this_thread::get_id() != caller) return;
+                              py::gil_scoped_acquire acquire;
+                              if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+                            });
+        // Each row names its sweep, as the CLI's rows do (the CSV's spec column).
+        const std::string hash = grasp::sweepSpecHash(copy);
+        for (SweepResult& r : results) r.spec_hash = hash;
+        return results;
       },
       py::arg("spec"), py::arg("indices") = py::none(), py::arg("threads") = 0,
       py::arg("shard") = py::none(),
@@ -332,8 +337,9 @@ void bindGrasp(py::module_& m) {
       "held or did not.");
   m.def("sweep_csv", &grasp::sweepCsv, py::arg("results"),
         "The results as the CLI's CSV (header index,x,y,z,start_collision,contacts,"
-        "force_closure,epsilon,volume,held,slip_m,seat_m; the last three empty without a hold "
-        "result; 17 significant digits), rows in the given order.");
+        "force_closure,epsilon,volume,held,slip_m,seat_m,spec; held, slip_m and seat_m empty "
+        "without a hold result, spec the hash of the sweep the rows belong to; 17 significant "
+        "digits), rows in the given order.");
 }
 
 }  // namespace handsim::python

@@ -182,9 +182,10 @@ def test_sweep_equals_the_cli(sweep_file, tmp_path):
     assert [r.index for r in results] == [0, 1, 2, 3]
     assert handsim.sweep_csv(results) == out.read_text()
 
-    # The rows, read back from the CLI's file (the hold test's columns are empty: NaN).
+    # The rows, read back from the CLI's file (the hold test's columns are empty: NaN; the
+    # last is the sweep's spec hash, text).
     rows = np.genfromtxt(out, delimiter=",", skip_header=1, ndmin=2)
-    assert rows.shape[1] == 12 and np.isnan(rows[:, 9:]).all()
+    assert rows.shape[1] == 13 and np.isnan(rows[:, 9:12]).all()
     assert all(r.held is None and r.slip_m is None and r.seat_m is None for r in results)
     for r, row in zip(results, rows):
         assert r.index == row[0]

@@ -15,7 +15,7 @@ import handsim
 def long_run():
     model = handsim.Model(handsim.load_hand("barrett"))
     plan = handsim.RunPlan()
-    plan.duration = 15.0       # 15,000 steps: a few tenths of a second
+    plan.duration = 60.0       # 60,000 steps: long enough to be caught running
     plan.record_every = 100
     plan.set_trajectory(model, "M3", [(9000.0, 20000.0, 60000.0, None)])
     return model, plan
@@ -35,7 +35,7 @@ def test_a_second_thread_gets_an_error_not_a_crash(call):
     worker = threading.Thread(target=go)
     worker.start()
     started.wait()
-    time.sleep(0.05)  # the worker takes the GIL and enters run_to_end
+    time.sleep(0.01)  # the worker takes the GIL and enters run_to_end
     refused = 0
     while worker.is_alive():
         try:
