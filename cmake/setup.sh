@@ -71,8 +71,9 @@ case "$mode" in
       cmake --build "$sanitized" -j2
       # The long physics runs (grasps held for seconds, parameter sweeps, random IK and tree
       # scenes by the hundred) repeat under the sanitizers code paths the shorter tests already
-      # take there, at ten times the cost; they run in the first build.
-      long_runs='^(PenaltyGrasp|PenaltyConvergence|Stability\.TheBound|TorsionalFriction\.TheConverged|GraspSweepHold|IkMiss|Placement\.Every|KdopTree\.BoxesAndSpheres|BarrettLift)\.?'
+      # take there, at ten times the cost; they run in the first build. So do the tests that bound
+      # a loader's time (linear, not quadratic, in Release).
+      long_runs='^(PenaltyGrasp|PenaltyConvergence|Stability\.TheBound|TorsionalFriction\.TheConverged|GraspSweepHold|IkMiss|Placement\.Every|KdopTree\.BoxesAndSpheres|BarrettLift|HandHostile\.ManyPoses|UrdfHostile\.Many[A-Za-z]*LinearTime)\.?'
       ASAN_OPTIONS=abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
         ctest --test-dir "$sanitized" --output-on-failure -j2 -E "$long_runs"
     fi
