@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "handsim/io/atomic_file.hpp"
+#include "file_kind.hpp"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -64,15 +65,6 @@ int createTemporary(const fs::path& target, std::string& name) {
   return -1;
 }
 
-const char* kindOf(mode_t mode) {
-  if (S_ISDIR(mode)) return "a directory";
-  if (S_ISFIFO(mode)) return "a FIFO";
-  if (S_ISCHR(mode)) return "a character device";
-  if (S_ISBLK(mode)) return "a block device";
-  if (S_ISSOCK(mode)) return "a socket";
-  return "not a regular file";
-}
-
 // Refuses a `target` that exists and is anything but a regular file: renaming over a device
 // node such as /dev/null, a FIFO or a socket would replace it with a regular file. Returns
 // whether the target exists; `st` is its status then.
@@ -81,7 +73,7 @@ bool requireRegularTarget(const std::string& path, const fs::path& target, struc
   if (S_ISDIR(st.st_mode)) fail("write", path, EISDIR);
   if (!S_ISREG(st.st_mode))
     throw std::runtime_error("refusing to write '" + path + "': it exists and is " +
-                             kindOf(st.st_mode) +
+                             detail::fileKind(st.st_mode) +
                              ", not a regular file (an output may only replace a regular file "
                              "or a link to one)");
   return true;

@@ -3,6 +3,7 @@
 // opened descriptor, so nothing can be swapped in between) before a byte is read, and the read
 // never goes past the size limit however the file behaves.
 #include "handsim/io/input_file.hpp"
+#include "file_kind.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -34,15 +35,6 @@ class Descriptor {
   int fd_;
 };
 
-const char* kindOf(mode_t mode) {
-  if (S_ISDIR(mode)) return "a directory";
-  if (S_ISFIFO(mode)) return "a FIFO";
-  if (S_ISCHR(mode)) return "a character device";
-  if (S_ISBLK(mode)) return "a block device";
-  if (S_ISSOCK(mode)) return "a socket";
-  return "not a plain file";
-}
-
 std::string describeLimit(std::size_t max_bytes) {
   if (max_bytes % (std::size_t{1} << 20) == 0)
     return std::to_string(max_bytes >> 20) + " MiB (" + std::to_string(max_bytes) + " bytes)";
@@ -66,7 +58,7 @@ std::string readInputFile(const std::string& path, std::size_t max_bytes) {
     throw InputError({path, 0, 0, ""}, std::string("cannot read file: ") + std::strerror(errno));
   if (!S_ISREG(st.st_mode))
     throw InputError({path, 0, 0, ""},
-                     std::string("not a regular file (") + kindOf(st.st_mode) + ")");
+                     std::string("not a regular file (") + detail::fileKind(st.st_mode) + ")");
   if (static_cast<std::uintmax_t>(st.st_size) > max_bytes) tooLarge(path, max_bytes);
 
   // The size may change while reading; read until end of file, but never past the limit.
