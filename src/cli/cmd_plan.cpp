@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // handsim-cli plan: grasp planning (docs/planner.md).
-#include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <mutex>
 #include <thread>
 
 #include "cli_util.hpp"
@@ -11,6 +9,7 @@
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/planner/grasp_records.hpp"
 #include "outputs.hpp"
+#include "validate_records.hpp"
 
 namespace handsim::cli {
 namespace {
@@ -135,47 +134,18 @@ int run(const std::vector<std::string>& argv) {
   }
   for (const auto& preset : presets) {
     const planner::Validator v = planner::makeValidator(hand, object, preset, o.closing);
-    std::atomic<std::size_t> next{0}, finished{0};
-    std::mutex report;
-    std::exception_ptr failure;
-    auto worker = [&]() {
-      try {
-        for (std::size_t i = next++; i < records.size(); i = next++) {
-          records[i].validation.push_back(
-              planner::validateGrasp(v, records[i].grasp.palm_object, records[i].grasp.pregrasp));
-          const std::size_t f = ++finished;
-          if (!quiet) {
-            const std::lock_guard<std::mutex> l(report);
-            std::fprintf(stderr, "\rvalidate %s: %zu/%zu   ", preset.name.c_str(), f,
-                         records.size());
-          }
-        }
-      } catch (...) {
-        const std::lock_guard<std::mutex> l(report);
-        if (!failure) failure = std::current_exception();
-        next = records.size();
-      }
-    };
     const unsigned n =
         o.threads == 0 ? std::max(1u, std::thread::hardware_concurrency()) : o.threads;
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < n; ++t) pool.emplace_back(worker);
-    worker();
-    for (auto& t : pool) t.join();
-    if (failure) std::rethrow_exception(failure);
+    validateRecordsInParallel(records.size(), n, preset.name, quiet, [&](std::size_t i) {
+      records[i].validation.push_back(
+          planner::validateGrasp(v, records[i].grasp.palm_object, records[i].grasp.pregrasp));
+    });
   }
   planner::saveGraspRecords(out, records);
   if (!quiet)
     std::fprintf(stderr, "\rplan: done, %zu grasps in %.1f s%30s\n", records.size(), seconds(), "");
 
-  nlohmann::ordered_json passed = nlohmann::ordered_json::object();
-  for (const auto& preset : presets) {
-    int n = 0;
-    for (const auto& r : records)
-      for (const auto& v : r.validation)
-        if (v.preset == preset.name && v.passed) ++n;
-    passed[preset.name] = n;
-  }
+  const nlohmann::ordered_json passed = passedPerPreset(records, presets);
   printJson({{"out", out},
              {"hand", hand->id},
              {"object", object.name},

@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // handsim-cli validate: validation presets on grasps read from a file (docs/planner.md).
 #include <algorithm>
-#include <atomic>
 #include <cstdio>
 #include <map>
-#include <mutex>
 #include <thread>
 
 #include "cli_util.hpp"
@@ -13,6 +11,7 @@
 #include "handsim/io/input_error.hpp"
 #include "handsim/planner/grasp_records.hpp"
 #include "outputs.hpp"
+#include "validate_records.hpp"
 
 namespace handsim::cli {
 namespace {
@@ -72,48 +71,19 @@ int run(const std::vector<std::string>& argv) {
             planner::makeValidator(h, objects[object_key], preset));
       of[i] = validators[key].get();
     }
-    std::atomic<std::size_t> next{0}, finished{0};
-    std::mutex report;
-    std::exception_ptr failure;
-    auto worker = [&]() {
-      try {
-        for (std::size_t i = next++; i < records.size(); i = next++) {
-          auto outcome = planner::validateGrasp(*of[i], records[i].grasp.palm_object,
-                                                records[i].grasp.pregrasp);
-          auto& list = records[i].validation;
-          list.erase(std::remove_if(list.begin(), list.end(),
-                                    [&](const auto& v) { return v.preset == preset.name; }),
-                     list.end());
-          list.push_back(std::move(outcome));
-          const std::size_t f = ++finished;
-          if (!quiet) {
-            const std::lock_guard<std::mutex> l(report);
-            std::fprintf(stderr, "\rvalidate %s: %zu/%zu   ", preset.name.c_str(), f,
-                         records.size());
-          }
-        }
-      } catch (...) {
-        const std::lock_guard<std::mutex> l(report);
-        if (!failure) failure = std::current_exception();
-        next = records.size();
-      }
-    };
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
-    worker();
-    for (auto& t : pool) t.join();
-    if (failure) std::rethrow_exception(failure);
+    validateRecordsInParallel(records.size(), threads, preset.name, quiet, [&](std::size_t i) {
+      auto outcome =
+          planner::validateGrasp(*of[i], records[i].grasp.palm_object, records[i].grasp.pregrasp);
+      auto& list = records[i].validation;
+      list.erase(std::remove_if(list.begin(), list.end(),
+                                [&](const auto& v) { return v.preset == preset.name; }),
+                 list.end());
+      list.push_back(std::move(outcome));
+    });
     if (!quiet) std::fprintf(stderr, "\n");
   }
   planner::saveGraspRecords(out, records);
-  nlohmann::ordered_json passed = nlohmann::ordered_json::object();
-  for (const auto& preset : presets) {
-    int n = 0;
-    for (const auto& r : records)
-      for (const auto& v : r.validation)
-        if (v.preset == preset.name && v.passed) ++n;
-    passed[preset.name] = n;
-  }
+  const nlohmann::ordered_json passed = passedPerPreset(records, presets);
   printJson({{"out", out}, {"grasps", records.size()}, {"passed", passed}});
   return kOk;
 }
