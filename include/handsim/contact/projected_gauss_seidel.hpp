@@ -13,14 +13,14 @@
 namespace handsim::contact {
 
 /// Scratch of the active-set refinement (PgsSettings::scratch): the block of the Delassus
-/// matrix of the rows that move, its factor, the step and a trial velocity. reserve() sizes it
-/// for up to `rows` rows on `n` generalised velocities; a solve with more rows skips the
+/// matrix of the rows that move, its factor, and the step in impulses and velocities. reserve()
+/// sizes it for up to `rows` rows on `n` generalised velocities; a solve with more rows skips the
 /// refinement. The solves allocate nothing.
 struct PgsScratch {
   Eigen::MatrixXd block;     ///< W_AA, then its Cholesky factor (lower)
   Eigen::VectorXd step;      ///< -residual of the active rows, then their impulse change
-  Eigen::VectorXd trial;     ///< the impulses after the change (nr)
-  Eigen::VectorXd velocity;  ///< the velocity after the change (n)
+  Eigen::VectorXd change;    ///< the step of every row's impulse (nr)
+  Eigen::VectorXd velocity_change;  ///< M^-1 J_A^T times the step (n)
   Eigen::VectorXi active;    ///< the rows that move
   void reserve(Eigen::Index rows, Eigen::Index n);
 };

@@ -90,7 +90,7 @@ bool refine(const Eigen::Ref<const Eigen::MatrixXd>& rows,
             Eigen::Ref<Eigen::VectorXd> lambda) {
   PgsScratch& sc = *settings.scratch;
   const Eigen::Index nr = bias.size(), n = velocity.size();
-  if (nr > sc.block.rows() || n > sc.velocity.size()) return false;
+  if (nr > sc.block.rows() || n > sc.velocity_change.size()) return false;
   const auto live = [&](Eigen::Index i) { return w(i, i) > settings.row_floor; };
   // Inside a bound by more than rounding: such a row moves with the others; at a bound it stays.
   constexpr double kInside = 1.0 - 1e-9;
@@ -158,13 +158,13 @@ bool refine(const Eigen::Ref<const Eigen::MatrixXd>& rows,
   // The step is taken as far as every bound allows (alpha in [0, 1]; the row that stops it
   // joins its bound's set at the next refinement): normals stay >= 0, friction inside its
   // cone or box, and no normal row at zero is driven into approach.
-  auto v_change = sc.velocity.head(n);
+  auto v_change = sc.velocity_change.head(n);
   v_change.setZero();
   for (Eigen::Index a = 0; a < na; ++a) {
     if (!std::isfinite(sc.step[a])) return false;
     v_change += minv_rows.col(sc.active[a]) * sc.step[a];
   }
-  auto change = sc.trial.head(nr);
+  auto change = sc.change.head(nr);
   change.setZero();
   for (Eigen::Index a = 0; a < na; ++a) change[sc.active[a]] = sc.step[a];
   double alpha = 1.0;
@@ -256,10 +256,10 @@ void PgsScratch::reserve(Eigen::Index rows, Eigen::Index n) {
   if (block.rows() < rows) {
     block.resize(rows, rows);
     step.resize(rows);
-    trial.resize(rows);
+    change.resize(rows);
     active.resize(rows);
   }
-  if (velocity.size() < n) velocity.resize(n);
+  if (velocity_change.size() < n) velocity_change.resize(n);
 }
 
 int projectedGaussSeidel(const Eigen::Ref<const Eigen::MatrixXd>& rows,
