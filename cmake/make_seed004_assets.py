@@ -358,6 +358,9 @@ def gripper2p():
         "poses": [
             {"name": "open", "joints_deg": {"L": [0], "R": [0]}},
             {"name": "closed", "joints_deg": {"L": [0.045], "R": [0.045]}}],
+        # The planner's posture space (docs/planner.md, "Eigengrasps"): the jaws' opening.
+        "eigengrasps": {"origin": {"jaws": 0.025},
+                        "directions": [{"name": "jaws", "actuators": {"jaws": 0.025}}]},
         # Approach along palm z; imports start between the pads, at their mid-height.
         "grasp": {"closing_actuators": ["jaws"], "closing_tendons": [],
                   "approach_palm": [0, 0, 1], "approach_origin_palm_m": [0, 0, 0.05]}}
@@ -391,6 +394,15 @@ def revolute_finger(hand_id, name, base_xyz, x0, y0, l1, l2, m1, m2):
                  "inertial": inertial(prox, m1), "mesh": f"{hand_id}/proximal.wrl"},
                 {"name": "J2", "a_m": l2, "limits_deg": [0, 90],
                  "inertial": inertial(dist, m2), "mesh": f"{hand_id}/distal.wrl"}]}, prox, dist
+
+
+REVOLUTE_EIGENGRASPS = {
+    "origin": {"close": round(math.radians(7.5), 6), "curl": round(math.radians(45), 6)},
+    "directions": [
+        {"name": "wrap", "actuators": {"close": round(math.radians(22.5), 6),
+                                       "curl": round(math.radians(45), 6)}},
+        {"name": "pinch", "actuators": {"close": round(math.radians(22.5), 6),
+                                        "curl": round(math.radians(-45), 6)}}]}
 
 
 def revolute_actuators(fingers, close_limit, curl_limit):
@@ -442,6 +454,9 @@ def gripper2r():
         "poses": [
             {"name": "open", "joints_deg": {"L": [-15, 0], "R": [-15, 0]}},
             {"name": "closed", "joints_deg": {"L": [0, 45], "R": [0, 45]}}],
+        # The planner's posture space (docs/planner.md, "Eigengrasps"), from mid-range: both
+        # joints closing together (a wrap), and the distal against the proximal (a pinch).
+        "eigengrasps": REVOLUTE_EIGENGRASPS,
         "grasp": {"closing_actuators": ["close", "curl"], "closing_tendons": [],
                   "approach_palm": [0, 0, 1], "approach_origin_palm_m": [0, 0, 0.09]}}
     meshes = {
@@ -492,6 +507,9 @@ def gripper3r():
         "poses": [
             {"name": "open", "joints_deg": {f"F{k}": [-15, 0] for k in (1, 2, 3)}},
             {"name": "closed", "joints_deg": {f"F{k}": [0, 45] for k in (1, 2, 3)}}],
+        # The planner's posture space (docs/planner.md, "Eigengrasps"), from mid-range: both
+        # joints closing together (a wrap), and the distal against the proximal (a pinch).
+        "eigengrasps": REVOLUTE_EIGENGRASPS,
         "grasp": {"closing_actuators": ["close", "curl"], "closing_tendons": [],
                   "approach_palm": [0, 0, 1], "approach_origin_palm_m": [0, 0, 0.08]}}
     meshes = {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The pseudo-inertia against its definition integral(r r^T dm) for point-mass bodies, and the
-// inertia reading of DESIGN.md section 2 against physical validity.
+// inertia reading of docs/design.md section 4 against physical validity.
 #include "handsim/dynamics/pseudo_inertia.hpp"
 
 #include <gtest/gtest.h>
@@ -73,7 +73,7 @@ TEST(PseudoInertia, EqualsPointMassSum) {
   }
 }
 
-// DESIGN.md section 2: with the off-diagonal numbers read as products of inertia (tensor entries
+// docs/design.md section 4: with the off-diagonal numbers read as products of inertia (tensor entries
 // are their negatives), all three Barrett links have physical inertias about the frame origin
 // and about their centre of mass, and positive definite pseudo-inertias (the full condition for
 // a mass, centre of mass and tensor to belong to one rigid body).
@@ -98,7 +98,7 @@ TEST(BarrettInertiaReading, ProductsReadingIsPhysicalForAllLinks) {
 // Reading the numbers as tensor entries leaves link 1's tensor about the origin positive
 // definite (flipping all off-diagonal signs barely moves its eigenvalues, since xz and yz are
 // tiny), but moved to the centre of mass it is not: no rigid body has that mass, centre of mass
-// and tensor. So DESIGN.md's "link 1 is not positive definite otherwise" holds about the COM,
+// and tensor. So docs/design.md's "link 1 is not positive definite otherwise" holds about the COM,
 // and the origin-only check cannot tell the readings apart.
 TEST(BarrettInertiaReading, TensorEntryReadingBreaksLink1AboutCom) {
   kinematics::LinkInertia link;

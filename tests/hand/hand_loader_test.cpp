@@ -145,7 +145,7 @@ TEST(HandLoader, BarrettMatchesSeed000Tables) {
                 0.0);
 }
 
-// DESIGN.md: reading Table III's off-diagonals as tensor entries makes link 1 unphysical.
+// docs/design.md section 4: reading Table III's off-diagonals as tensor entries makes link 1 unphysical.
 TEST(HandLoader, TheOtherInertiaReadingIsRejectedForBarrettLink1) {
   const std::string text = R"({"format": "handsim-hand", "version": 1, "id": "t",
   "fingers": [{"name": "F", "joints": [{"name": "J", "a_m": 0.05, "alpha_deg": 90,

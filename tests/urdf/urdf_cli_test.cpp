@@ -189,4 +189,36 @@ TEST(UrdfCli, IkSharedFreeReachesWhatLockedMissesAndPrintsEveryJoint) {
 }
 
 }  // namespace
+// Issue 24: the arm as a group of its own in fk, hands --describe and ik --palm-pose.
+TEST(UrdfCli, ArmGroupInFkDescribeAndIk) {
+  const auto fk = runCli("fk --hand " + urdf("wrist_hand.urdf") +
+                         " --palm palm --set index_mcp=0 --arm wrist_pitch=20 --deg");
+  ASSERT_EQ(fk.code, 0) << fk.err;
+  const auto out = nlohmann::json::parse(fk.out);
+  ASSERT_EQ(out.at("arm").at("joints").size(), 2u);
+  EXPECT_EQ(out.at("arm").at("joints")[1].at("name"), "wrist_pitch");
+  // The wrist joints are no finger joints any more.
+  for (const auto& f : out.at("fingers")) EXPECT_LE(f.at("q").size(), 3u);
+  const auto describe = runCli("hands --describe " + urdf("wrist_hand.urdf") + " --palm palm");
+  ASSERT_EQ(describe.code, 0) << describe.err;
+  EXPECT_EQ(nlohmann::json::parse(describe.out).at("hand").at("arm").at("palm_link"), "palm");
+  // The palm pose fk printed is reached; one 0.5 m away is not (exit 3, the miss in mm).
+  const auto& t = out.at("arm").at("palm_in_base");
+  const std::string pose = std::to_string(double(t[3])) + "," + std::to_string(double(t[7])) + "," +
+                           std::to_string(double(t[11])) + ",0,20,0";
+  const auto ik = runCli("ik --hand " + urdf("wrist_hand.urdf") + " --palm palm --palm-pose " +
+                         pose + " --deg");
+  ASSERT_EQ(ik.code, 0) << ik.err << ik.out;
+  EXPECT_NEAR(double(nlohmann::json::parse(ik.out).at("arm").at("wrist_pitch")),
+              20.0 * 3.14159265358979323846 / 180.0, 1e-5);
+  const auto far =
+      runCli("ik --hand " + urdf("wrist_hand.urdf") + " --palm palm --palm-pose 0.5,0,0.07");
+  EXPECT_EQ(far.code, 3) << far.err;
+  const auto miss = nlohmann::json::parse(far.out);
+  EXPECT_EQ(miss.at("error"), "unreachable");
+  EXPECT_GT(double(miss.at("miss_mm")), 400.0);
+  EXPECT_NE(runCli("fk --hand " + urdf("wrist_hand.urdf") + " --set index_mcp=0 --arm 1,2").code,
+            0);
+}
+
 }  // namespace handsim

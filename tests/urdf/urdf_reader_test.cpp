@@ -200,11 +200,33 @@ TEST(UrdfReader, ErrorsNameFileLineAndElement) {
                  (i == 0 ? std::string("base") : "d" + std::to_string(i - 1)) +
                  "\"/><child link=\"d" + std::to_string(i) + "\"/></joint>\n";
   const std::string deep = writeTemp("deep.urdf", deep_text + "</robot>\n");
-  // d8 is the ninth movable joint's child, on line 4 + 2 * 8.
-  EXPECT_NE(loadError(deep).find("deep.urdf:20: link 'd8': the chain from the root to it has "
-                                 "more than 8 movable joints"),
+  // A chain has any length: ten joints in a row make one finger of ten.
+  {
+    hand::UrdfOptions opt;
+    opt.load_geometry = false;
+    const hand::HandModel h = hand::loadUrdfHand(deep, opt);
+    ASSERT_EQ(h.fingers.size(), 1u);
+    EXPECT_EQ(h.fingers.front().dof(), 10);
+  }
+  // But a deep tree with a leaf at every joint would copy the spine into every chain: a spine
+  // of 100 joints with 100 leaves is 5,150 rows in all (limit 4,096), refused at the leaf
+  // that passes the limit.
+  std::string comb_text = kHead;
+  for (int i = 0; i < 100; ++i) {
+    const std::string parent = i == 0 ? "base" : "s" + std::to_string(i - 1);
+    comb_text += "<link name=\"s" + std::to_string(i) + "\"/>\n<joint name=\"js" +
+                 std::to_string(i) + "\" type=\"continuous\"><parent link=\"" + parent +
+                 "\"/><child link=\"s" + std::to_string(i) + "\"/></joint>\n<link name=\"t" +
+                 std::to_string(i) + "\"/>\n<joint name=\"jt" + std::to_string(i) +
+                 "\" type=\"continuous\"><parent link=\"s" + std::to_string(i) +
+                 "\"/><child link=\"t" + std::to_string(i) + "\"/></joint>\n";
+  }
+  const std::string comb = writeTemp("comb.urdf", comb_text + "</robot>\n");
+  EXPECT_NE(loadError(comb).find("comb.urdf:"), std::string::npos) << loadError(comb);
+  EXPECT_NE(loadError(comb).find("the chains from the root to the leaves have more than 4096 "
+                                 "movable joints in all"),
             std::string::npos)
-      << loadError(deep);
+      << loadError(comb);
 
   const std::string broken = writeTemp("broken.urdf", "<robot name=\"x\"><link name=\"a\">");
   EXPECT_NE(loadError(broken).find("broken.urdf"), std::string::npos) << loadError(broken);

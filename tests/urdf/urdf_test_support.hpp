@@ -23,7 +23,7 @@ inline constexpr double kPi = 3.14159265358979323846;
 /// A random tree: a wrist of 1-2 movable joints (and a fixed one) under the root, then 3-5
 /// branches of 2-4 joints (revolute, continuous, prismatic, fixed; random origins and axes),
 /// some with a sub-branch; some revolute joints mimic an earlier one. 10-25 movable joints,
-/// at most 8 per root-to-leaf chain.
+/// 3-8 per root-to-leaf chain (long_chain_test.cpp has longer chains).
 struct RandomTree {
   std::string urdf;
   int movable = 0;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <vector>
 
 #include "handsim/kinematics/chain.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
@@ -15,6 +16,19 @@ struct DynamicsTerms {
   kinematics::JointMatrix D;  ///< inertia matrix [kg m^2] (dof x dof)
   kinematics::JointVector H;  ///< Coriolis/centrifugal torques [N m] (dof)
   kinematics::JointVector C;  ///< gravity torques [N m] (dof)
+};
+
+/// Per-row working memory of the Lagrange-Euler algorithms (any number of rows): resized to the
+/// chain on each call, so a scratch kept with a simulation state stops allocating after the
+/// first call for each of its chains.
+struct LagrangeEulerScratch {
+  /// J~_r: pseudo-inertia of link r in {k0} [kg m^2, kg m, kg] (rows).
+  std::vector<Eigen::Matrix4d> pseudo;
+  /// Delta_r = T_r Q_r T_r^-1 (top three rows) of movable row r (rows).
+  std::vector<Eigen::Matrix<double, 3, 4>> delta;
+  /// The forward pass's acceleration terms B_r (or A_r with qdd and gravity) (rows).
+  std::vector<Eigen::Matrix<double, 3, 4>> acceleration;
+  std::vector<int> joint;  ///< joint index of row r, -1 for a fixed row (rows)
 };
 
 /// D, H and C of one chain by the Lagrange-Euler formulation (Fu, Gonzalez & Lee, ch. 3.2;
@@ -34,6 +48,13 @@ DynamicsTerms lagrangeEuler(const kinematics::Chain& chain,
                             const kinematics::ChainFrames& frames,
                             const Eigen::Ref<const Eigen::VectorXd>& qd,
                             const Eigen::Vector3d& gravity_base);
+
+/// The same into `out` with the working memory `scratch`: the simulator's step calls this with
+/// both kept in its workspace, and it then allocates nothing (out's D, H, C already have the
+/// chain's size after the first call).
+void lagrangeEuler(const kinematics::Chain& chain, const kinematics::ChainFrames& frames,
+                   const Eigen::Ref<const Eigen::VectorXd>& qd, const Eigen::Vector3d& gravity_base,
+                   DynamicsTerms& out, LagrangeEulerScratch& scratch);
 
 /// Joint torques/forces tau = D qdd + H + C [N m or N] (dof) for the Lagrange-Euler model,
 /// evaluated without forming D (the same trace sums, factored; see docs/dynamics.md).

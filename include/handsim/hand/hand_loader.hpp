@@ -41,4 +41,8 @@ std::string findOnHandSearchPath(const std::string& path);
 /// handSearchPath(). Throws io::InputError listing the known ids when none matches.
 HandModel loadHand(const std::string& id_or_path);
 
+/// The same with the link that is the palm (a URDF hand on an arm, docs/arm.md; empty: the
+/// sidecar's or the root link). Throws io::InputError for a palm link on a hand file.
+HandModel loadHand(const std::string& id_or_path, const std::string& palm_link);
+
 }  // namespace handsim::hand

@@ -149,6 +149,23 @@ struct BodyShapes {
   bool empty() const { return visual.shapes.empty() && collision.shapes.empty(); }
 };
 
+/// The arm a hand is mounted on (docs/arm.md): the joints between a URDF's root link and the
+/// link named as the palm, or an arm URDF the hand is mounted on. The arm is kinematic: its
+/// joint trajectories drive the palm (sim::ArmPlan); it has no dynamics and does not collide.
+struct ArmModel {
+  std::string base_link;  ///< the arm's root link (URDF root)
+  std::string palm_link;  ///< the link that is the palm (or the arm's flange when mounted)
+  /// Root frame -> palm frame: one row per movable arm joint (joint_names), and a last fixed
+  /// row when the palm sits away from the last joint's frame. chain.dof() arm joints;
+  /// forwardKinematics(chain, q).tip() is the palm in the arm's base frame.
+  kinematics::Chain chain;
+  /// Drawn geometry per chain frame (rows + 1 entries; [0] the base), in that frame [m].
+  std::vector<BodyShapes> link_shapes;
+  std::string source_file;  ///< the URDF the arm was read from
+  bool empty() const { return chain.rows.empty(); }
+  int dof() const { return empty() ? 0 : chain.dof(); }
+};
+
 /// The immutable description of a hand, read from a hand file (docs/hand-format.md).
 struct HandModel {
   std::string id;           ///< short identifier ("barrett")
@@ -161,8 +178,12 @@ struct HandModel {
   /// In-memory geometry (URDF hands), used instead of palm_mesh / link_meshes when not empty.
   BodyShapes palm_shapes;
   std::vector<std::vector<BodyShapes>> link_shapes;  ///< [finger][row], or empty
-  /// URDF hands: the tree the fingers were derived from (empty for hand files).
+  /// URDF hands: the tree the fingers were derived from (empty for hand files). With a palm
+  /// link it is the palm's subtree only (the palm link is links[0]); the rest is `arm`.
   KinematicTree tree;
+  /// The arm between the URDF root and the palm link, or mounted with mountOnArm (empty: the
+  /// palm is placed and moved in Cartesian space only).
+  ArmModel arm;
   /// What the loader found questionable but accepted (unknown URDF tags, missing inertials).
   std::vector<std::string> warnings;
   /// Contacts between links of different fingers and between a link and the palm

@@ -33,10 +33,10 @@ void effectiveDrives(const HandModel& hand, const std::vector<ClutchState>& clut
 /// Jacobian row, a generalised force) and `finger_drives` that finger's effective drives, so each
 /// joint j adds ratio_j g_j to its actuator's entry. A direction at a link point projected
 /// through the drives (a constraint row), a link load reflected to the actuators, all go
-/// through here. `out` is any Eigen vector or row indexable by actuator.
-template <class Out>
-void addThroughDrives(const std::vector<EffectiveDrive>& finger_drives,
-                      const kinematics::JointVector& g, Out&& out) {
+/// through here. `g` is any Eigen vector expression (evaluated entry by entry, no temporary);
+/// `out` is any Eigen vector or row indexable by actuator.
+template <class G, class Out>
+void addThroughDrives(const std::vector<EffectiveDrive>& finger_drives, const G& g, Out&& out) {
   for (std::size_t j = 0; j < finger_drives.size(); ++j) {
     const EffectiveDrive& e = finger_drives[j];
     if (e.ratio == 0.0) continue;

@@ -27,6 +27,12 @@ inline constexpr int kMaxUrdfDepth = 64;
 /// model's size (actuators, chains, recorder columns) before it is built.
 inline constexpr int kMaxUrdfMovableJoints = 512;
 
+/// Most rows all chains of a URDF hand may have together: each chain runs from the root to a
+/// leaf, so joints several leaves share (an arm, a wrist) count once per chain. Chains have
+/// any length; this bounds the model a branching tree can make (5 fingers of 4 joints on a
+/// 7-joint arm with a 2-joint wrist: 65 rows).
+inline constexpr std::size_t kMaxUrdfChainRows = 4096;
+
 /// Most triangles all of a URDF hand's shapes (visual and collision, meshes and tessellated
 /// primitives) may have together; a mesh used by several links counts each time. Real hands
 /// have well under a million.
@@ -49,6 +55,10 @@ struct UrdfOptions {
   /// The sidecar's text, read instead of the file "<stem>.handsim.json" beside the URDF (for
   /// tools and the sidecar fuzz target); messages name that file.
   std::optional<std::string> sidecar_text;
+  /// The link that is the palm (docs/arm.md): the joints from the root link to it become
+  /// HandModel::arm, the palm's subtree the hand. Empty: the sidecar's "palm_link", else the
+  /// root link is the palm (no arm).
+  std::string palm_link;
 };
 
 /// Reads a hand from a URDF file with liburdfdom (docs/hand-format.md, "URDF hands"): the tree
@@ -64,6 +74,16 @@ HandModel loadUrdfHand(const std::string& path, const UrdfOptions& options = {})
 /// and the sidecar.
 HandModel parseUrdfHand(const std::string& text, const std::string& file_name,
                         const UrdfOptions& options = {});
+
+/// Reads only the arm of a URDF: the joints from its root link to `flange_link` (links off
+/// that path must hang from it by fixed joints; a movable joint off it is refused).
+/// Throws io::InputError naming the file, line and element.
+ArmModel loadUrdfArm(const std::string& path, const std::string& flange_link,
+                     const UrdfOptions& options = {});
+
+/// Mounts `hand` on `arm`: the hand's palm frame sits at `flange_to_palm` in the arm's last
+/// frame (a fixed row added to the arm's chain). Replaces any arm the hand had.
+void mountOnArm(HandModel& hand, ArmModel arm, const Eigen::Isometry3d& flange_to_palm);
 
 /// Folders added to every URDF load's package search path (the CLI's --package-path), before
 /// $HANDSIM_PACKAGE_PATH.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Private to the dynamics sources: the structural checks every algorithm needs before it
-// indexes its fixed-capacity per-row arrays.
+// indexes its per-row arrays.
 #pragma once
 
 #include <cstddef>
@@ -12,13 +12,8 @@
 
 namespace handsim::dynamics::detail {
 
-/// Throws std::invalid_argument unless the chain has at most kMaxChainRows rows and one
-/// LinkInertia per row.
+/// Throws std::invalid_argument unless the chain has one LinkInertia per row.
 inline void checkChainShape(const kinematics::Chain& chain) {
-  if (chain.rows.size() > static_cast<std::size_t>(kinematics::kMaxChainRows))
-    throw std::invalid_argument("finger '" + chain.name + "' has " +
-                                std::to_string(chain.rows.size()) + " DH rows; at most " +
-                                std::to_string(kinematics::kMaxChainRows) + " are supported");
   if (chain.links.size() != chain.rows.size())
     throw std::invalid_argument("finger '" + chain.name + "' has " +
                                 std::to_string(chain.links.size()) + " link inertias for " +

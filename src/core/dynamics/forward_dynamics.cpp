@@ -7,10 +7,10 @@
 #include "handsim/dynamics/forward_dynamics.hpp"
 
 #include <Eigen/Cholesky>
-#include <array>
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "chain_check.hpp"
 #include "handsim/dynamics/lagrange_euler.hpp"
@@ -33,9 +33,10 @@ kinematics::JointVector forwardDynamics(const kinematics::Chain& chain,
     throw std::invalid_argument("locked_mask has bits set beyond the " + std::to_string(dof) +
                                 " joints of finger '" + chain.name + "'");
 
-  const auto locked = [locked_mask](int j) { return ((locked_mask >> j) & 1U) != 0; };
+  // The mask reaches joints 0-31; a longer chain's later joints are never locked.
+  const auto locked = [locked_mask](int j) { return j < 32 && ((locked_mask >> j) & 1U) != 0; };
   kinematics::JointVector qd_free = qd;
-  std::array<int, kinematics::kMaxChainRows> free_joint{};
+  std::vector<int> free_joint(static_cast<std::size_t>(dof));
   int nf = 0;
   for (int j = 0; j < dof; ++j) {
     if (locked(j))

@@ -8,7 +8,6 @@
 // dynamics", IEEE Trans. SMC 10(11), 1980); docs/dynamics.md derives every step.
 #include "handsim/dynamics/lagrange_euler.hpp"
 
-#include <array>
 #include <cstddef>
 #include <stdexcept>
 
@@ -23,24 +22,10 @@ namespace {
 using kinematics::Chain;
 using kinematics::DhRow;
 using kinematics::JointType;
-using kinematics::kMaxChainRows;
 
 /// Top three rows of a 4x4 matrix whose last row is zero (velocity-like matrices in se(3) and
 /// their products); the zero row is never stored or multiplied.
 using Mat34 = Eigen::Matrix<double, 3, 4>;
-
-/// Everything the two entry points share, computed in one pass over the rows. Stack storage
-/// only: the hot path never allocates.
-struct LeState {
-  int rows = 0;
-  /// J~_r = T_{r+1} J_r T_{r+1}^T: pseudo-inertia of link r in {k0} [kg m^2, kg m, kg].
-  std::array<Eigen::Matrix4d, kMaxChainRows> pseudo;
-  /// Delta_r = T_r Q_r T_r^-1 (top rows) for movable rows: dT/dq = Delta T for every frame the
-  /// joint moves (Fu et al. eq. for U_ij, with Q_r the revolute or prismatic derivative matrix).
-  std::array<Mat34, kMaxChainRows> delta;
-  /// Joint index of row r, -1 for a fixed row.
-  std::array<int, kMaxChainRows> joint;
-};
 
 /// Delta = T Q T^-1 for the joint that rotates about / slides along the axis (point p,
 /// direction z, in {k0}): for a DH row z of frame T through its origin; for a placement row the
@@ -68,10 +53,17 @@ inline double traceProduct(const Mat34& a, const Mat34& b) {
   return a.cwiseProduct(b).sum();
 }
 
-void prepare(const Chain& chain, const kinematics::ChainFrames& frames, LeState& s) {
-  s.rows = static_cast<int>(chain.rows.size());
+/// Fills J~_r = T_{r+1} J_r T_{r+1}^T (pseudo-inertia of link r in {k0}), Delta_r = T_r Q_r
+/// T_r^-1 (top rows) for movable rows (dT/dq = Delta T for every frame the joint moves: Fu et
+/// al.'s U_ij with Q_r the revolute or prismatic derivative matrix) and the joint of each row.
+void prepare(const Chain& chain, const kinematics::ChainFrames& frames, LagrangeEulerScratch& s) {
+  const auto rows = chain.rows.size();
+  s.pseudo.resize(rows);
+  s.delta.resize(rows);
+  s.acceleration.resize(rows);
+  s.joint.resize(rows);
   int j = 0;
-  for (int r = 0; r < s.rows; ++r) {
+  for (int r = 0; r < static_cast<int>(rows); ++r) {
     const auto ur = static_cast<std::size_t>(r);
     const DhRow& row = chain.rows[ur];
     s.pseudo[ur] = pseudoInertiaInBase(chain.links[ur], frames.at(r + 1));
@@ -89,7 +81,6 @@ void prepare(const Chain& chain, const kinematics::ChainFrames& frames, LeState&
 DynamicsTerms lagrangeEuler(const Chain& chain, const Eigen::Ref<const Eigen::VectorXd>& q,
                             const Eigen::Ref<const Eigen::VectorXd>& qd,
                             const Eigen::Vector3d& gravity_base) {
-  // The shape first: forward kinematics fills fixed-capacity arrays.
   detail::checkChainShape(chain);
   kinematics::checkJointVectorSize(chain, q.size(), "q");
   return lagrangeEuler(chain, kinematics::forwardKinematics(chain, q), qd, gravity_base);
@@ -98,19 +89,27 @@ DynamicsTerms lagrangeEuler(const Chain& chain, const Eigen::Ref<const Eigen::Ve
 DynamicsTerms lagrangeEuler(const Chain& chain, const kinematics::ChainFrames& frames,
                             const Eigen::Ref<const Eigen::VectorXd>& qd,
                             const Eigen::Vector3d& gravity_base) {
+  DynamicsTerms out;
+  LagrangeEulerScratch scratch;
+  lagrangeEuler(chain, frames, qd, gravity_base, out, scratch);
+  return out;
+}
+
+void lagrangeEuler(const Chain& chain, const kinematics::ChainFrames& frames,
+                   const Eigen::Ref<const Eigen::VectorXd>& qd, const Eigen::Vector3d& gravity_base,
+                   DynamicsTerms& out, LagrangeEulerScratch& s) {
   detail::checkChainShape(chain);
   kinematics::checkJointVectorSize(chain, qd.size(), "qd");
   if (frames.count != static_cast<int>(chain.rows.size()) + 1)
     throw std::invalid_argument("lagrangeEuler: frames of another chain");
-  LeState s;
   prepare(chain, frames, s);
-  const int n = s.rows;
+  const int n = static_cast<int>(chain.rows.size());
   const int dof = chain.dof();
 
   // Forward pass: B_r = (d^2 T_{r+1}/dt^2 at qdd = 0) T_{r+1}^-1 = sum_{k,m} qd_k qd_m
   // Delta_min(k,m) Delta_max(k,m), i.e. the sum over k, m of U_jkm qd_k qd_m (Fu et al.'s
   // second derivatives) with T_j factored out; V = sum_k qd_k Delta_k is dT/dt T^-1.
-  std::array<Mat34, kMaxChainRows> b;
+  std::vector<Mat34>& b = s.acceleration;
   Mat34 v = Mat34::Zero();
   Mat34 acc = Mat34::Zero();
   for (int r = 0; r < n; ++r) {
@@ -126,7 +125,6 @@ DynamicsTerms lagrangeEuler(const Chain& chain, const kinematics::ChainFrames& f
 
   // Backward pass over the links: S = sum_{j >= r} J~_j and G = sum_{j >= r} B_j J~_j, so that
   // D_ik = tr(Delta_k S Delta_i^T), h_i = tr(G Delta_i^T), c_i = -g^T (Delta_i S)(:,3).
-  DynamicsTerms out;
   out.D.setZero(dof, dof);
   out.H.setZero(dof);
   out.C.setZero(dof);
@@ -151,7 +149,6 @@ DynamicsTerms lagrangeEuler(const Chain& chain, const kinematics::ChainFrames& f
       out.D(k, i) = dik;
     }
   }
-  return out;
 }
 
 kinematics::JointVector inverseDynamicsLagrangeEuler(const Chain& chain,
@@ -164,15 +161,15 @@ kinematics::JointVector inverseDynamicsLagrangeEuler(const Chain& chain,
   kinematics::checkJointVectorSize(chain, qd.size(), "qd");
   kinematics::checkJointVectorSize(chain, qdd.size(), "qdd");
   const kinematics::ChainFrames frames = kinematics::forwardKinematics(chain, q);
-  LeState s;
+  LagrangeEulerScratch s;
   prepare(chain, frames, s);
-  const int n = s.rows;
+  const int n = static_cast<int>(chain.rows.size());
 
   // tau_i = sum_k D_ik qdd_k + h_i + c_i = tr((sum_{j >= r_i} A_j J~_j) Delta_i^T) with
   // A_j = B_j + sum_{k <= j} qdd_k Delta_k - [0 g; 0 0]: the D qdd sum folds into the
   // acceleration d^2T/dt^2 T^-1, and c_i is the trace with a constant "acceleration" -g of
   // every link (docs/dynamics.md, "inverse dynamics without D").
-  std::array<Mat34, kMaxChainRows> a;
+  std::vector<Mat34>& a = s.acceleration;
   Mat34 v = Mat34::Zero();
   Mat34 acc = Mat34::Zero();
   acc.col(3) = -gravity_base;

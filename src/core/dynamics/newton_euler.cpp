@@ -8,9 +8,9 @@
 // parallel-axis theorem.
 #include "handsim/dynamics/newton_euler.hpp"
 
-#include <array>
 #include <cmath>
 #include <cstddef>
+#include <vector>
 
 #include "chain_check.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
@@ -20,7 +20,48 @@ namespace handsim::dynamics {
 using kinematics::Chain;
 using kinematics::DhRow;
 using kinematics::JointType;
-using kinematics::kMaxChainRows;
+
+namespace {
+
+// Row r's frame at joint value qv (theta and d already include it), in {r+1} coordinates:
+// rot = rotation of {r+1} in {r}; pstar = O_{r+1} - O_r; axis = the joint axis; apt = a point
+// of the joint axis relative to O_r; and the axis and its point in {r} coordinates.
+struct RowFrame {
+  Eigen::Matrix3d rot;
+  Eigen::Vector3d pstar, axis, apt;
+  Eigen::Vector3d axis_prev;  // the axis in {r} coordinates
+  Eigen::Vector3d apt_prev;   // its point relative to O_r in {r} coordinates
+};
+
+RowFrame rowFrame(const DhRow& row, double theta, double d, double qv) {
+  RowFrame f;
+  if (row.form == kinematics::JointFrameForm::Dh) {
+    const double ct = std::cos(theta), st = std::sin(theta);
+    const double ca = std::cos(row.alpha), sa = std::sin(row.alpha);
+    f.rot << ct, -st * ca, st * sa,  //
+        st, ct * ca, -ct * sa,       //
+        0.0, sa, ca;
+    f.pstar = Eigen::Vector3d(row.a, d * sa, d * ca);
+    f.axis = Eigen::Vector3d(0.0, sa, ca);
+    f.apt.setZero();
+    f.axis_prev = Eigen::Vector3d::UnitZ();
+    f.apt_prev.setZero();
+  } else {
+    // T = P Rot(axis, q) or P Trans(axis q): rotation P_R R(q), origin P_t (+ P_R axis q).
+    f.rot = row.placement.linear();
+    Eigen::Vector3d origin = row.placement.translation();
+    f.axis_prev = f.rot * row.axis;
+    f.apt_prev = origin;
+    if (row.type == JointType::Revolute) f.rot = f.rot * Eigen::AngleAxisd(qv, row.axis).matrix();
+    if (row.type == JointType::Prismatic) origin += f.axis_prev * qv;
+    f.pstar = f.rot.transpose() * origin;
+    f.axis = f.rot.transpose() * f.axis_prev;
+    f.apt = f.rot.transpose() * f.apt_prev;
+  }
+  return f;
+}
+
+}  // namespace
 
 kinematics::JointVector inverseDynamicsNewtonEuler(const Chain& chain,
                                                    const Eigen::Ref<const Eigen::VectorXd>& q,
@@ -39,9 +80,10 @@ kinematics::JointVector inverseDynamicsNewtonEuler(const Chain& chain,
   // d cos(alpha)), axis = z_r = rot^T e3 = (0, sin(alpha), cos(alpha)), apt = 0 (the axis
   // passes through O_r). Placement rows: the axis passes through the placement origin, which
   // is O_{r+1}. F, N = net force / moment about the centre of mass that link r needs.
-  std::array<Eigen::Matrix3d, kMaxChainRows> rot;
-  std::array<Eigen::Vector3d, kMaxChainRows> pstar, axis, apt, force, moment;
-  std::array<int, kMaxChainRows> joint;
+  const auto rows = static_cast<std::size_t>(n);
+  std::vector<Eigen::Matrix3d> rot(rows);
+  std::vector<Eigen::Vector3d> pstar(rows), axis(rows), apt(rows), force(rows), moment(rows);
+  std::vector<int> joint(rows);
 
   // Forward recursion of angular velocity w, angular acceleration wd and origin acceleration
   // vd. The base "accelerates" at -g so that gravity enters every link's inertial force.
@@ -62,32 +104,14 @@ kinematics::JointVector inverseDynamicsNewtonEuler(const Chain& chain,
       (row.type == JointType::Revolute ? theta : d) += q[j];
       ++j;
     }
-    Eigen::Matrix3d& rr = rot[ur];
-    Eigen::Vector3d axis_prev;  // the axis in {r} coordinates
-    Eigen::Vector3d apt_prev;   // its point relative to O_r in {r} coordinates
-    if (row.form == kinematics::JointFrameForm::Dh) {
-      const double ct = std::cos(theta), st = std::sin(theta);
-      const double ca = std::cos(row.alpha), sa = std::sin(row.alpha);
-      rr << ct, -st * ca, st * sa,  //
-          st, ct * ca, -ct * sa,    //
-          0.0, sa, ca;
-      pstar[ur] = Eigen::Vector3d(row.a, d * sa, d * ca);
-      axis[ur] = Eigen::Vector3d(0.0, sa, ca);
-      apt[ur].setZero();
-      axis_prev = Eigen::Vector3d::UnitZ();
-      apt_prev.setZero();
-    } else {
-      // T = P Rot(axis, q) or P Trans(axis q): rotation P_R R(q), origin P_t (+ P_R axis q).
-      rr = row.placement.linear();
-      Eigen::Vector3d origin = row.placement.translation();
-      axis_prev = rr * row.axis;
-      apt_prev = origin;
-      if (row.type == JointType::Revolute) rr = rr * Eigen::AngleAxisd(qv, row.axis).matrix();
-      if (row.type == JointType::Prismatic) origin += axis_prev * qv;
-      pstar[ur] = rr.transpose() * origin;
-      axis[ur] = rr.transpose() * axis_prev;
-      apt[ur] = rr.transpose() * apt_prev;
-    }
+    const RowFrame frame = rowFrame(row, theta, d, qv);
+    rot[ur] = frame.rot;
+    pstar[ur] = frame.pstar;
+    axis[ur] = frame.axis;
+    apt[ur] = frame.apt;
+    const Eigen::Matrix3d& rr = rot[ur];
+    const Eigen::Vector3d& axis_prev = frame.axis_prev;
+    const Eigen::Vector3d& apt_prev = frame.apt_prev;
     const Eigen::Vector3d& ps = pstar[ur];
 
     if (row.type == JointType::Revolute) {

@@ -307,9 +307,7 @@ class HandReader {
       chain.base = doc_.pose(*base, JsonDocument::child(ptr, "base"));
     const std::string jptr = JsonDocument::child(ptr, "joints");
     const json& joints = doc_.array(doc_.require(fj, ptr, "joints"), jptr);
-    if (joints.empty() || joints.size() > static_cast<std::size_t>(kinematics::kMaxChainRows))
-      doc_.fail(jptr, "a finger needs 1 to " + std::to_string(kinematics::kMaxChainRows) +
-                          " DH rows, got " + std::to_string(joints.size()));
+    if (joints.empty()) doc_.fail(jptr, "a finger needs at least one DH row");
     std::vector<std::string> meshes;
     std::vector<std::string> visual_meshes;
     std::vector<collision::CollisionShape> shapes;
@@ -425,7 +423,7 @@ class HandReader {
     if (off != "tensor" && off != "products")
       doc_.fail(JsonDocument::child(ip, "off_diagonal"), "expected \"tensor\" or \"products\"");
     // "products": the numbers are products of inertia P_xy = +integral(x y dm); the tensor's
-    // off-diagonal entries are their negatives (DESIGN.md section 2).
+    // off-diagonal entries are their negatives (docs/design.md section 4).
     const double s = off == "products" ? -1.0 : 1.0;
     Eigen::Matrix3d given;
     given << v[0], s * v[1], s * v[2], s * v[1], v[3], s * v[4], s * v[2], s * v[4], v[5];
@@ -687,13 +685,23 @@ std::string findOnHandSearchPath(const std::string& path) {
 }
 
 HandModel loadHand(const std::string& id_or_path) {
+  return loadHand(id_or_path, std::string());
+}
+
+HandModel loadHand(const std::string& id_or_path, const std::string& palm_link) {
   std::error_code ec;
-  auto loadFile = [](const std::string& path) {
-    return isUrdfPath(path) ? loadUrdfHand(path) : loadHandFile(path);
+  auto loadFile = [&palm_link](const std::string& path) {
+    if (!isUrdfPath(path) && !palm_link.empty())
+      throw io::InputError({path, 0, 0, ""},
+                           "a palm link ('" + io::excerpt(palm_link) +
+                               "') names a link of a URDF hand; this is a hand file");
+    UrdfOptions options;
+    options.palm_link = palm_link;
+    return isUrdfPath(path) ? loadUrdfHand(path, options) : loadHandFile(path);
   };
   if (std::filesystem::is_regular_file(id_or_path, ec)) return loadFile(id_or_path);
   const auto ids = builtinHandIds();
-  if (std::find(ids.begin(), ids.end(), id_or_path) != ids.end())
+  if (std::find(ids.begin(), ids.end(), id_or_path) != ids.end() && palm_link.empty())
     return loadHandFile(
         (std::filesystem::path(assetDirectory()) / "hands" / (id_or_path + ".json")).string());
   if (const std::string found = findOnHandSearchPath(id_or_path); !found.empty())

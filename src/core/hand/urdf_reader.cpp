@@ -18,6 +18,7 @@
 #include <mutex>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 #include "../io/collision_field.hpp"
 #include "../io/json_document.hpp"
@@ -218,13 +219,19 @@ class UrdfReader {
     dir_ = p.has_parent_path() ? p.parent_path() : fs::path(".");
   }
 
-  HandModel read() {
+  // The file's element index (its nesting bounded before anything else reads it), then the
+  // liburdfdom parse: the start of read() and readArm().
+  void scanAndParse() {
     index_ = scanXml(text_);
     if (index_.too_deep_line > 0)
       fail(index_.too_deep_line,
            "elements are nested more than " + std::to_string(kMaxUrdfDepth) +
                " levels deep (a URDF needs fewer than 10); refused before parsing");
     parse();
+  }
+
+  HandModel read() {
+    scanAndParse();
     HandModel m;
     m.source_file = file_;
     m.self_collision = false;  // unless the sidecar turns it on (HandModel::self_collision)
@@ -234,12 +241,32 @@ class UrdfReader {
     for (const auto& [tag, line] : index_.unknown)
       warn(line, "element <" + tag + "> is not read by handsim; ignored");
     buildTree(m);
+    std::string palm = options_.palm_link.empty() ? sidecarPalmLink() : options_.palm_link;
+    if (!palm.empty()) {
+      const int p = m.tree.linkIndex(palm);
+      if (p < 0)
+        fail(0, "palm link '" + io::excerpt(palm) + "' is not a link of the URDF" +
+                    (options_.palm_link.empty() ? " (the sidecar's \"palm_link\")" : ""));
+      if (p != 0) m.arm = extractArm(m.tree, p, true, options_.load_geometry);
+      if (p != 0) rerootAt(m.tree, p);
+    }
     buildChains(m);
     buildActuators(m);
     setCollisionShapes(m, kUrdfDefaultCollision);
     readSidecar(m);
     m.warnings = std::move(warnings_);
     return m;
+  }
+
+  /// Only the arm from the root link to `flange` (loadUrdfArm).
+  ArmModel readArm(const std::string& flange) {
+    scanAndParse();
+    HandModel m;
+    buildTree(m);
+    const int p = m.tree.linkIndex(flange);
+    if (p < 0) fail(0, "flange link '" + io::excerpt(flange) + "' is not a link of the URDF");
+    if (p == 0) fail(0, "flange link '" + flange + "' is the root link: the arm has no joint");
+    return extractArm(m.tree, p, false, options_.load_geometry);
   }
 
  private:
@@ -494,6 +521,159 @@ class UrdfReader {
   }
 
   // -------------------------------------------------------------------------------------------
+  // The arm: the joints from the root link to the palm link (docs/arm.md).
+
+  /// The sidecar's "palm_link", or "" (the sidecar itself is read later by readSidecar).
+  std::string sidecarPalmLink() const {
+    const fs::path path = dir_ / (fs::path(file_).stem().string() + ".handsim.json");
+    std::error_code ec;
+    if (!options_.sidecar_text && !fs::is_regular_file(path, ec)) return {};
+    const io::JsonDocument doc =
+        options_.sidecar_text ? io::JsonDocument::parse(*options_.sidecar_text, path.string())
+                              : io::JsonDocument::load(path.string());
+    const nlohmann::json& root = doc.object(doc.root(), "");
+    const nlohmann::json* palm = doc.optional(root, "palm_link");
+    if (!palm) return {};
+    const std::string name = doc.string(*palm, "/palm_link");
+    if (name.empty()) doc.fail("/palm_link", "must name a link");
+    return name;
+  }
+
+  /// The chain from the root link to link `palm`, and the drawn shapes of every link that is
+  /// not below the palm. With `below_palm_is_hand` false everything below `palm` is drawn
+  /// with the arm's last frame (an arm URDF's own flange parts).
+  ArmModel extractArm(const KinematicTree& tree, int palm, bool below_palm_is_hand,
+                      bool load_geometry) {
+    const std::size_t nl = tree.links.size();
+    std::vector<char> on_path(tree.joints.size(), 0);
+    for (int l = palm; tree.links[static_cast<std::size_t>(l)].parent_joint >= 0;) {
+      const int j = tree.links[static_cast<std::size_t>(l)].parent_joint;
+      on_path[static_cast<std::size_t>(j)] = 1;
+      l = tree.joints[static_cast<std::size_t>(j)].parent_link;
+    }
+    std::vector<std::vector<int>> child_joints(nl);
+    for (std::size_t j = 0; j < tree.joints.size(); ++j)
+      child_joints[static_cast<std::size_t>(tree.joints[j].parent_link)].push_back(
+          static_cast<int>(j));
+    ArmModel arm;
+    arm.base_link = tree.links[0].name;
+    arm.palm_link = tree.links[static_cast<std::size_t>(palm)].name;
+    arm.source_file = file_;
+    arm.chain.name = "arm";
+    // Frame of each link: the chain frame it is rigid with and where it sits in it.
+    std::vector<int> frame_of(nl, -1);
+    std::vector<Eigen::Isometry3d> in_frame(nl, Eigen::Isometry3d::Identity());
+    std::vector<Eigen::Isometry3d> since_joint(nl, Eigen::Isometry3d::Identity());
+    frame_of[0] = 0;
+    Eigen::Isometry3d palm_in_last = Eigen::Isometry3d::Identity();
+    for (std::vector<int> todo = {0}; !todo.empty();) {
+      const int l = todo.back();
+      todo.pop_back();
+      const auto ul = static_cast<std::size_t>(l);
+      if (l == palm) palm_in_last = in_frame[ul];
+      if (l == palm && below_palm_is_hand) continue;
+      for (int j : child_joints[ul]) {
+        const TreeJoint& tj = tree.joints[static_cast<std::size_t>(j)];
+        const auto c = static_cast<std::size_t>(tj.child_link);
+        if (tj.type == JointType::Fixed) {
+          frame_of[c] = frame_of[ul];
+          in_frame[c] = in_frame[ul] * tj.origin;
+        } else if (on_path[static_cast<std::size_t>(j)]) {
+          if (tj.mimic >= 0)
+            failJoint(tj.name, "an arm joint (between the root and the palm link) cannot mimic");
+          arm.chain.rows.push_back(kinematics::placementRow(in_frame[ul] * tj.origin, tj.axis,
+                                                            tj.type, tj.lower, tj.upper));
+          arm.chain.joint_names.push_back(tj.name);
+          arm.chain.links.emplace_back();  // kinematic: no mass
+          frame_of[c] = static_cast<int>(arm.chain.rows.size());
+          in_frame[c] = Eigen::Isometry3d::Identity();
+        } else {
+          failJoint(tj.name, "moves link '" + tree.links[c].name +
+                                 "', which is neither on the arm (the root link '" + arm.base_link +
+                                 "' to the palm link '" + arm.palm_link +
+                                 "') nor below the palm; not supported");
+        }
+        todo.push_back(tj.child_link);
+      }
+    }
+    // Below the palm no joint may mimic an arm joint.
+    for (std::size_t j = 0; j < tree.joints.size(); ++j) {
+      const TreeJoint& tj = tree.joints[j];
+      if (tj.mimic >= 0 && on_path[static_cast<std::size_t>(tj.mimic)])
+        failJoint(tj.name, "mimics arm joint '" +
+                               tree.joints[static_cast<std::size_t>(tj.mimic)].name +
+                               "'; the arm is kinematic and drives no hand joint");
+    }
+    if (arm.chain.rows.empty())
+      failLink(arm.palm_link, "no movable joint between the root link '" + arm.base_link +
+                                  "' and the palm link: the arm would have no joint");
+    if (!palm_in_last.isApprox(Eigen::Isometry3d::Identity(), 1e-15)) {
+      arm.chain.rows.push_back(
+          kinematics::placementRow(palm_in_last, Eigen::Vector3d::UnitZ(), JointType::Fixed));
+      arm.chain.joint_names.emplace_back("palm");
+      arm.chain.links.emplace_back();
+    }
+    arm.link_shapes.resize(arm.chain.rows.size() + 1);
+    if (load_geometry)
+      for (std::size_t l = 0; l < nl; ++l) {
+        if (frame_of[l] < 0) continue;
+        if (below_palm_is_hand && static_cast<int>(l) == palm) continue;
+        BodyShapes& into = arm.link_shapes[static_cast<std::size_t>(frame_of[l])];
+        if (into.source.empty()) into.source = "arm link '" + tree.links[l].name + "' of " + file_;
+        const urdf::LinkConstSharedPtr link = model_->getLink(tree.links[l].name);
+        for (const auto& v : link->visual_array)
+          if (v)
+            addShape(into.visual, v->geometry.get(), v->origin, in_frame[l], tree.links[l].name,
+                     v->material.get());
+      }
+    return arm;
+  }
+
+  /// Keeps only the subtree below link `palm`, which becomes links[0].
+  void rerootAt(KinematicTree& tree, int palm) {
+    const std::size_t nl = tree.links.size();
+    std::vector<std::vector<int>> child_joints(nl);
+    for (std::size_t j = 0; j < tree.joints.size(); ++j)
+      child_joints[static_cast<std::size_t>(tree.joints[j].parent_link)].push_back(
+          static_cast<int>(j));
+    std::vector<char> below(nl, 0);
+    below[static_cast<std::size_t>(palm)] = 1;
+    for (std::vector<int> todo = {palm}; !todo.empty();) {
+      const int l = todo.back();
+      todo.pop_back();
+      for (int j : child_joints[static_cast<std::size_t>(l)]) {
+        const int c = tree.joints[static_cast<std::size_t>(j)].child_link;
+        below[static_cast<std::size_t>(c)] = 1;
+        todo.push_back(c);
+      }
+    }
+    std::vector<int> new_link(nl, -1);
+    KinematicTree out;
+    new_link[static_cast<std::size_t>(palm)] = 0;
+    out.links.push_back(tree.links[static_cast<std::size_t>(palm)]);
+    out.links.back().parent_joint = -1;
+    for (std::size_t l = 0; l < nl; ++l)
+      if (below[l] && static_cast<int>(l) != palm) {
+        new_link[l] = static_cast<int>(out.links.size());
+        out.links.push_back(tree.links[l]);
+      }
+    std::vector<int> new_joint(tree.joints.size(), -1);
+    for (std::size_t j = 0; j < tree.joints.size(); ++j)
+      if (below[static_cast<std::size_t>(tree.joints[j].parent_link)]) {
+        new_joint[j] = static_cast<int>(out.joints.size());
+        out.joints.push_back(tree.joints[j]);
+      }
+    for (TreeJoint& tj : out.joints) {
+      tj.parent_link = new_link[static_cast<std::size_t>(tj.parent_link)];
+      tj.child_link = new_link[static_cast<std::size_t>(tj.child_link)];
+      if (tj.mimic >= 0) tj.mimic = new_joint[static_cast<std::size_t>(tj.mimic)];
+    }
+    for (std::size_t l = 1; l < out.links.size(); ++l)
+      out.links[l].parent_joint = new_joint[static_cast<std::size_t>(out.links[l].parent_joint)];
+    tree = std::move(out);
+  }
+
+  // -------------------------------------------------------------------------------------------
   // Bodies (links joined by fixed joints) and the root-to-leaf chains.
   struct Body {
     int joint = -1;                         ///< movable tree joint into it; -1 for the root
@@ -519,8 +699,7 @@ class UrdfReader {
       child_joints[static_cast<std::size_t>(tree.joints[j].parent_link)].push_back(
           static_cast<int>(j));
     // Depth-first from the root, children in file order; iterative, so that no file can
-    // exhaust the stack, and a path deeper than a chain may be stops at once.
-    std::vector<int> depth = {0};
+    // exhaust the stack.
     std::vector<int> todo = {0};
     while (!todo.empty()) {
       const int link = todo.back();
@@ -537,16 +716,9 @@ class UrdfReader {
           b.joint = j;
           b.parent = body_of[ul];
           b.placement = in_body[ul] * tj.origin;
-          const int d = depth[static_cast<std::size_t>(b.parent)] + 1;
-          if (d > kinematics::kMaxChainRows)
-            failLink(tree.links[child].name,
-                     "the chain from the root to it has more than " +
-                         std::to_string(kinematics::kMaxChainRows) +
-                         " movable joints; at most that many are supported");
           body_of[child] = static_cast<int>(bodies_.size());
           bodies_[static_cast<std::size_t>(b.parent)].children.push_back(body_of[child]);
           bodies_.push_back(b);
-          depth.push_back(d);
         }
         bodies_[static_cast<std::size_t>(body_of[child])].links.push_back(tj.child_link);
       }
@@ -558,6 +730,7 @@ class UrdfReader {
 
     // One chain per leaf body, leaves in depth-first order, each path read up its parents.
     std::vector<std::vector<int>> paths;  // bodies from the first below the root to the leaf
+    std::size_t path_rows = 0;            // their lengths added up: the chains' rows in all
     std::vector<int> body_todo = {0};
     while (!body_todo.empty()) {
       const int b = body_todo.back();
@@ -567,6 +740,15 @@ class UrdfReader {
         std::vector<int> path;
         for (int k = b; k != 0; k = bodies_[static_cast<std::size_t>(k)].parent) path.push_back(k);
         std::reverse(path.begin(), path.end());
+        // Every chain repeats the joints it shares with others (an arm, a palm joint): a
+        // deep tree with many leaves would multiply them.
+        path_rows += path.size();
+        if (path_rows > kMaxUrdfChainRows)
+          failLink(tree.links[static_cast<std::size_t>(body.links.front())].name,
+                   "the chains from the root to the leaves have more than " +
+                       std::to_string(kMaxUrdfChainRows) +
+                       " movable joints in all (a shared joint counts once per chain); at most "
+                       "that many are supported");
         paths.push_back(std::move(path));
       }
       for (auto it = body.children.rbegin(); it != body.children.rend(); ++it)
@@ -591,12 +773,7 @@ class UrdfReader {
     for (std::size_t f = 0; f < paths.size(); ++f) {
       const std::vector<int>& p = paths[f];
       const Body& leaf = bodies_[static_cast<std::size_t>(p.back())];
-      const std::string leaf_name =
-          tree.links[static_cast<std::size_t>(leaf.links.front())].name;
-      if (p.size() > static_cast<std::size_t>(kinematics::kMaxChainRows))
-        failLink(leaf_name, "the chain from the root to it has " + std::to_string(p.size()) +
-                                " movable joints; at most " +
-                                std::to_string(kinematics::kMaxChainRows) + " are supported");
+      const std::string leaf_name = tree.links[static_cast<std::size_t>(leaf.links.front())].name;
       kinematics::Chain chain;
       chain.name = leaf_name;
       for (std::size_t r = 0; r < p.size(); ++r) {
@@ -959,7 +1136,7 @@ class UrdfReader {
     const json& root = doc.object(doc.root(), "");
     doc.allowOnly(root, "",
                   {"format", "version", "couplings", "tendons", "clutches", "poses", "grasp",
-                   "self_collision", "collision", "link_collision", "eigengrasps"});
+                   "self_collision", "collision", "link_collision", "eigengrasps", "palm_link"});
     readCollisionShapes(doc, root, m);
     if (const json* sc = doc.optional(root, "self_collision")) {
       if (!sc->is_boolean()) doc.fail("/self_collision", "expected true or false");
@@ -1170,6 +1347,24 @@ HandModel parseUrdfHand(const std::string& text, const std::string& file_name,
 
 HandModel loadUrdfHand(const std::string& path, const UrdfOptions& options) {
   return parseUrdfHand(io::readInputFile(path, kMaxUrdfBytes), path, options);
+}
+
+ArmModel loadUrdfArm(const std::string& path, const std::string& flange_link,
+                     const UrdfOptions& options) {
+  return UrdfReader(io::readInputFile(path, kMaxUrdfBytes), path, options).readArm(flange_link);
+}
+
+void mountOnArm(HandModel& hand, ArmModel arm, const Eigen::Isometry3d& flange_to_palm) {
+  if (!flange_to_palm.matrix().allFinite())
+    throw std::invalid_argument("mountOnArm: the mount transform is not finite");
+  if (!flange_to_palm.isApprox(Eigen::Isometry3d::Identity(), 1e-15)) {
+    arm.chain.rows.push_back(kinematics::placementRow(flange_to_palm, Eigen::Vector3d::UnitZ(),
+                                                      kinematics::JointType::Fixed));
+    arm.chain.joint_names.emplace_back("mount");
+    arm.chain.links.emplace_back();
+    arm.link_shapes.emplace_back();
+  }
+  hand.arm = std::move(arm);
 }
 
 }  // namespace handsim::hand

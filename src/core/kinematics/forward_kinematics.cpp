@@ -16,13 +16,16 @@ void checkJointVectorSize(const Chain& chain, Eigen::Index size, const char* wha
 }
 
 ChainFrames forwardKinematics(const Chain& chain, const Eigen::Ref<const Eigen::VectorXd>& q) {
-  checkJointVectorSize(chain, q.size(), "q");
-  if (chain.rows.size() > static_cast<std::size_t>(kMaxChainRows))
-    throw std::invalid_argument("finger '" + chain.name + "' has " +
-                                std::to_string(chain.rows.size()) + " DH rows; at most " +
-                                std::to_string(kMaxChainRows) + " are supported");
   ChainFrames out;
+  forwardKinematics(chain, q, out);
+  return out;
+}
+
+void forwardKinematics(const Chain& chain, const Eigen::Ref<const Eigen::VectorXd>& q,
+                       ChainFrames& out) {
+  checkJointVectorSize(chain, q.size(), "q");
   const int n = static_cast<int>(chain.rows.size());
+  out.frame.resize(static_cast<std::size_t>(n) + 1);
   out.count = n + 1;
   out.frame[0].setIdentity();
   int j = 0;
@@ -32,7 +35,6 @@ ChainFrames forwardKinematics(const Chain& chain, const Eigen::Ref<const Eigen::
     out.frame[static_cast<std::size_t>(r + 1)] =
         out.frame[static_cast<std::size_t>(r)] * dhTransform(row, qr);
   }
-  return out;
 }
 
 Eigen::Vector3d fingertipPosition(const Chain& chain, const Eigen::Ref<const Eigen::VectorXd>& q) {
@@ -41,12 +43,18 @@ Eigen::Vector3d fingertipPosition(const Chain& chain, const Eigen::Ref<const Eig
 
 Jacobian geometricJacobian(const Chain& chain, const ChainFrames& frames, int frame_index,
                            const Eigen::Vector3d& point_in_frame) {
+  Jacobian jac;
+  geometricJacobian(chain, frames, frame_index, point_in_frame, jac);
+  return jac;
+}
+
+void geometricJacobian(const Chain& chain, const ChainFrames& frames, int frame_index,
+                       const Eigen::Vector3d& point_in_frame, Jacobian& jac) {
   const int last = frames.count - 1;
   if (frame_index < 0) frame_index = last;
   if (frame_index > last) throw std::invalid_argument("frame index out of range");
   const Eigen::Vector3d p = frames.at(frame_index) * point_in_frame;
-  Jacobian jac(6, chain.dof());
-  jac.setZero();
+  jac.setZero(6, chain.dof());
   int j = 0;
   for (int r = 0; r < static_cast<int>(chain.rows.size()); ++r) {
     const DhRow& row = chain.rows[static_cast<std::size_t>(r)];
@@ -64,7 +72,6 @@ Jacobian geometricJacobian(const Chain& chain, const ChainFrames& frames, int fr
     }
     ++j;
   }
-  return jac;
 }
 
 Jacobian geometricJacobian(const Chain& chain, const Eigen::Ref<const Eigen::VectorXd>& q,

@@ -20,7 +20,7 @@ namespace {
 
 using Task = Eigen::Matrix<double, Eigen::Dynamic, 1, Eigen::ColMajor, 6, 1>;
 using TaskJacobian =
-    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, 6, kMaxChainRows>;
+    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, 6, Eigen::Dynamic>;
 
 Eigen::Vector3d rotationError(const Eigen::Matrix3d& current, const Eigen::Matrix3d& target) {
   const Eigen::AngleAxisd aa(target * current.transpose());
