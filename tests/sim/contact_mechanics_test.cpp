@@ -12,6 +12,7 @@
 #include <random>
 
 #include "../support/box_objects.hpp"
+#include "../support/free_object_energy.hpp"
 #include "handsim/geometry/primitives.hpp"
 #include "handsim/sim/step.hpp"
 
@@ -22,28 +23,18 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-ObjectModel cube(const std::string& name, double edge, double mass, const Eigen::Vector3d& at) {
-  return test::meshObject(name, geometry::makeBox(Eigen::Vector3d::Constant(edge)), mass, at);
+// A free box of edge `edge`, colliding as its exact mesh or as its convex hull.
+ObjectModel cube(const std::string& name, double edge, double mass, const Eigen::Vector3d& at,
+                 collision::CollisionShape shape = collision::CollisionShape::Mesh) {
+  ObjectModel o =
+      test::meshObject(name, geometry::makeBox(Eigen::Vector3d::Constant(edge)), mass, at);
+  if (shape != collision::CollisionShape::Mesh)
+    o.geometry = withCollisionShape(*o.geometry, shape, 18);
+  return o;
 }
 
-// Kinetic energy of the free objects, 1/2 m v^2 + 1/2 w^T I w with I turned into the world.
-double kineticEnergy(const Model& model, const SimState& s) {
-  double e = 0.0;
-  for (std::size_t o = 0; o < model.objects.size(); ++o) {
-    if (model.objects[o].fixed) continue;
-    const double m = model.objects[o].mass.mass_kg;
-    const Eigen::Matrix3d R = s.object_pose_world[o].linear();
-    const Eigen::Matrix3d inertia = R * model.objects[o].mass.inertia_com * R.transpose();
-    const Eigen::Vector3d v = s.object_twist_world[o].head<3>();
-    const Eigen::Vector3d w = s.object_twist_world[o].tail<3>();
-    e += 0.5 * m * v.squaredNorm() + 0.5 * w.dot(inertia * w);
-  }
-  return e;
-}
-
-Eigen::Vector3d comOf(const Model& model, const SimState& s, std::size_t o) {
-  return s.object_pose_world[o] * model.objects[o].mass.centre_of_mass;
-}
+// The stack and order tests, for both collision shapes (docs/collision.md, "Collision shapes").
+class ContactMechanicsShape : public ::testing::TestWithParam<collision::CollisionShape> {};
 
 // A 5 cm, 0.2 kg cube resting on the ground under gravity tilted by `tilt` from -z, its
 // downhill direction at `azimuth` from the world x axis (the slope without turning the
@@ -57,10 +48,10 @@ Eigen::Vector3d slideOnSlope(double tilt, double azimuth, double mu, double seco
   o.friction = mu;
   auto model = compileModel(test::barrettHand(), {o}, opt);
   SimState s = makeState(*model);
-  const Eigen::Vector3d start = comOf(*model, s, 0);
+  const Eigen::Vector3d start = test::centreOfMassWorld(*model, s, 0);
   while (s.time < seconds - 1e-9) step(*model, s);
   EXPECT_EQ(s.warning_count, 0);
-  return comOf(*model, s, 0) - start;
+  return test::centreOfMassWorld(*model, s, 0) - start;
 }
 
 }  // namespace
@@ -105,12 +96,12 @@ TEST(ContactMechanics, AnEdgeHittingAFaceGainsNoEnergy) {
   moving.initial_twist_world[0] = 0.1;
   auto model = compileModel(test::barrettHand(), {moving, fixed}, opt);
   SimState s = makeState(*model);
-  const double e0 = kineticEnergy(*model, s);
+  const double e0 = test::freeKineticEnergy(*model, s);
   bool touched = false;
   for (int i = 0; i < 1000; ++i) {
     step(*model, s);
     touched = touched || !s.object_contacts.empty();
-    ASSERT_LE(kineticEnergy(*model, s), e0 * (1.0 + 1e-9)) << "step " << i;
+    ASSERT_LE(test::freeKineticEnergy(*model, s), e0 * (1.0 + 1e-9)) << "step " << i;
     for (const Contact& c : s.object_contacts)
       ASSERT_LT(c.depth, 1e-3) << "step " << i << ": depth estimate far beyond the true one";
   }
@@ -140,12 +131,13 @@ TEST(ContactMechanics, RandomCollisionsOfFreeCubesNeverGainEnergy) {
     a.friction = b.friction = 0.5;
     auto model = compileModel(test::barrettHand(), {a, b}, opt);
     SimState s = makeState(*model);
-    const double e0 = kineticEnergy(*model, s);
+    const double e0 = test::freeKineticEnergy(*model, s);
     bool hit = false;
     for (int i = 0; i < 300; ++i) {
       step(*model, s);
       hit = hit || !s.object_contacts.empty();
-      ASSERT_LE(kineticEnergy(*model, s), e0 * (1.0 + 1e-9)) << "trial " << trial << " step " << i;
+      ASSERT_LE(test::freeKineticEnergy(*model, s), e0 * (1.0 + 1e-9))
+          << "trial " << trial << " step " << i;
     }
     touched += hit ? 1 : 0;
     EXPECT_EQ(s.warning_count, 0) << "trial " << trial;
@@ -155,36 +147,38 @@ TEST(ContactMechanics, RandomCollisionsOfFreeCubesNeverGainEnergy) {
 
 // Two 5 cm, 0.2 kg cubes stacked on the ground stand: the top one stays where it was put
 // (within the slop), nothing moves; the stack exploded within 8 ms.
-TEST(ContactMechanics, TwoStackedCubesStand) {
+TEST_P(ContactMechanicsShape, TwoStackedCubesStand) {
   Options opt;
   opt.ground.enabled = true;
   const double slop = opt.contact.slop;
-  ObjectModel bottom = cube("bottom", 0.05, 0.2, {5.0, 0.0, 0.025});
-  ObjectModel top = cube("top", 0.05, 0.2, {5.0, 0.0, 0.075});
+  ObjectModel bottom = cube("bottom", 0.05, 0.2, {5.0, 0.0, 0.025}, GetParam());
+  ObjectModel top = cube("top", 0.05, 0.2, {5.0, 0.0, 0.075}, GetParam());
   auto model = compileModel(test::barrettHand(), {bottom, top}, opt);
   SimState s = makeState(*model);
   double most = 0.0;
   for (int i = 0; i < 1000; ++i) {
     step(*model, s);
-    most = std::max(most, kineticEnergy(*model, s));
+    most = std::max(most, test::freeKineticEnergy(*model, s));
   }
   // Settling into the slop of two contacts is all the motion there is: m g (2 slop) at most.
   EXPECT_LT(most, 0.2 * 9.81 * 2.0 * slop);
-  EXPECT_NEAR(comOf(*model, s, 1).z(), 0.075, 2.5 * slop);
-  EXPECT_LT((comOf(*model, s, 1).head<2>() - Eigen::Vector2d(5.0, 0.0)).norm(), 1e-6);
-  EXPECT_LT((comOf(*model, s, 0).head<2>() - Eigen::Vector2d(5.0, 0.0)).norm(), 1e-6);
+  EXPECT_NEAR(test::centreOfMassWorld(*model, s, 1).z(), 0.075, 2.5 * slop);
+  EXPECT_LT((test::centreOfMassWorld(*model, s, 1).head<2>() - Eigen::Vector2d(5.0, 0.0)).norm(),
+            1e-6);
+  EXPECT_LT((test::centreOfMassWorld(*model, s, 0).head<2>() - Eigen::Vector2d(5.0, 0.0)).norm(),
+            1e-6);
   EXPECT_EQ(s.warning_count, 0);
 }
 
 // A 4 cm cube set on a free 5 cm cube on the ground, listed first and then second: it rests on
 // it in both orders, at the same place (it sank through at 0.1 m/s when it was listed
 // second: the depth was read from the first object's vertices only).
-TEST(ContactMechanics, ASmallCubeOnALargeOneRestsTheSameInEitherOrder) {
+TEST_P(ContactMechanicsShape, ASmallCubeOnALargeOneRestsTheSameInEitherOrder) {
   Options opt;
   opt.ground.enabled = true;
   const double slop = opt.contact.slop;
-  const ObjectModel base = cube("base", 0.05, 0.2, {5.0, 0.0, 0.025});
-  const ObjectModel small = cube("small", 0.04, 0.1, {5.003, 0.002, 0.07});
+  const ObjectModel base = cube("base", 0.05, 0.2, {5.0, 0.0, 0.025}, GetParam());
+  const ObjectModel small = cube("small", 0.04, 0.1, {5.003, 0.002, 0.07}, GetParam());
   Eigen::Vector3d ends[2];
   for (int order = 0; order < 2; ++order) {
     auto model = compileModel(
@@ -194,21 +188,30 @@ TEST(ContactMechanics, ASmallCubeOnALargeOneRestsTheSameInEitherOrder) {
     SimState s = makeState(*model);
     const std::size_t which = order == 0 ? 1 : 0;
     for (int i = 0; i < 1000; ++i) step(*model, s);
-    ends[order] = comOf(*model, s, which);
+    ends[order] = test::centreOfMassWorld(*model, s, which);
     EXPECT_NEAR(ends[order].z(), 0.07, 2.5 * slop) << "order " << order;
     EXPECT_EQ(s.warning_count, 0);
   }
   EXPECT_LT((ends[0] - ends[1]).norm(), 1e-6);
 }
 
-// A 5 cm, 0.2 kg cube spinning at 10 rad/s on the ground (mu 0.1, no torsional friction) is
-// carried at its four bottom corners, each pressed with m g / 4 at a / sqrt 2 from the axis:
-// it decelerates at mu m g (a / sqrt 2) / (m a^2 / 6) = 6 mu g / (sqrt 2 a) = 83.2 rad/s^2,
-// whatever its yaw. With the square pyramid the friction of each corner depended on how its
-// sliding direction lay to the world axes: 102-111 rad/s^2 depending on the yaw.
+INSTANTIATE_TEST_SUITE_P(BothShapes, ContactMechanicsShape,
+                         ::testing::Values(collision::CollisionShape::Mesh,
+                                           collision::CollisionShape::Hull),
+                         [](const ::testing::TestParamInfo<collision::CollisionShape>& shape_info) {
+                           return std::string(collision::collisionShapeName(shape_info.param));
+                         });
+
+// A 5 cm, 0.2 kg cube spinning at 10 rad/s on the ground (mu 0.1, no torsional friction): its
+// face presses the ground uniformly with m g / a^2, so Coulomb friction resists the spin with
+// mu (m g / a^2) * integral |x| dA over the square = mu m g a (sqrt 2 + ln(1 + sqrt 2)) / 6, and
+// it decelerates at that over m a^2 / 6: 45.0 rad/s^2, whatever its yaw. (Four corner points
+// at a / sqrt 2 from the axis gave 6 mu g / (sqrt 2 a) = 83.2 before the patch's friction
+// points; with the square pyramid 102-111 depending on the yaw.)
 TEST(ContactMechanics, ACubeSpinningOnTheGroundSlowsTheSameAtEveryYaw) {
   const double a = 0.05, mu = 0.1;
-  const double expected = 6.0 * mu * 9.81 / (std::sqrt(2.0) * a);
+  const double mean_radius = a * (std::sqrt(2.0) + std::log(1.0 + std::sqrt(2.0))) / 6.0;
+  const double expected = mu * 9.81 * mean_radius / (a * a / 6.0);
   for (double yaw_deg : {0.0, 20.0, 45.0}) {
     Options opt;
     opt.ground.enabled = true;
@@ -226,6 +229,45 @@ TEST(ContactMechanics, ACubeSpinningOnTheGroundSlowsTheSameAtEveryYaw) {
     const double alpha = (w0 - s.object_twist_world[0][5]) / (s.time - t0);
     EXPECT_NEAR(alpha, expected, 0.01 * expected) << "yaw " << yaw_deg;
     // Spinning in place: the centre does not wander.
-    EXPECT_LT((comOf(*model, s, 0).head<2>() - Eigen::Vector2d(5.0, 0.0)).norm(), 1e-9);
+    EXPECT_LT((test::centreOfMassWorld(*model, s, 0).head<2>() - Eigen::Vector2d(5.0, 0.0)).norm(),
+              1e-9);
+  }
+}
+
+// A 10 x 6 cm box spinning flat at 8 rad/s (mu 0.2, no torsional friction), on the ground and
+// on a fixed 20 cm table box: uniform pressure m g / (a b) over its face resists the spin with
+// mu m g rbar, rbar the mean distance of the rectangle from its centre (summed here over a
+// 1000 x 600 grid), against I_zz = m (a^2 + b^2) / 12. The table's patch is the k-DOP
+// pipeline's face-on-face polygon, the ground's the box's support points: the same answer.
+TEST(ContactMechanics, ABoxSpinningOnItsFaceSlowsAtTheMomentOfUniformPressure) {
+  const double a = 0.1, b = 0.06, c = 0.04, mu = 0.2;
+  double sum = 0.0;
+  const int nx = 1000, ny = 600;
+  for (int i = 0; i < nx; ++i)
+    for (int j = 0; j < ny; ++j)
+      sum += std::hypot(((i + 0.5) / nx - 0.5) * a, ((j + 0.5) / ny - 0.5) * b);
+  const double rbar = sum / (nx * ny);
+  const double expected = mu * 9.81 * rbar / ((a * a + b * b) / 12.0);
+  for (const bool on_table : {false, true}) {
+    Options opt;
+    opt.ground.enabled = !on_table;
+    opt.contact.torsional = 0.0;
+    std::vector<ObjectModel> objects;
+    const double base = on_table ? 0.1 : 0.0;  // the table's top
+    objects.push_back(test::boxObject("box", {a, b, c}, true,
+                                      {5.0, 0.0, base + 0.5 * c - opt.contact.slop}, 500.0));
+    objects.back().friction = mu;
+    objects.back().initial_twist_world[5] = 8.0;
+    if (on_table) {
+      objects.push_back(test::boxObject("table", {0.2, 0.2, 0.1}, false, {5.0, 0.0, 0.05}, 500.0));
+      objects.back().friction = mu;
+    }
+    auto model = compileModel(test::barrettHand(), objects, opt);
+    SimState s = makeState(*model);
+    for (int i = 0; i < 10; ++i) step(*model, s);
+    const double w0 = s.object_twist_world[0][5], t0 = s.time;
+    for (int i = 0; i < 50; ++i) step(*model, s);
+    const double alpha = (w0 - s.object_twist_world[0][5]) / (s.time - t0);
+    EXPECT_NEAR(alpha, expected, 0.02 * expected) << (on_table ? "table" : "ground");
   }
 }

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -63,6 +64,7 @@ class ScopedEnv {
 TEST(ShippedScenarios, EveryOneLoads) {
   std::set<std::string> corpus;
   for (const auto& c : kCorpusScenarios) corpus.insert(c.file);
+  corpus.insert("arm_barrett_lift_cube.json");  // ArmScenario below
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(scenarioDir()))
     if (e.path().extension() == ".json") files.push_back(e.path());
@@ -168,6 +170,40 @@ TEST(HandSearchPath, ScenarioNamesAHandRelativeToTheSearchPath) {
     }
   }
   fs::remove_all(dir);
+}
+
+// Issue 24's arm + hand assembly: the corpus BarrettHand mounted on the shipped arm closes on
+// a free cube on the table and the arm (shoulder lift and elbow) lifts it; the palm's motion
+// comes from the arm alone.
+TEST(ArmScenario, ArmLiftsTheCubeOffTheTable) {
+  const char* kCorpusHands = "/work/shared/corpus/urdf";
+  std::optional<ScopedEnv> corpus;
+  if (!std::getenv("HANDSIM_HAND_PATH") && fs::is_directory(kCorpusHands))
+    corpus.emplace("HANDSIM_HAND_PATH", kCorpusHands);
+  if (hand::findOnHandSearchPath("barrett_hand/bhand_model.urdf").empty())
+    GTEST_SKIP() << "barrett_hand/bhand_model.urdf is on no folder of HANDSIM_HAND_PATH (the "
+                 << "public URDF hands are not shipped; set HANDSIM_HAND_PATH to run this test)";
+  const sim::Scenario sc =
+      sim::loadScenario((scenarioDir() / "arm_barrett_lift_cube.json").string());
+  ASSERT_EQ(sc.hand->arm.dof(), 5);
+  ASSERT_TRUE(sc.plan.palm_motion.empty());
+  ASSERT_TRUE(sc.plan.arm.drives());
+  sim::RunPlan plan = sc.plan;
+  plan.record_every = 1000000;
+  sim::Run run(sim::compileScenario(sc), plan);
+  const double palm_z0 = run.state().palm_pose_world.translation().z();
+  const double cube_z0 = run.state().object_pose_world.at(0).translation().z();
+  run.runToEnd();
+  EXPECT_EQ(run.state().warning_count, 0)
+      << (run.state().warnings.empty() ? "" : run.state().warnings.front());
+  const double palm_rise = run.state().palm_pose_world.translation().z() - palm_z0;
+  const double cube_rise = run.state().object_pose_world.at(0).translation().z() - cube_z0;
+  // The forearm stays vertical: the palm rises 0.30 sin(0.34) m, worked here.
+  EXPECT_NEAR(palm_rise, 0.30 * std::sin(0.34), 1e-9);
+  // The cube went up with the hand (held, not left on the table): within 2 cm of the palm's rise.
+  EXPECT_GT(cube_rise, palm_rise - 0.02);
+  EXPECT_LT(cube_rise, palm_rise + 0.02);
+  EXPECT_GE(run.state().contacts.size(), 2u);
 }
 
 }  // namespace

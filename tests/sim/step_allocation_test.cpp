@@ -14,6 +14,7 @@
 
 #include "handsim/geometry/primitives.hpp"
 #include "handsim/hand/hand_loader.hpp"
+#include "handsim/hand/urdf_reader.hpp"
 #include "handsim/sim/run.hpp"
 #include "handsim/sim/scenario.hpp"
 #include "handsim/sim/step.hpp"
@@ -186,6 +187,49 @@ TEST(StepAllocation, FastObjectsStoppedByContinuousCollisionDoNotAllocate) {
   for (int i = 0; i < 40; ++i) step(*model, s);
   EXPECT_EQ(g_allocations.load() - before, 0);
   EXPECT_EQ(s.continuous_collisions - warm, 8);
+}
+
+// A chain of 13 revolute joints (an arm with a wrist and a finger: longer than the hands) of
+// 4 cm boxes, the first joint 1 cm above a fixed table: the links sag onto it under gravity and
+// the servos, and every step then has link-table contacts through the 13-joint Jacobian.
+TEST(StepAllocation, AThirteenJointChainOnATableDoesNotAllocate) {
+#ifndef HANDSIM_COUNT_MALLOC
+  GTEST_SKIP() << "malloc cannot be counted here (not glibc, or a sanitizer owns malloc)";
+#endif
+  std::string urdf = "<robot name=\"long\"><link name=\"root\"/>";
+  for (int i = 1; i <= 13; ++i) {
+    const std::string l = "l" + std::to_string(i),
+                      parent = i == 1 ? "root" : "l" + std::to_string(i - 1);
+    urdf +=
+        "<link name=\"" + l +
+        "\"><inertial><origin xyz=\"0.02 0 0\"/><mass value=\"0.05\"/><inertia ixx=\"1e-5\" "
+        "ixy=\"0\" ixz=\"0\" iyy=\"1e-5\" iyz=\"0\" izz=\"1e-5\"/></inertial><collision><origin "
+        "xyz=\"0.02 0 0\"/><geometry><box size=\"0.04 0.02 0.02\"/></geometry></collision></link>"
+        "<joint name=\"j" +
+        std::to_string(i) + "\" type=\"revolute\"><parent link=\"" + parent + "\"/><child link=\"" +
+        l + "\"/><origin xyz=\"" + (i == 1 ? "0" : "0.04") +
+        " 0 0\"/><axis xyz=\"0 1 0\"/><limit lower=\"-0.6\" upper=\"0.6\" effort=\"0.05\" "
+        "velocity=\"2\"/></joint>";
+  }
+  urdf += "</robot>";
+  auto hand = std::make_shared<const hand::HandModel>(hand::parseUrdfHand(urdf, "long.urdf"));
+  ASSERT_EQ(hand->fingers.size(), 1u);
+  ASSERT_EQ(hand->fingers.front().dof(), 13);
+  Options opt;
+  auto model = compileModel(
+      hand, {test::boxObject("table", {1.0, 1.0, 0.1}, false, {0.0, 0.0, -0.05}, 1000.0)}, opt);
+  Eigen::Isometry3d palm = Eigen::Isometry3d::Identity();
+  palm.translation() = Eigen::Vector3d(-0.2, 0.0, 0.011);
+  SimState s = makeState(*model, {}, palm);
+  for (int i = 0; i < 300; ++i) step(*model, s);
+  const long before = g_allocations.load();
+  std::size_t contacts = 0;
+  for (int i = 0; i < 300; ++i) {
+    step(*model, s);
+    contacts += s.contacts.size();
+  }
+  EXPECT_EQ(g_allocations.load() - before, 0);
+  EXPECT_GT(contacts, 300u);  // the counted steps touched the table
 }
 
 // The counter sees allocations (so a zero above means something).

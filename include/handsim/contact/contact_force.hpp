@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Contact force magnitude from joint torques: the well-posed form of seed 000 eq. 11
-// (DESIGN.md section 2; derivation in docs/collision.md, "Contact force from joint torques").
+// (docs/design.md section 4; derivation in docs/collision.md, "Contact force from joint torques").
 #pragma once
 
 #include <Eigen/Core>

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "handsim/sim/actuator_trajectory.hpp"
+#include "handsim/sim/arm_motion.hpp"
 #include "handsim/sim/hybrid_grasp_controller.hpp"
 #include "handsim/sim/model.hpp"
 #include "handsim/sim/palm_motion.hpp"
@@ -27,6 +28,11 @@ struct RunPlan {
   /// SimState::palm_pose_world, palm_twist_world and palm_acceleration_world from it each step,
   /// and records palm.x, .y, .z [m], .qw, .qx, .qy, .qz when it is not empty.
   PalmMotion palm_motion;
+  /// The arm's joints (hands with an arm, docs/arm.md): where they start and, when given,
+  /// their motion, which then drives the palm instead of palm_motion (the run sets the palm's
+  /// pose, twist and acceleration from the arm's forward kinematics, records arm.<joint>
+  /// and the palm columns, and keeps SimState::arm_position).
+  ArmPlan arm;
   /// Object frame -> {W} at the start, per model object (no, or empty: the model's initial
   /// poses). Two grasp candidates around one object are two plans on one model.
   std::vector<Eigen::Isometry3d> object_pose_world;
@@ -102,10 +108,21 @@ class Run {
   /// keeps everything, object arrays follow the new list (SimState::object_pose_world of
   /// surviving indices is kept). Throws std::invalid_argument for a model of another hand.
   void setModel(std::shared_ptr<const Model> model);
+  /// After setModel: when the model brings other recorder columns (an object made free brings
+  /// its pose, energies and contact pairs; the ground plane its pairs), the recorder changes
+  /// to the model's columns and keeps the rows recorded so far (Recorder::adoptRows: new
+  /// columns read NaN before now); at step 0 it holds the current state's row. The state and
+  /// the plan are untouched. Returns false when the columns were already the model's. A
+  /// recorder streaming to a file (Recorder::streamCsv) is replaced by one that does not.
+  bool updateRecorderColumns();
 
  private:
   void check(const RunPlan& plan) const;
+  /// A recorder with the columns of the model and the plan (bodies, palm, controller).
+  std::unique_ptr<Recorder> makeRecorder() const;
   void applyPalmMotion(double t);
+  /// The palm from the arm at time t (arm_drives_), arm positions into the state.
+  PalmKinematics armAt(double t);
   std::shared_ptr<const Model> model_;
   RunPlan plan_;
   SimState state_;
@@ -114,6 +131,8 @@ class Run {
   std::int64_t total_steps_ = 0;
   PalmMotion palm_motion_;  ///< what moves the palm now: the plan's, or a live one
   Eigen::Isometry3d palm_start_ = Eigen::Isometry3d::Identity();
+  bool arm_drives_ = false;  ///< the plan's arm motion moves the palm (no live palm motion)
+  Eigen::Isometry3d arm_base_world_ = Eigen::Isometry3d::Identity();  ///< arm root -> {W}
   /// State time is kept as time_origin_ + (step - step_origin_) dt after every step, not
   /// summed (no rounding drift: 2000 steps of 1 ms end at exactly 2 s); the origin moves
   /// when setModel changes the step.

@@ -22,6 +22,12 @@ struct Scenario {
   /// absolute).
   std::string hand_ref;
   std::shared_ptr<const hand::HandModel> hand;
+  /// The arm as the file names it (docs/arm.md): the hand's palm link (empty: its default),
+  /// and an arm URDF the hand is mounted on (empty: none), its flange link and the palm's
+  /// pose in the flange frame.
+  std::string palm_link;
+  std::string arm_ref, arm_flange;
+  Eigen::Isometry3d arm_mount = Eigen::Isometry3d::Identity();
   std::vector<ObjectModel> objects;  ///< with their initial poses in the world
   Options options;
   RunPlan plan;

@@ -15,6 +15,7 @@
 #include "handsim/collision/contact_scratch.hpp"
 #include "handsim/collision/convex_contact.hpp"
 #include "handsim/contact/contact.hpp"
+#include "handsim/contact/patch_friction.hpp"
 #include "handsim/contact/projected_gauss_seidel.hpp"
 #include "handsim/dynamics/lagrange_euler.hpp"
 #include "handsim/hand/breakaway_clutch.hpp"
@@ -80,6 +81,8 @@ struct StepWorkspace {
   std::vector<std::vector<hand::EffectiveDrive>> drives;  ///< [f][j] at the current clutches
   std::vector<dynamics::DynamicsTerms> terms;             ///< D, H, C per finger
   std::vector<kinematics::JointVector> external;          ///< J^T f of loads and contacts (nf)
+  std::vector<kinematics::JointVector> qdd_drive;         ///< joint accelerations of the drive (nf)
+  dynamics::LagrangeEulerScratch lagrange_euler;          ///< per-row memory, the longest finger's
   Eigen::MatrixXd mass;                    ///< actuator-space inertia R^T D R + J (na x na)
   Eigen::LDLT<Eigen::MatrixXd> mass_ldlt;  ///< its factorisation
   Eigen::VectorXd bias;                    ///< R^T (H + C - external) (na)
@@ -105,6 +108,10 @@ struct StepWorkspace {
   /// torsional row (row_spin 1).
   std::vector<Eigen::Vector3d> tangents;
   std::vector<std::uint8_t> row_spin;  ///< per row: 1 for a torsional friction row
+  /// Per object contact: where its friction rows act, the point pulled towards the centre of
+  /// its flat patch (contact/patch_friction.hpp); the normal row stays at the point (capacity).
+  std::vector<Eigen::Vector3d> friction_points;
+  contact::PatchFrictionScratch patch_friction;  ///< scratch of contact::patchFrictionPoints
   Eigen::VectorXd lower, upper;            ///< actuator ranges narrowed by joint limits (na)
   std::vector<std::pair<Eigen::Index, double>> limit_rows;  ///< (actuator, +1 lower/-1 upper)
   Eigen::MatrixXd rows;                                     ///< constraint rows J (capacity x n)
@@ -144,6 +151,10 @@ struct StepWorkspace {
   std::vector<std::uint8_t> warm_taken;
 };
 
+/// How an actuator is driven: by its position servo towards the reference (trajectory or
+/// command), or by a torque given directly (SimState::actuator_torque).
+enum class ActuatorMode : std::uint8_t { Position, Torque };
+
 /// Everything that changes during a run. Joint quantities describe the state at `time`;
 /// accelerations, torques, servo forces and contacts are those of the step that ended at
 /// `time`. Frames: {W} world, {P} palm, {k0} base of finger k, {ki} its DH frames.
@@ -160,6 +171,10 @@ struct SimState {
   /// Acceleration of the palm (origin, then angular), world frame [m/s^2; rad/s^2]: the finger
   /// dynamics feel the origin's as a change of gravity (docs/free-objects.md).
   Twist palm_acceleration_world = Twist::Zero();
+  /// Positions of the arm's joints (hand::ArmModel; empty without an arm) [rad or m]: set by
+  /// sim::Run from RunPlan::arm; the palm is where the arm's forward kinematics puts it when
+  /// the arm drives it (docs/arm.md).
+  Eigen::VectorXd arm_position;
   std::vector<Eigen::Isometry3d> object_pose_world;                   ///< object frame -> {W} (no)
   /// Velocity of each object's centre of mass, then its angular velocity, world frame
   /// [m/s; rad/s] (no); zero for fixed objects.
@@ -180,6 +195,12 @@ struct SimState {
   std::vector<double> actuator_command;
   std::vector<double> actuator_reference;           ///< servo reference position [unit] (na)
   std::vector<double> actuator_reference_velocity;  ///< its rate [unit/s] (na)
+  /// How each actuator is driven (na): Position, its servo tracking the reference (the
+  /// default), or Torque, actuator_torque applied at its primary joint with the servo off.
+  std::vector<ActuatorMode> actuator_mode;
+  /// Torque at the primary joint of each actuator in Torque mode [N m, or N for a prismatic
+  /// one] (na), clamped to +-ServoGains::torque_limit when applied; ignored in Position mode.
+  std::vector<double> actuator_torque;
   std::vector<double> actuator_effort;      ///< servo torque at the primary joint [N m] (na)
   /// Reaction of the actuator's range limits (stops) during the last step, impacts included,
   /// as a torque at its primary joint [N m or N] (na): with it the virtual work balances,

@@ -3,7 +3,7 @@
 // reading only what the stages before it wrote, in the order step() runs them:
 //
 //   detectContacts     bounding volumes and narrow phase: link-object contacts (geometry)
-//   computeActuation   servo efforts from the references, tendon tensions
+//   computeActuation   servo efforts from the references (or the torques given), tendon tensions
 //   computeDynamics    Lagrange-Euler D, H, C per finger, reflected to actuator space
 //   solveContacts      contact and limit impulses (projected Gauss-Seidel): contact forces
 //   updateClutches     seed 000 eq. 9 from this step's contact forces; a clutch that breaks
@@ -53,7 +53,8 @@ void matchObjects(const Model& model, SimState& state);
 /// Contacts between every link with a mesh and every object, at the link frames of the
 /// state (SimState::contacts, world frame, forces 0).
 void detectContacts(const Model& model, SimState& state);
-/// Servo efforts (PD on the reference, at the primary joint) and tendon tensions.
+/// Servo efforts (PD on the reference, at the primary joint; the given torque, clamped, for an
+/// actuator in Torque mode) and tendon tensions.
 void computeActuation(const Model& model, SimState& state);
 /// Effective drives at the current clutch states, D, H, C per finger with gravity turned
 /// into each finger's base frame, external loads, and the actuator-space inertia and forces.

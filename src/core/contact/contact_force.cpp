@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Seed 000 eq. 11 "inverts" the cross-product matrix [p_c - p_km]x, which has rank 2. What the
 // torques determine for a frictionless contact is the magnitude f along the known normal d:
-// tau_m = Z_m . ((p_c - p_m) x f d) = a_m f, solved by least squares (DESIGN.md section 2).
+// tau_m = Z_m . ((p_c - p_m) x f d) = a_m f, solved by least squares (docs/design.md section 4).
 #include "handsim/contact/contact_force.hpp"
 
 #include <stdexcept>
@@ -11,16 +11,6 @@
 #include "handsim/kinematics/forward_kinematics.hpp"
 
 namespace handsim::contact {
-namespace {
-
-void checkLinkRow(const kinematics::Chain& chain, int link_row) {
-  if (link_row < 0 || link_row >= static_cast<int>(chain.rows.size()))
-    throw std::invalid_argument("link_row " + std::to_string(link_row) + " is outside finger '" +
-                                chain.name + "' with " + std::to_string(chain.rows.size()) +
-                                " rows");
-}
-
-}  // namespace
 
 ContactForceEstimate contactForceFromTorques(const kinematics::Chain& chain,
                                              const Eigen::Ref<const Eigen::VectorXd>& q,

@@ -12,6 +12,7 @@
 #include "handsim/collision/tree_collision.hpp"
 #include "handsim/io/input_error.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
+#include "handsim/sim/object_names.hpp"
 #include "handsim/sim/penalty_contacts.hpp"
 
 namespace handsim::sim {
@@ -337,6 +338,7 @@ std::shared_ptr<const Model> compileModel(std::shared_ptr<const hand::HandModel>
                                           std::shared_ptr<const HandGeometry> geometry) {
   if (!hand) throw std::invalid_argument("compileModel: no hand");
   validateOptions(options);
+  makeObjectNamesUnique(objects);
   for (std::size_t i = 0; i < objects.size(); ++i) {
     if (!objects[i].geometry)
       throw std::invalid_argument("object " + std::to_string(i) + " ('" + objects[i].name +

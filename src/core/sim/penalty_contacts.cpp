@@ -100,11 +100,8 @@ Eigen::Vector3d pointVelocity(const Model& model, const SimState& s, const Side&
     const auto f = static_cast<std::size_t>(side.finger);
     const Eigen::Isometry3d base = fingerBaseWorld(model, s, side.finger);
     const Eigen::Vector3d p_base = base.inverse() * p;
-    Eigen::Vector3d v_base;
-    for (int i = 0; i < 3; ++i)
-      v_base[i] = contact::linkPointJacobianTranspose(model.hand().fingers[f], s.link_frames[f],
-                                                      side.row, p_base, Eigen::Vector3d::Unit(i))
-                      .dot(s.qd[f]);
+    const Eigen::Vector3d v_base = contact::linkPointVelocity(
+        model.hand().fingers[f], s.link_frames[f], side.row, p_base, s.qd[f]);
     return palm_v + base.linear() * v_base;
   }
   return Eigen::Vector3d::Zero();
@@ -302,6 +299,174 @@ void sizePenaltyState(const Model& model, SimState& s) {
   if (s.penalty_pairs.size() != n) s.penalty_pairs.assign(n, {});
 }
 
+namespace {
+
+// The normal force of one touching pair with eq. 5-6 linearly implicit in the depth rate
+// (file comment): the rate of the equivalent depth exactly from the overlap's pieces and each
+// side's answer to the force. Advances the pair's filter.
+double implicitPenaltyMagnitude(const Model& model, SimState& s, const Side& a, const Side& b,
+                                const collision::OverlapResult& ov, const Eigen::Vector3d& n,
+                                double d0, double moving_mass, double inverse_mass,
+                                PenaltyPairState& st) {
+  PenaltyWorkspace& pw = s.work.penalty;
+  const contact::PenaltyContactParams& pp = model.options.contact.penalty;
+  const double dt = model.options.dt;
+  const auto na = idx(model.actuatorCount());
+  const Eigen::Vector3d& c = ov.centroid_world;
+  // The rate of the equivalent depth, exactly from the geometry: the overlap's volume changes
+  // by the flux of each body's velocity through its own part of the overlap's boundary,
+  // dv/dt = sum_A a_i n_i . v_A(x_i) + sum_B a_i n_i . v_B(x_i) (rigid velocity fields are
+  // affine, so a flat piece's flux is its area times the value at its centroid), and
+  // d' = v' / A_ref (exact while A_ref holds). It is affine in the twists: N . v + M . w.
+  const double scale = 1.0 / st.reference_area;
+  double rate_star = 0.0, w_rate = 0.0;
+  auto flux = [&](const Side& side, const std::vector<collision::OverlapPiece>& pieces,
+                  double sign_of_force) {
+    Eigen::Vector3d N = Eigen::Vector3d::Zero(), M = Eigen::Vector3d::Zero();
+    const Eigen::Vector3d origin =
+        side.free_body >= 0 ? s.work.bodies[static_cast<std::size_t>(side.free_body)].com_world : c;
+    for (const collision::OverlapPiece& piece : pieces) {
+      N += piece.area * piece.normal_world;
+      M += piece.area * (piece.centre_world - origin).cross(piece.normal_world);
+    }
+    if (side.free_body >= 0) {
+      const auto fb = static_cast<std::size_t>(side.free_body);
+      const Eigen::Index slot = idx(model.actuatorCount() + 6 * fb);
+      const Twist tw = s.object_twist_world[static_cast<std::size_t>(side.object)] +
+                       s.work.acceleration.segment<6>(slot) * dt;
+      rate_star += scale * (N.dot(tw.head<3>()) + M.dot(tw.tail<3>()));
+      // Its answer to a unit force along sign * s_n at c.
+      const FreeBodyScratch& body = s.work.bodies[fb];
+      const double m = model.objects[static_cast<std::size_t>(side.object)].mass.mass_kg;
+      w_rate += sign_of_force * scale *
+                (N.dot(n) / m + M.dot(body.inverse_inertia_world * (c - body.com_world).cross(n)));
+    } else if (side.finger >= 0) {
+      // A link: its velocity at c at the end of the step with the finger accelerations of the
+      // pairs before (the link's own turning left out), and its answer to a unit force along
+      // sign * s_n at c through the actuator-space inertia. Without this answer the link's
+      // side of the stiff damper was explicit: a servo-driven jaw (0.3 kg reflected) with
+      // g2 dt / m = 17 per pad bounced off the object every step.
+      const Eigen::Vector3d palm_v = palmPointVelocityWorld(s, c);
+      const double nn = N.norm();
+      if (nn > 0.0) {
+        linkActuatorRow(model, s, side.finger, side.row, c, N / nn, pw.row_flux);
+        pw.row_flux *= nn;
+      } else {
+        pw.row_flux.setZero();
+      }
+      double rate = N.dot(palm_v);
+      for (Eigen::Index i = 0; i < na; ++i)
+        rate += pw.row_flux[i] *
+                (s.actuator_velocity[static_cast<std::size_t>(i)] + dt * s.work.acceleration[i]);
+      rate_star += scale * rate;
+      linkActuatorRow(model, s, side.finger, side.row, c, n, pw.row_normal);
+      pw.answer = s.work.mass_ldlt.solve(pw.row_normal);
+      w_rate += sign_of_force * scale * pw.row_flux.dot(pw.answer);
+    } else {
+      // The palm or the ground: its velocity at c (the palm's turning left out).
+      rate_star += scale * N.dot(pointVelocity(model, s, side, c));
+    }
+  };
+  flux(a, ov.pieces_a, -1.0);
+  flux(b, ov.pieces_b, 1.0);
+  w_rate = std::min(w_rate, 0.0);  // a push never deepens the overlap it pushes apart
+  // Eq. 5-6, linearly implicit in the depth rate (file comment).
+  const double kappa = contact::firstContactGain(pp, st.first, moving_mass, s.time + dt);
+  // Eq. 4 at least as fast as the damper's own rate; the depth's answer to the force is
+  // -w_rate per N (links and turning included), at least the free objects' 1 / m.
+  const double omega = contact::filterNaturalFrequency(pp, kappa, std::max(inverse_mass, -w_rate));
+  st.filter.input = d0;  // the measured depth replaces last step's prediction
+  contact::LowPassState f0 = st.filter, f1 = st.filter;
+  contact::advanceLowPass(f0, 0.0, dt, pp.filter_damping_ratio, omega);
+  contact::advanceLowPass(f1, 1.0, dt, pp.filter_damping_ratio, omega);
+  const double alpha = f0.rate, gamma = f1.rate - f0.rate;
+  const double g1 = pp.stiffness_n_per_m, g2 = pp.damping_ns_per_m;
+  const double f_0 = kappa * ((g1 + g2 * gamma) * d0 + g2 * alpha);
+  const double k_d = kappa * (g1 + g2 * gamma) * dt;
+  const double implicit_force = (f_0 + k_d * rate_star) / (1.0 - dt * k_d * w_rate);
+  const double d1 = d0 + dt * (rate_star + dt * w_rate * std::max(0.0, implicit_force));
+  contact::advanceLowPass(st.filter, d1, dt, pp.filter_damping_ratio, omega);
+  return contact::penaltyForceMagnitude(pp, kappa, d1, st.filter.rate);
+}
+
+// The pair's friction force and twisting couple on B (explicit: from the velocities at the
+// start of the step), by seed 004's eq. 8 or the anchor with its torsional part.
+void penaltyFriction(const Model& model, SimState& s, const PenaltyPair& pair, const Side& a,
+                     const Side& b, const collision::OverlapResult& ov, const Eigen::Vector3d& n,
+                     double magnitude, PenaltyPairState& st, Eigen::Vector3d& friction,
+                     Eigen::Vector3d& torque) {
+  const ContactOptions& co = model.options.contact;
+  const contact::PenaltyContactParams& pp = co.penalty;
+  const double dt = model.options.dt;
+  const Eigen::Vector3d& c = ov.centroid_world;
+  const Eigen::Vector3d slip =
+      pointVelocity(model, s, b, c, false) - pointVelocity(model, s, a, c, false);
+  const double mu = pairMu(model, pair);
+  torque.setZero();
+  if (co.friction == PenaltyFriction::Tanh) {
+    contact::PenaltyContactParams p = pp;
+    p.mu = mu;
+    friction = contact::tanhFriction(p, magnitude, slip - slip.dot(n) * n);
+  } else {
+    // The anchor with its torsional part (not in seed 004, whose pair is one force at one
+    // point: a two-finger pinch would turn freely about the line through its two contacts).
+    // The patch is a disc of the overlap's mean area (docs/free-objects.md); the relative
+    // spin about n from the relative velocity field (affine: any h gives it exactly).
+    const double radius = std::sqrt(0.5 * (ov.area_a + ov.area_b) / 3.141592653589793);
+    const Eigen::Vector3d u = n.unitOrthogonal(), v = n.cross(u);
+    const double h = 1e-3;
+    auto relative = [&](const Eigen::Vector3d& p) -> Eigen::Vector3d {
+      return pointVelocity(model, s, b, p, false) - pointVelocity(model, s, a, p, false);
+    };
+    const double spin = (relative(c + h * u) - relative(c - h * u)).dot(v) / (2.0 * h);
+    contact::AnchorFrictionParams p = co.anchor;
+    p.mu = mu;
+    const PatchFriction pf = patchAnchorFriction(p, st.anchor, st.twist, n, slip, spin, magnitude,
+                                                 2.0 * radius / 3.0, dt);
+    friction = pf.force;
+    if (std::isfinite(pf.torque)) torque = pf.torque * n;
+  }
+}
+
+// Publishes a pair's contact where the default model's lists keep theirs (links, or objects
+// with the palm, another object or the ground).
+void publishPenaltyContact(const PenaltyPair& pair, const Eigen::Vector3d& c,
+                           const Eigen::Vector3d& n, double d0, double magnitude,
+                           const Eigen::Vector3d& friction, const Eigen::Vector3d& torque,
+                           PenaltyWorkspace& pw) {
+  Contact ct;
+  ct.object = pair.object;
+  ct.point_world = c;
+  ct.normal_world = n;
+  ct.depth = d0;
+  ct.force = magnitude;
+  ct.friction_world = friction;
+  // The twisting couple on B about n: published so the joint torques, the clutches' loads and
+  // the recorded columns see it as they see the default model's torsional rows.
+  ct.spin_moment = torque.dot(n);
+  switch (pair.kind) {
+    case PenaltyPair::Kind::Link:
+      ct.finger = pair.finger;
+      ct.row = pair.row;
+      pw.link_contacts.push_back(ct);
+      break;
+    case PenaltyPair::Kind::Palm:
+      ct.other = kPalmContact;
+      pw.object_contacts.push_back(ct);
+      break;
+    case PenaltyPair::Kind::Object:
+      ct.other = pair.a_object;
+      pw.object_contacts.push_back(ct);
+      break;
+    case PenaltyPair::Kind::Ground:
+      ct.other = -1;
+      pw.object_contacts.push_back(ct);
+      break;
+  }
+}
+
+}  // namespace
+
 void computePenaltyContacts(const Model& model, SimState& s) {
   s.contacts.clear();
   s.object_contacts.clear();
@@ -406,84 +571,8 @@ void computePenaltyContacts(const Model& model, SimState& s) {
                                 contact::filterNaturalFrequency(pp, kappa, inverse_mass));
       magnitude = contact::penaltyForceMagnitude(pp, kappa, d0, st.filter.rate);
     } else {
-      // The rate of the equivalent depth, exactly from the geometry: the overlap's volume changes
-      // by the flux of each body's velocity through its own part of the overlap's boundary,
-      // dv/dt = sum_A a_i n_i . v_A(x_i) + sum_B a_i n_i . v_B(x_i) (rigid velocity fields are
-      // affine, so a flat piece's flux is its area times the value at its centroid), and
-      // d' = v' / A_ref (exact while A_ref holds). It is affine in the twists: N . v + M . w.
-      const double scale = 1.0 / st.reference_area;
-      double rate_star = 0.0, w_rate = 0.0;
-      auto flux = [&](const Side& side, const std::vector<collision::OverlapPiece>& pieces,
-                      double sign_of_force) {
-        Eigen::Vector3d N = Eigen::Vector3d::Zero(), M = Eigen::Vector3d::Zero();
-        const Eigen::Vector3d origin = side.free_body >= 0
-                                           ? s.work.bodies[static_cast<std::size_t>(side.free_body)]
-                                                 .com_world
-                                           : c;
-        for (const collision::OverlapPiece& piece : pieces) {
-          N += piece.area * piece.normal_world;
-          M += piece.area * (piece.centre_world - origin).cross(piece.normal_world);
-        }
-        if (side.free_body >= 0) {
-          const auto fb = static_cast<std::size_t>(side.free_body);
-          const Eigen::Index slot = idx(model.actuatorCount() + 6 * fb);
-          const Twist tw = s.object_twist_world[static_cast<std::size_t>(side.object)] +
-                           s.work.acceleration.segment<6>(slot) * dt;
-          rate_star += scale * (N.dot(tw.head<3>()) + M.dot(tw.tail<3>()));
-          // Its answer to a unit force along sign * s_n at c.
-          const FreeBodyScratch& body = s.work.bodies[fb];
-          const double m = model.objects[static_cast<std::size_t>(side.object)].mass.mass_kg;
-          w_rate += sign_of_force * scale *
-                    (N.dot(n) / m +
-                     M.dot(body.inverse_inertia_world * (c - body.com_world).cross(n)));
-        } else if (side.finger >= 0) {
-          // A link: its velocity at c at the end of the step with the finger accelerations of the
-          // pairs before (the link's own turning left out), and its answer to a unit force along
-          // sign * s_n at c through the actuator-space inertia. Without this answer the link's
-          // side of the stiff damper was explicit: a servo-driven jaw (0.3 kg reflected) with
-          // g2 dt / m = 17 per pad bounced off the object every step.
-          const Eigen::Vector3d palm_v = palmPointVelocityWorld(s, c);
-          const double nn = N.norm();
-          if (nn > 0.0) {
-            linkActuatorRow(model, s, side.finger, side.row, c, N / nn, pw.row_flux);
-            pw.row_flux *= nn;
-          } else {
-            pw.row_flux.setZero();
-          }
-          double rate = N.dot(palm_v);
-          for (Eigen::Index i = 0; i < na; ++i)
-            rate += pw.row_flux[i] * (s.actuator_velocity[static_cast<std::size_t>(i)] +
-                                      dt * s.work.acceleration[i]);
-          rate_star += scale * rate;
-          linkActuatorRow(model, s, side.finger, side.row, c, n, pw.row_normal);
-          pw.answer = s.work.mass_ldlt.solve(pw.row_normal);
-          w_rate += sign_of_force * scale * pw.row_flux.dot(pw.answer);
-        } else {
-          // The palm or the ground: its velocity at c (the palm's turning left out).
-          rate_star += scale * N.dot(pointVelocity(model, s, side, c));
-        }
-      };
-      flux(a, ov.pieces_a, -1.0);
-      flux(b, ov.pieces_b, 1.0);
-      w_rate = std::min(w_rate, 0.0);  // a push never deepens the overlap it pushes apart
-      // Eq. 5-6, linearly implicit in the depth rate (file comment).
-      const double kappa = contact::firstContactGain(pp, st.first, moving_mass, t + dt);
-      // Eq. 4 at least as fast as the damper's own rate; the depth's answer to the force is
-      // -w_rate per N (links and turning included), at least the free objects' 1 / m.
-      const double omega =
-          contact::filterNaturalFrequency(pp, kappa, std::max(inverse_mass, -w_rate));
-      st.filter.input = d0;  // the measured depth replaces last step's prediction
-      contact::LowPassState f0 = st.filter, f1 = st.filter;
-      contact::advanceLowPass(f0, 0.0, dt, pp.filter_damping_ratio, omega);
-      contact::advanceLowPass(f1, 1.0, dt, pp.filter_damping_ratio, omega);
-      const double alpha = f0.rate, gamma = f1.rate - f0.rate;
-      const double g1 = pp.stiffness_n_per_m, g2 = pp.damping_ns_per_m;
-      const double f_0 = kappa * ((g1 + g2 * gamma) * d0 + g2 * alpha);
-      const double k_d = kappa * (g1 + g2 * gamma) * dt;
-      const double implicit_force = (f_0 + k_d * rate_star) / (1.0 - dt * k_d * w_rate);
-      const double d1 = d0 + dt * (rate_star + dt * w_rate * std::max(0.0, implicit_force));
-      contact::advanceLowPass(st.filter, d1, dt, pp.filter_damping_ratio, omega);
-      magnitude = contact::penaltyForceMagnitude(pp, kappa, d1, st.filter.rate);
+      magnitude =
+          implicitPenaltyMagnitude(model, s, a, b, ov, n, d0, moving_mass, inverse_mass, st);
     }
     const Eigen::Vector3d normal_force = contact::penaltyForceOnB(magnitude, n);
     if (!normal_force.allFinite()) {
@@ -500,34 +589,8 @@ void computePenaltyContacts(const Model& model, SimState& s) {
     // the velocity the bodies moved with during the last step, so the anchor's extension is
     // their true relative displacement (a predicted velocity that the friction itself then
     // changes would make the anchor drift).
-    const Eigen::Vector3d slip =
-        pointVelocity(model, s, b, c, false) - pointVelocity(model, s, a, c, false);
-    const double mu = pairMu(model, pair);
-    Eigen::Vector3d friction;
-    Eigen::Vector3d torque = Eigen::Vector3d::Zero();
-    if (co.friction == PenaltyFriction::Tanh) {
-      contact::PenaltyContactParams p = pp;
-      p.mu = mu;
-      friction = contact::tanhFriction(p, magnitude, slip - slip.dot(n) * n);
-    } else {
-      // The anchor with its torsional part (not in seed 004, whose pair is one force at one
-      // point: a two-finger pinch would turn freely about the line through its two contacts).
-      // The patch is a disc of the overlap's mean area (docs/free-objects.md); the relative
-      // spin about n from the relative velocity field (affine: any h gives it exactly).
-      const double radius = std::sqrt(0.5 * (ov.area_a + ov.area_b) / 3.141592653589793);
-      const Eigen::Vector3d u = n.unitOrthogonal(), v = n.cross(u);
-      const double h = 1e-3;
-      auto relative = [&](const Eigen::Vector3d& p) -> Eigen::Vector3d {
-        return pointVelocity(model, s, b, p, false) - pointVelocity(model, s, a, p, false);
-      };
-      const double spin = (relative(c + h * u) - relative(c - h * u)).dot(v) / (2.0 * h);
-      contact::AnchorFrictionParams p = co.anchor;
-      p.mu = mu;
-      const PatchFriction pf = patchAnchorFriction(p, st.anchor, st.twist, n, slip, spin,
-                                                   magnitude, 2.0 * radius / 3.0, dt);
-      friction = pf.force;
-      if (std::isfinite(pf.torque)) torque = pf.torque * n;
-    }
+    Eigen::Vector3d friction, torque;
+    penaltyFriction(model, s, pair, a, b, ov, n, magnitude, st, friction, torque);
     if (!friction.allFinite()) friction.setZero();
     addWrench(model, s, b.free_body, b.object, c, friction);
     addWrench(model, s, a.free_body, a.object, c, -friction);
@@ -537,35 +600,7 @@ void computePenaltyContacts(const Model& model, SimState& s) {
     if (a.finger >= 0) addLinkCouple(model, s, a.finger, a.row, c, -torque);
     if (magnitude == 0.0 && friction.squaredNorm() == 0.0) continue;
     pw.loads.push_back({static_cast<int>(k), c, normal_force + friction, torque});
-    Contact ct;
-    ct.object = pair.object;
-    ct.point_world = c;
-    ct.normal_world = n;
-    ct.depth = d0;
-    ct.force = magnitude;
-    ct.friction_world = friction;
-    // The twisting couple on B about n: published so the joint torques, the clutches' loads and
-    // the recorded columns see it as they see the default model's torsional rows.
-    ct.spin_moment = torque.dot(n);
-    switch (pair.kind) {
-      case PenaltyPair::Kind::Link:
-        ct.finger = pair.finger;
-        ct.row = pair.row;
-        pw.link_contacts.push_back(ct);
-        break;
-      case PenaltyPair::Kind::Palm:
-        ct.other = kPalmContact;
-        pw.object_contacts.push_back(ct);
-        break;
-      case PenaltyPair::Kind::Object:
-        ct.other = pair.a_object;
-        pw.object_contacts.push_back(ct);
-        break;
-      case PenaltyPair::Kind::Ground:
-        ct.other = -1;
-        pw.object_contacts.push_back(ct);
-        break;
-    }
+    publishPenaltyContact(pair, c, n, d0, magnitude, friction, torque, pw);
   }
   // The links' loads are in the actuator forces and accelerations already (addLinkLoad).
   const auto na_end = idx(model.actuatorCount());

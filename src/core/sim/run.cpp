@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -47,6 +48,14 @@ void Run::check(const RunPlan& p) const {
         throw std::invalid_argument(std::string("run plan: palm motion '") +
                                     PalmMotion::axisName(a) +
                                     "': a sinusoid needs finite values, frequency and cycles > 0");
+  const hand::ArmModel& arm = model_->hand().arm;
+  if (arm.empty() && (!p.arm.initial.empty() || !p.arm.motion.empty()))
+    throw std::invalid_argument("run plan: arm positions or motions, but the hand has no arm");
+  if (!arm.empty()) checkArmPlan(arm, p.arm);
+  if (p.arm.drives() && !p.palm_motion.empty())
+    throw std::invalid_argument(
+        "run plan: both an arm motion and a palm motion; the arm's motion moves the palm, give "
+        "one of them");
 }
 
 void Run::setPlan(RunPlan plan) {
@@ -56,27 +65,68 @@ void Run::setPlan(RunPlan plan) {
   if (plan.controller) controller.emplace(model_->hand(), *plan.controller);
   plan_ = std::move(plan);
   total_steps_ = static_cast<std::int64_t>(std::llround(plan_.duration / model_->options.dt));
-  recorder_ = std::make_unique<Recorder>(model_->hand());
-  recorder_->setKeptRows(plan_.kept_rows);
-  addBodyChannels(*recorder_, &model_, !plan_.palm_motion.empty());
   controller_.reset();
-  if (plan_.controller) {
-    const std::optional<HybridGraspController>* c = &controller_;
-    recorder_->addChannel("controller.phase", "",
-                          [c](const SimState&) { return static_cast<double>((*c)->phase()); });
-    recorder_->addChannel("controller.force", "N",
-                          [c](const SimState&) { return (*c)->totalForce(); });
-    recorder_->addChannel("controller.force_reference", "N",
-                          [c](const SimState&) { return (*c)->reference()[1]; });
-    // x = T q: the thumb-base angle, then tendon retractions (seed 002 eq. 1).
-    for (int i = 0; i < 4; ++i)
-      recorder_->addChannel("controller.x" + std::to_string(i + 1), i == 0 ? "rad" : "m",
-                            [c, i](const SimState&) { return (*c)->x()[i]; });
-  }
+  recorder_ = makeRecorder();
   reset();
 }
 
+std::unique_ptr<Recorder> Run::makeRecorder() const {
+  auto recorder = std::make_unique<Recorder>(model_->hand());
+  recorder->setKeptRows(plan_.kept_rows);
+  addBodyChannels(*recorder, &model_, !plan_.palm_motion.empty() || plan_.arm.drives());
+  const hand::ArmModel& arm = model_->hand().arm;
+  for (int j = 0; j < arm.dof(); ++j) {
+    const kinematics::DhRow& row =
+        arm.chain.rows[static_cast<std::size_t>(arm.chain.rowOfJoint(j))];
+    recorder->addChannel(
+        "arm." + arm.chain.joint_names[static_cast<std::size_t>(arm.chain.rowOfJoint(j))],
+        row.type == kinematics::JointType::Prismatic ? "m" : "rad", [j](const SimState& s) {
+          return j < s.arm_position.size() ? s.arm_position[j]
+                                           : std::numeric_limits<double>::quiet_NaN();
+        });
+  }
+  if (plan_.controller) {
+    const std::optional<HybridGraspController>* c = &controller_;
+    recorder->addChannel("controller.phase", "",
+                         [c](const SimState&) { return static_cast<double>((*c)->phase()); });
+    recorder->addChannel("controller.force", "N",
+                         [c](const SimState&) { return (*c)->totalForce(); });
+    recorder->addChannel("controller.force_reference", "N",
+                         [c](const SimState&) { return (*c)->reference()[1]; });
+    // x = T q: the thumb-base angle, then tendon retractions (seed 002 eq. 1).
+    for (int i = 0; i < 4; ++i)
+      recorder->addChannel("controller.x" + std::to_string(i + 1), i == 0 ? "rad" : "m",
+                           [c, i](const SimState&) { return (*c)->x()[i]; });
+  }
+  return recorder;
+}
+
+bool Run::updateRecorderColumns() {
+  std::unique_ptr<Recorder> fresh = makeRecorder();
+  if (fresh->columns() == recorder_->columns()) return false;
+  if (state_.step == 0)
+    fresh->record(state_);  // nothing ran yet: the first row, complete
+  else
+    fresh->adoptRows(*recorder_);  // new columns read NaN before now
+  recorder_ = std::move(fresh);
+  return true;
+}
+
+PalmKinematics Run::armAt(double t) {
+  const hand::ArmModel& arm = model_->hand().arm;
+  const ArmJointState js = armJointsAt(plan_.arm, arm.dof(), t);
+  state_.arm_position = js.q;
+  return armPalmKinematics(arm.chain, arm_base_world_, js.q, js.qd, js.qdd);
+}
+
 void Run::applyPalmMotion(double t) {
+  if (arm_drives_) {
+    const PalmKinematics k = armAt(t);
+    state_.palm_pose_world = k.pose_world;
+    state_.palm_twist_world << k.linear_velocity_world, k.angular_velocity_world;
+    state_.palm_acceleration_world << k.linear_acceleration_world, k.angular_acceleration_world;
+    return;
+  }
   if (palm_motion_.empty()) return;
   const PalmKinematics k = palm_motion_.at(palm_start_, t);
   state_.palm_pose_world = k.pose_world;
@@ -91,6 +141,7 @@ void Run::setLivePalmMotion(PalmMotion motion) {
         throw std::invalid_argument("Run::setLivePalmMotion: a sinusoid needs finite values");
   palm_start_ = state_.palm_pose_world;
   palm_motion_ = std::move(motion);
+  arm_drives_ = false;  // the live Cartesian motion takes over; the arm stays where it was
 }
 
 void Run::reset() {
@@ -99,6 +150,13 @@ void Run::reset() {
   step_origin_ = state_.step;
   palm_motion_ = plan_.palm_motion;
   palm_start_ = plan_.palm_pose_world;
+  const hand::ArmModel& arm = model_->hand().arm;
+  arm_drives_ = !arm.empty() && plan_.arm.drives();
+  if (!arm.empty()) {
+    state_.arm_position = armJointsAt(plan_.arm, arm.dof(), 0.0).q;
+    // The palm starts at the plan's pose; the arm's base is where that puts it.
+    arm_base_world_ = plan_.palm_pose_world * armPalmPose(arm.chain, state_.arm_position).inverse();
+  }
   if (!plan_.initial_tendons.empty())
     state_.tendon_position = state_.tendon_command = plan_.initial_tendons;
   if (!plan_.object_pose_world.empty()) state_.object_pose_world = plan_.object_pose_world;
@@ -145,11 +203,21 @@ void writeReferences(const RunPlan& plan, const PalmMotion& palm,
 
 void Run::step() {
   if (controller_) controller_->update(state_, model_->options.dt);
-  writeReferences(plan_, palm_motion_, palm_start_, state_,
+  static const PalmMotion kNoMotion;
+  writeReferences(plan_, arm_drives_ ? kNoMotion : palm_motion_, palm_start_, state_,
                   state_.time + model_->options.dt);
+  if (arm_drives_) {
+    // As writeReferences does for the Cartesian motion: the twist and acceleration at the
+    // end of the step.
+    const PalmKinematics k = armAt(state_.time + model_->options.dt);
+    state_.palm_twist_world << k.linear_velocity_world, k.angular_velocity_world;
+    state_.palm_acceleration_world << k.linear_acceleration_world, k.angular_acceleration_world;
+  }
   sim::step(*model_, state_);
   state_.time = time_origin_ + static_cast<double>(state_.step - step_origin_) * model_->options.dt;
-  if (!palm_motion_.empty())
+  if (arm_drives_)
+    state_.palm_pose_world = armAt(state_.time).pose_world;
+  else if (!palm_motion_.empty())
     state_.palm_pose_world = palm_motion_.at(palm_start_, state_.time).pose_world;
   if (state_.step % plan_.record_every == 0 || state_.step == total_steps_)
     recorder_->record(state_);

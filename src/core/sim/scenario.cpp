@@ -9,7 +9,9 @@
 #include "../io/json_document.hpp"
 #include "handsim/geometry/mesh_loader.hpp"
 #include "handsim/hand/hand_loader.hpp"
+#include "handsim/hand/urdf_reader.hpp"
 #include "handsim/io/atomic_file.hpp"
+#include "handsim/sim/object_names.hpp"
 #include "handsim/sim/penalty_contacts.hpp"
 #include "handsim/sim/placement.hpp"
 #include "handsim/sim/rigid_body.hpp"
@@ -32,6 +34,66 @@ double positive(const JsonDocument& doc, const json& obj, const std::string& ptr
 
 namespace {
 
+// One axis's (or arm joint's) "segments" and "sinusoids"; `linear`: metres, else radians.
+AxisMotion readAxisMotion(const JsonDocument& doc, const json& value, const std::string& ap,
+                          bool linear) {
+  AxisMotion m;
+  const int axis = linear ? 0 : 3;
+  doc.object(value, ap);
+  doc.allowOnly(value, ap, {"segments", "sinusoids"});
+  if (const json* segs = doc.optional(value, "segments")) {
+    const std::string sp = JsonDocument::child(ap, "segments");
+    doc.array(*segs, sp);
+    double from = 0.0, start = 0.0;
+    for (std::size_t k = 0; k < segs->size(); ++k) {
+      const std::string kp = JsonDocument::child(sp, k);
+      const json& seg = doc.object((*segs)[k], kp);
+      doc.allowOnly(seg, kp, {"to", "max_velocity", "max_acceleration", "start_s"});
+      const double to = doc.rational(doc.require(seg, kp, "to"), JsonDocument::child(kp, "to"));
+      if (std::abs(to) > (axis < 3 ? 100.0 : 100.0 * 3.141592653589793))
+        doc.fail(JsonDocument::child(kp, "to"),
+                 axis < 3 ? "more than 100 m from the start" : "more than 50 turns");
+      const double v = positive(doc, seg, kp, "max_velocity");
+      const double a = positive(doc, seg, kp, "max_acceleration");
+      if (const json* s0 = doc.optional(seg, "start_s")) {
+        const double t0 = doc.rational(*s0, JsonDocument::child(kp, "start_s"));
+        if (t0 < start - 1e-12)
+          doc.fail(JsonDocument::child(kp, "start_s"),
+                   "segment starts before the previous one ends");
+        start = t0;
+      }
+      const TrapezoidalProfile prof(from, to, v, a, start);
+      m.segments.append(prof);
+      from = to;
+      start = prof.end();
+    }
+  }
+  if (const json* sins = doc.optional(value, "sinusoids")) {
+    const std::string sp = JsonDocument::child(ap, "sinusoids");
+    doc.array(*sins, sp);
+    for (std::size_t k = 0; k < sins->size(); ++k) {
+      const std::string kp = JsonDocument::child(sp, k);
+      const json& sj = doc.object((*sins)[k], kp);
+      doc.allowOnly(sj, kp, {"amplitude", "frequency_hz", "start_s", "cycles"});
+      Sinusoid sin;
+      sin.amplitude =
+          doc.rational(doc.require(sj, kp, "amplitude"), JsonDocument::child(kp, "amplitude"));
+      if (std::abs(sin.amplitude) > (axis < 3 ? 10.0 : 3.141592653589793))
+        doc.fail(JsonDocument::child(kp, "amplitude"),
+                 axis < 3 ? "more than 10 m" : "more than pi rad");
+      sin.frequency_hz = positive(doc, sj, kp, "frequency_hz");
+      if (sin.frequency_hz > 1e4) doc.fail(JsonDocument::child(kp, "frequency_hz"), "above 10 kHz");
+      if (doc.optional(sj, "cycles")) sin.cycles = positive(doc, sj, kp, "cycles");
+      if (const json* s0 = doc.optional(sj, "start_s")) {
+        sin.start = doc.rational(*s0, JsonDocument::child(kp, "start_s"));
+        if (sin.start < 0.0) doc.fail(JsonDocument::child(kp, "start_s"), "must not be negative");
+      }
+      m.sinusoids.push_back(sin);
+    }
+  }
+  return m;
+}
+
 // "palm": {"pose": {...}, "motion": {"<axis>": {"segments": [...], "sinusoids": [...]}}}
 void readPalm(const JsonDocument& doc, const json& palm, RunPlan& plan) {
   doc.object(palm, "/palm");
@@ -48,226 +110,246 @@ void readPalm(const JsonDocument& doc, const json& palm, RunPlan& plan) {
     const std::string ap = JsonDocument::child("/palm/motion", it.key());
     const int axis = PalmMotion::axisIndex(it.key());
     if (axis < 0) doc.fail(ap, "unknown axis; expected x, y, z (m) or rx, ry, rz (rad)");
-    AxisMotion& m = plan.palm_motion.axis(axis);
-    doc.object(it.value(), ap);
-    doc.allowOnly(it.value(), ap, {"segments", "sinusoids"});
-    if (const json* segs = doc.optional(it.value(), "segments")) {
-      const std::string sp = JsonDocument::child(ap, "segments");
-      doc.array(*segs, sp);
-      double from = 0.0, start = 0.0;
-      for (std::size_t k = 0; k < segs->size(); ++k) {
-        const std::string kp = JsonDocument::child(sp, k);
-        const json& seg = doc.object((*segs)[k], kp);
-        doc.allowOnly(seg, kp, {"to", "max_velocity", "max_acceleration", "start_s"});
-        const double to = doc.rational(doc.require(seg, kp, "to"), JsonDocument::child(kp, "to"));
-        if (std::abs(to) > (axis < 3 ? 100.0 : 100.0 * 3.141592653589793))
-          doc.fail(JsonDocument::child(kp, "to"), axis < 3 ? "more than 100 m from the start"
-                                                           : "more than 50 turns");
-        const double v = positive(doc, seg, kp, "max_velocity");
-        const double a = positive(doc, seg, kp, "max_acceleration");
-        if (const json* s0 = doc.optional(seg, "start_s")) {
-          const double t0 = doc.rational(*s0, JsonDocument::child(kp, "start_s"));
-          if (t0 < start - 1e-12)
-            doc.fail(JsonDocument::child(kp, "start_s"),
-                     "segment starts before the previous one ends");
-          start = t0;
-        }
-        const TrapezoidalProfile prof(from, to, v, a, start);
-        m.segments.append(prof);
-        from = to;
-        start = prof.end();
-      }
+    plan.palm_motion.axis(axis) = readAxisMotion(doc, it.value(), ap, axis < 3);
+  }
+}
+
+// "arm": the arm the hand is on (docs/arm.md): a URDF to mount the hand on, the arm's base in
+// the world, its initial joint positions and joint motions.
+void readArm(const JsonDocument& doc, const json& arm_json, Scenario& sc, hand::HandModel& hand) {
+  const std::string ap = "/arm";
+  doc.object(arm_json, ap);
+  doc.allowOnly(arm_json, ap,
+                {"palm_link", "urdf", "flange", "mount", "base", "initial", "motion"});
+  if (const json* u = doc.optional(arm_json, "urdf")) {
+    sc.arm_ref = doc.string(*u, "/arm/urdf");
+    sc.arm_flange =
+        doc.string(doc.require(arm_json, ap, "flange"), JsonDocument::child(ap, "flange"));
+    if (const json* m = doc.optional(arm_json, "mount")) sc.arm_mount = doc.pose(*m, "/arm/mount");
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path dir = fs::path(doc.file()).parent_path();
+    std::string path = sc.arm_ref;
+    if (fs::is_regular_file(dir / sc.arm_ref, ec))
+      path = (dir / sc.arm_ref).string();
+    else if (fs::is_regular_file(fs::path(hand::assetDirectory()) / sc.arm_ref, ec))
+      path = (fs::path(hand::assetDirectory()) / sc.arm_ref).string();
+    else if (const std::string found = hand::findOnHandSearchPath(sc.arm_ref); !found.empty())
+      path = found;
+    if (!hand.arm.empty())
+      doc.fail("/arm/urdf", "the hand has an arm already (its palm link '" + hand.arm.palm_link +
+                                "'); mount a hand without one");
+    try {
+      hand::mountOnArm(hand, hand::loadUrdfArm(path, sc.arm_flange), sc.arm_mount);
+    } catch (const io::InputError& e) {
+      doc.fail("/arm/urdf", e.what());
     }
-    if (const json* sins = doc.optional(it.value(), "sinusoids")) {
-      const std::string sp = JsonDocument::child(ap, "sinusoids");
-      doc.array(*sins, sp);
-      for (std::size_t k = 0; k < sins->size(); ++k) {
-        const std::string kp = JsonDocument::child(sp, k);
-        const json& sj = doc.object((*sins)[k], kp);
-        doc.allowOnly(sj, kp, {"amplitude", "frequency_hz", "start_s", "cycles"});
-        Sinusoid sin;
-        sin.amplitude =
-            doc.rational(doc.require(sj, kp, "amplitude"), JsonDocument::child(kp, "amplitude"));
-        if (std::abs(sin.amplitude) > (axis < 3 ? 10.0 : 3.141592653589793))
-          doc.fail(JsonDocument::child(kp, "amplitude"),
-                   axis < 3 ? "more than 10 m" : "more than pi rad");
-        sin.frequency_hz = positive(doc, sj, kp, "frequency_hz");
-        if (sin.frequency_hz > 1e4) doc.fail(JsonDocument::child(kp, "frequency_hz"), "above 10 kHz");
-        if (doc.optional(sj, "cycles")) sin.cycles = positive(doc, sj, kp, "cycles");
-        if (const json* s0 = doc.optional(sj, "start_s")) {
-          sin.start = doc.rational(*s0, JsonDocument::child(kp, "start_s"));
-          if (sin.start < 0.0) doc.fail(JsonDocument::child(kp, "start_s"), "must not be negative");
-        }
-        m.sinusoids.push_back(sin);
-      }
+  } else if (doc.optional(arm_json, "flange") || doc.optional(arm_json, "mount")) {
+    doc.fail(ap, "'flange' and 'mount' go with 'urdf' (the arm to mount the hand on)");
+  }
+  if (hand.arm.empty())
+    doc.fail(ap,
+             "the hand has no arm: name its palm link (\"palm_link\") or an arm to mount it "
+             "on (\"urdf\", \"flange\")");
+  const kinematics::Chain& chain = hand.arm.chain;
+  const int dof = chain.dof();
+  const auto jointOf = [&](const std::string& name, const std::string& ptr) {
+    const int j = chain.jointIndex(name);
+    if (j < 0) doc.fail(ptr, "no arm joint '" + io::excerpt(name) + "'");
+    return j;
+  };
+  RunPlan& plan = sc.plan;
+  plan.arm.initial.assign(static_cast<std::size_t>(dof), 0.0);
+  for (int j = 0; j < dof; ++j) {  // 0, or the nearest limit
+    const kinematics::DhRow& row = chain.rows[static_cast<std::size_t>(chain.rowOfJoint(j))];
+    plan.arm.initial[static_cast<std::size_t>(j)] = std::clamp(0.0, row.lower, row.upper);
+  }
+  if (const json* init = doc.optional(arm_json, "initial")) {
+    doc.object(*init, "/arm/initial");
+    for (auto it = init->begin(); it != init->end(); ++it) {
+      const std::string ip = JsonDocument::child("/arm/initial", it.key());
+      const int j = jointOf(it.key(), ip);
+      const double v = doc.rational(it.value(), ip);
+      const kinematics::DhRow& row = chain.rows[static_cast<std::size_t>(chain.rowOfJoint(j))];
+      if (v < row.lower - 1e-9 || v > row.upper + 1e-9)
+        doc.fail(ip, "outside the joint's limits [" + shortNumber(row.lower) + ", " +
+                         shortNumber(row.upper) + "]");
+      plan.arm.initial[static_cast<std::size_t>(j)] = v;
     }
+  }
+  if (const json* base = doc.optional(arm_json, "base")) {
+    const json* palm_json = doc.optional(doc.root(), "palm");
+    if (doc.optional(doc.root(), "palm_pose") ||
+        (palm_json && palm_json->is_object() && doc.optional(*palm_json, "pose")))
+      doc.fail("/arm/base",
+               "give the arm's base or the palm's pose, not both (one follows "
+               "from the other through the arm's joints)");
+    const Eigen::Isometry3d base_world = doc.pose(*base, "/arm/base");
+    const Eigen::VectorXd q0 = Eigen::Map<const Eigen::VectorXd>(plan.arm.initial.data(), dof);
+    plan.palm_pose_world = base_world * armPalmPose(chain, q0);
+  }
+  if (const json* motion = doc.optional(arm_json, "motion")) {
+    doc.object(*motion, "/arm/motion");
+    plan.arm.motion.assign(static_cast<std::size_t>(dof), AxisMotion());
+    for (auto it = motion->begin(); it != motion->end(); ++it) {
+      const std::string mp = JsonDocument::child("/arm/motion", it.key());
+      const int j = jointOf(it.key(), mp);
+      const kinematics::DhRow& row = chain.rows[static_cast<std::size_t>(chain.rowOfJoint(j))];
+      plan.arm.motion[static_cast<std::size_t>(j)] =
+          readAxisMotion(doc, it.value(), mp, row.type == kinematics::JointType::Prismatic);
+    }
+    if (plan.arm.drives() && !plan.palm_motion.empty())
+      doc.fail("/arm/motion",
+               "the palm has a motion too; the arm's motion moves the palm, "
+               "give one of them");
   }
 }
 
 }  // namespace
 
-Scenario readScenario(const JsonDocument& doc) {
-  const json& root = doc.object(doc.root(), "");
-  doc.allowOnly(
-      root, "",
-      {"format", "version", "description", "hand", "duration_s", "dt_s", "gravity_mps2", "contact",
-       "solver", "record_every", "palm_pose", "palm", "initial", "trajectories", "objects",
-       "controller", "ground"});
-  if (doc.string(doc.require(root, "", "format"), "/format") != "handsim-scenario")
-    doc.fail("/format", "expected \"handsim-scenario\"");
-  if (doc.integer(doc.require(root, "", "version"), "/version") != 1)
-    doc.fail("/version", "unsupported version");
-  Scenario sc;
-  sc.source_file = doc.file();
-  if (const json* d = doc.optional(root, "description"))
-    sc.description = doc.string(*d, "/description");
-  sc.hand_ref = doc.string(doc.require(root, "", "hand"), "/hand");
-  const std::filesystem::path dir = std::filesystem::path(doc.file()).parent_path();
-  const std::filesystem::path rel = dir / sc.hand_ref;
-  std::error_code ec;
-  hand::HandModel hand_model;
-  try {
-    hand_model =
-        hand::loadHand(std::filesystem::is_regular_file(rel, ec) ? rel.string() : sc.hand_ref);
-  } catch (const io::InputError& e) {
-    doc.fail("/hand", e.what());
+// "contact": the contact model and its parameters (docs/scenario-format.md).
+void readContact(const JsonDocument& doc, const json& c_ref, Options& options) {
+  const json* c = &c_ref;
+  doc.object(*c, "/contact");
+  doc.allowOnly(*c, "/contact",
+                {"stiffness",
+                 "slop_m",
+                 "sink_rate",
+                 "kdop_k",
+                 "model",
+                 "mu",
+                 "object_push",
+                 "torsional_m",
+                 "friction",
+                 "g1_n_per_m",
+                 "g2_ns_per_m",
+                 "gi",
+                 "gt",
+                 "target_depth_m",
+                 "filter_damping_ratio",
+                 "filter_natural_frequency_radps",
+                 "viscous_ns_per_m",
+                 "tanh_slope_s_per_m",
+                 "anchor_stiffness_n_per_m",
+                 "anchor_damping_ns_per_m",
+                 "integration",
+                 "continuous"});
+  auto read = [&](const char* key, double& value, double lo, double hi) {
+    if (const json* v = doc.optional(*c, key)) {
+      const std::string p = JsonDocument::child("/contact", key);
+      value = doc.rational(*v, p);
+      if (!(value >= lo && value <= hi))
+        doc.fail(p, "expected a value in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    }
+  };
+  read("stiffness", options.contact.stiffness, 0.0, 1.0);
+  read("slop_m", options.contact.slop, 0.0, 0.01);
+  read("sink_rate", options.contact.sink_rate, 0.0, 1.0);
+  read("mu", options.contact.mu, 0.0, 100.0);
+  read("object_push", options.contact.object_push, 0.0, 1.0);
+  read("torsional_m", options.contact.torsional, 0.0, 0.1);
+  if (const json* cc = doc.optional(*c, "continuous"))
+    options.contact.continuous = doc.boolean(*cc, "/contact/continuous");
+  if (const json* m = doc.optional(*c, "model")) {
+    // "default": the velocity-level Coulomb model; "seed004": seed 004's penalty contact
+    // (docs/free-objects.md, "Seed 004's model in the engine").
+    const std::string model = doc.string(*m, "/contact/model");
+    if (model == "seed004")
+      options.contact.model = ContactModel::Seed004;
+    else if (model != "default")
+      doc.fail("/contact/model", "expected \"default\" or \"seed004\"");
   }
-  const hand::HandModel& hand = hand_model;
-  RunPlan& plan = sc.plan;
-  plan.duration = positive(doc, root, "", "duration_s");
-  if (doc.optional(root, "dt_s")) sc.options.dt = positive(doc, root, "", "dt_s");
-  if (const json* g = doc.optional(root, "gravity_mps2"))
-    sc.options.gravity_world = doc.vector3(*g, "/gravity_mps2");
-  if (const json* c = doc.optional(root, "contact")) {
-    doc.object(*c, "/contact");
-    doc.allowOnly(*c, "/contact",
-                  {"stiffness", "slop_m", "sink_rate", "kdop_k", "model", "mu", "object_push",
-                   "torsional_m", "friction", "g1_n_per_m", "g2_ns_per_m", "gi", "gt", "target_depth_m",
-                   "filter_damping_ratio", "filter_natural_frequency_radps", "viscous_ns_per_m",
-                   "tanh_slope_s_per_m", "anchor_stiffness_n_per_m", "anchor_damping_ns_per_m",
-                   "integration", "continuous"});
-    auto read = [&](const char* key, double& value, double lo, double hi) {
-      if (const json* v = doc.optional(*c, key)) {
-        const std::string p = JsonDocument::child("/contact", key);
-        value = doc.rational(*v, p);
-        if (!(value >= lo && value <= hi))
-          doc.fail(p,
-                   "expected a value in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
-      }
-    };
-    read("stiffness", sc.options.contact.stiffness, 0.0, 1.0);
-    read("slop_m", sc.options.contact.slop, 0.0, 0.01);
-    read("sink_rate", sc.options.contact.sink_rate, 0.0, 1.0);
-    read("mu", sc.options.contact.mu, 0.0, 100.0);
-    read("object_push", sc.options.contact.object_push, 0.0, 1.0);
-    read("torsional_m", sc.options.contact.torsional, 0.0, 0.1);
-    if (const json* cc = doc.optional(*c, "continuous"))
-      sc.options.contact.continuous = doc.boolean(*cc, "/contact/continuous");
-    if (const json* m = doc.optional(*c, "model")) {
-      // "default": the velocity-level Coulomb model; "seed004": seed 004's penalty contact
-      // (docs/free-objects.md, "Seed 004's model in the engine").
-      const std::string model = doc.string(*m, "/contact/model");
-      if (model == "seed004")
-        sc.options.contact.model = ContactModel::Seed004;
-      else if (model != "default")
-        doc.fail("/contact/model", "expected \"default\" or \"seed004\"");
-    }
-    // The seed004 model's keys, in SI (defaults: contact::PenaltyContactParams and
-    // contact::AnchorFrictionParams).
-    const bool seed004 = sc.options.contact.model == ContactModel::Seed004;
-    auto readPenalty = [&](const char* key, double& value, double lo, double hi) {
-      if (doc.optional(*c, key) && !seed004)
-        doc.fail(JsonDocument::child("/contact", key), "only with \"model\": \"seed004\"");
-      read(key, value, lo, hi);
-    };
-    contact::PenaltyContactParams& pp = sc.options.contact.penalty;
-    readPenalty("g1_n_per_m", pp.stiffness_n_per_m, 1e-6, 1e12);
-    readPenalty("g2_ns_per_m", pp.damping_ns_per_m, 0.0, 1e12);
-    readPenalty("gi", pp.first_contact_gain, 0.0, 1e6);
-    readPenalty("gt", pp.first_contact_delay, 0.0, 1e3);
-    readPenalty("target_depth_m", pp.target_depth_m, 1e-9, 1.0);
-    readPenalty("filter_damping_ratio", pp.filter_damping_ratio, 1e-3, 1e3);
-    readPenalty("filter_natural_frequency_radps", pp.filter_natural_frequency_radps, 1e-3, 1e9);
-    readPenalty("viscous_ns_per_m", pp.viscous_ns_per_m, 0.0, 1e9);
-    readPenalty("tanh_slope_s_per_m", pp.tanh_slope_s_per_m, 0.0, 1e9);
-    readPenalty("anchor_stiffness_n_per_m", sc.options.contact.anchor.stiffness_n_per_m, 1e-6,
-                1e12);
-    readPenalty("anchor_damping_ns_per_m", sc.options.contact.anchor.damping_ns_per_m, 0.0,
-                1e12);
-    if (const json* f = doc.optional(*c, "friction")) {
-      if (!seed004) doc.fail("/contact/friction", "only with \"model\": \"seed004\"");
-      const std::string law = doc.string(*f, "/contact/friction");
-      if (law == "tanh")
-        sc.options.contact.friction = PenaltyFriction::Tanh;
-      else if (law != "anchor")
-        doc.fail("/contact/friction", "expected \"anchor\" or \"tanh\"");
-    }
-    if (const json* in = doc.optional(*c, "integration")) {
-      if (!seed004) doc.fail("/contact/integration", "only with \"model\": \"seed004\"");
-      const std::string how = doc.string(*in, "/contact/integration");
-      if (how == "explicit")
-        sc.options.contact.integration = PenaltyIntegration::Explicit;
-      else if (how != "implicit")
-        doc.fail("/contact/integration", "expected \"implicit\" or \"explicit\"");
-    }
-    if (const json* k = doc.optional(*c, "kdop_k")) {
-      sc.options.contact.kdop_k = doc.integer(*k, "/contact/kdop_k");
-      const int kk = sc.options.contact.kdop_k;
-      if (kk != 14 && kk != 18 && kk != 26) doc.fail("/contact/kdop_k", "expected 14, 18 or 26");
-    }
+  // The seed004 model's keys, in SI (defaults: contact::PenaltyContactParams and
+  // contact::AnchorFrictionParams).
+  const bool seed004 = options.contact.model == ContactModel::Seed004;
+  auto readPenalty = [&](const char* key, double& value, double lo, double hi) {
+    if (doc.optional(*c, key) && !seed004)
+      doc.fail(JsonDocument::child("/contact", key), "only with \"model\": \"seed004\"");
+    read(key, value, lo, hi);
+  };
+  contact::PenaltyContactParams& pp = options.contact.penalty;
+  readPenalty("g1_n_per_m", pp.stiffness_n_per_m, 1e-6, 1e12);
+  readPenalty("g2_ns_per_m", pp.damping_ns_per_m, 0.0, 1e12);
+  readPenalty("gi", pp.first_contact_gain, 0.0, 1e6);
+  readPenalty("gt", pp.first_contact_delay, 0.0, 1e3);
+  readPenalty("target_depth_m", pp.target_depth_m, 1e-9, 1.0);
+  readPenalty("filter_damping_ratio", pp.filter_damping_ratio, 1e-3, 1e3);
+  readPenalty("filter_natural_frequency_radps", pp.filter_natural_frequency_radps, 1e-3, 1e9);
+  readPenalty("viscous_ns_per_m", pp.viscous_ns_per_m, 0.0, 1e9);
+  readPenalty("tanh_slope_s_per_m", pp.tanh_slope_s_per_m, 0.0, 1e9);
+  readPenalty("anchor_stiffness_n_per_m", options.contact.anchor.stiffness_n_per_m, 1e-6, 1e12);
+  readPenalty("anchor_damping_ns_per_m", options.contact.anchor.damping_ns_per_m, 0.0, 1e12);
+  if (const json* f = doc.optional(*c, "friction")) {
+    if (!seed004) doc.fail("/contact/friction", "only with \"model\": \"seed004\"");
+    const std::string law = doc.string(*f, "/contact/friction");
+    if (law == "tanh")
+      options.contact.friction = PenaltyFriction::Tanh;
+    else if (law != "anchor")
+      doc.fail("/contact/friction", "expected \"anchor\" or \"tanh\"");
   }
-  if (const json* so = doc.optional(root, "solver")) {
-    doc.object(*so, "/solver");
-    doc.allowOnly(*so, "/solver", {"sweeps", "warm_start", "tolerance", "warm_start_radius_m"});
-    if (const json* n = doc.optional(*so, "sweeps")) {
-      sc.options.solver.sweeps = doc.integer(*n, "/solver/sweeps");
-      if (sc.options.solver.sweeps < 1 || sc.options.solver.sweeps > 100000)
-        doc.fail("/solver/sweeps", "expected 1 to 100000");
-    }
-    // The converged solve (the defaults) or the earlier cold one ("warm_start": false,
-    // "tolerance": 0): docs/scenario-format.md.
-    if (const json* ws = doc.optional(*so, "warm_start")) {
-      sc.options.solver.warm_start = doc.boolean(*ws, "/solver/warm_start");
-    }
-    if (const json* t = doc.optional(*so, "tolerance")) {
-      sc.options.solver.tolerance = doc.rational(*t, "/solver/tolerance");
-      if (!(sc.options.solver.tolerance >= 0.0 && sc.options.solver.tolerance <= 1.0))
-        doc.fail("/solver/tolerance", "expected a value in [0, 1]");
-    }
-    if (const json* r = doc.optional(*so, "warm_start_radius_m")) {
-      sc.options.solver.warm_start_radius = doc.rational(*r, "/solver/warm_start_radius_m");
-      if (!(sc.options.solver.warm_start_radius >= 0.0 &&
-            sc.options.solver.warm_start_radius <= 0.1))
-        doc.fail("/solver/warm_start_radius_m", "expected a value in [0, 0.1]");
-    }
+  if (const json* in = doc.optional(*c, "integration")) {
+    if (!seed004) doc.fail("/contact/integration", "only with \"model\": \"seed004\"");
+    const std::string how = doc.string(*in, "/contact/integration");
+    if (how == "explicit")
+      options.contact.integration = PenaltyIntegration::Explicit;
+    else if (how != "implicit")
+      doc.fail("/contact/integration", "expected \"implicit\" or \"explicit\"");
   }
-  if (const json* gr = doc.optional(root, "ground")) {
-    doc.object(*gr, "/ground");
-    doc.allowOnly(*gr, "/ground", {"height_m", "friction"});
-    sc.options.ground.enabled = true;
-    if (const json* h = doc.optional(*gr, "height_m")) {
-      sc.options.ground.height = doc.rational(*h, "/ground/height_m");
-      if (!(std::abs(sc.options.ground.height) <= 100.0))
-        doc.fail("/ground/height_m", "expected a value in [-100, 100] (the world box)");
-    }
-    if (const json* f = doc.optional(*gr, "friction")) {
-      sc.options.ground.friction = doc.rational(*f, "/ground/friction");
-      if (!(sc.options.ground.friction >= 0.0 && sc.options.ground.friction <= 100.0))
-        doc.fail("/ground/friction", "expected a value in [0, 100]");
-    }
+  if (const json* k = doc.optional(*c, "kdop_k")) {
+    options.contact.kdop_k = doc.integer(*k, "/contact/kdop_k");
+    const int kk = options.contact.kdop_k;
+    if (kk != 14 && kk != 18 && kk != 26) doc.fail("/contact/kdop_k", "expected 14, 18 or 26");
   }
-  if (const json* r = doc.optional(root, "record_every")) {
-    plan.record_every = doc.integer(*r, "/record_every");
-    if (plan.record_every < 1) doc.fail("/record_every", "must be at least 1");
-  }
-  if (plan.duration / sc.options.dt > 1e8) doc.fail("/duration_s", "more than 1e8 steps");
-  if (plan.duration < sc.options.dt)
-    doc.fail("/duration_s", "shorter than one step (dt_s " + std::to_string(sc.options.dt) +
-                                " s): the run would have no end");
-  if (const json* pose = doc.optional(root, "palm_pose"))
-    plan.palm_pose_world = doc.pose(*pose, "/palm_pose");
-  if (const json* palm = doc.optional(root, "palm")) readPalm(doc, *palm, plan);
+}
 
+// "solver": sweeps, warm start, tolerance.
+void readSolver(const JsonDocument& doc, const json& so_ref, Options& options) {
+  const json* so = &so_ref;
+  doc.object(*so, "/solver");
+  doc.allowOnly(*so, "/solver", {"sweeps", "warm_start", "tolerance", "warm_start_radius_m"});
+  if (const json* n = doc.optional(*so, "sweeps")) {
+    options.solver.sweeps = doc.integer(*n, "/solver/sweeps");
+    if (options.solver.sweeps < 1 || options.solver.sweeps > 100000)
+      doc.fail("/solver/sweeps", "expected 1 to 100000");
+  }
+  // The converged solve (the defaults) or the earlier cold one ("warm_start": false,
+  // "tolerance": 0): docs/scenario-format.md.
+  if (const json* ws = doc.optional(*so, "warm_start")) {
+    options.solver.warm_start = doc.boolean(*ws, "/solver/warm_start");
+  }
+  if (const json* t = doc.optional(*so, "tolerance")) {
+    options.solver.tolerance = doc.rational(*t, "/solver/tolerance");
+    if (!(options.solver.tolerance >= 0.0 && options.solver.tolerance <= 1.0))
+      doc.fail("/solver/tolerance", "expected a value in [0, 1]");
+  }
+  if (const json* r = doc.optional(*so, "warm_start_radius_m")) {
+    options.solver.warm_start_radius = doc.rational(*r, "/solver/warm_start_radius_m");
+    if (!(options.solver.warm_start_radius >= 0.0 && options.solver.warm_start_radius <= 0.1))
+      doc.fail("/solver/warm_start_radius_m", "expected a value in [0, 0.1]");
+  }
+}
+
+// "ground": a plane at a height, with its friction.
+void readGround(const JsonDocument& doc, const json& gr_ref, Options& options) {
+  const json* gr = &gr_ref;
+  doc.object(*gr, "/ground");
+  doc.allowOnly(*gr, "/ground", {"height_m", "friction"});
+  options.ground.enabled = true;
+  if (const json* h = doc.optional(*gr, "height_m")) {
+    options.ground.height = doc.rational(*h, "/ground/height_m");
+    if (!(std::abs(options.ground.height) <= 100.0))
+      doc.fail("/ground/height_m", "expected a value in [-100, 100] (the world box)");
+  }
+  if (const json* f = doc.optional(*gr, "friction")) {
+    options.ground.friction = doc.rational(*f, "/ground/friction");
+    if (!(options.ground.friction >= 0.0 && options.ground.friction <= 100.0))
+      doc.fail("/ground/friction", "expected a value in [0, 100]");
+  }
+}
+
+// "initial": actuator and tendon start values, clamped defaults for the rest.
+void readInitial(const JsonDocument& doc, const json& root, const hand::HandModel& hand,
+                 RunPlan& plan) {
   const std::size_t na = hand.actuators.size();
   plan.initial.assign(na, 0.0);
   for (std::size_t a = 0; a < na; ++a)
@@ -295,16 +377,12 @@ Scenario readScenario(const JsonDocument& doc) {
       plan.initial[static_cast<std::size_t>(a)] = v;
     }
   }
+}
 
-  // The step must be one the explicit servo and tendon forces can take (sim/stability.hpp).
-  {
-    const StepLimit limit = stableStep(hand, hand::jointPositions(hand, plan.initial), {});
-    if (sc.options.dt > limit.dt_max)
-      doc.fail(doc.optional(root, "dt_s") ? "/dt_s" : "",
-               "a step of " + shortNumber(sc.options.dt) + " s is above the stable limit " +
-                   shortNumber(limit.dt_max) + " s set by " + limit.what +
-                   " (semi-implicit Euler, docs/simulation.md); use a smaller dt_s");
-  }
+// "trajectories": trapezoidal segments per actuator, joint or tendon.
+void readTrajectories(const JsonDocument& doc, const json& root, const hand::HandModel& hand,
+                      RunPlan& plan) {
+  const std::size_t na = hand.actuators.size();
   plan.trajectories.assign(na, {});
   if (const json* trajs = doc.optional(root, "trajectories")) {
     doc.array(*trajs, "/trajectories");
@@ -390,133 +468,208 @@ Scenario readScenario(const JsonDocument& doc) {
       }
     }
   }
-  if (const json* ctl = doc.optional(root, "controller")) {
-    const std::string cp = "/controller";
-    doc.object(*ctl, cp);
-    doc.allowOnly(*ctl, cp,
-                  {"type", "desired_force_N", "gains", "closing_speed_mps", "contact_threshold_N",
-                   "ramp_s", "hold_s", "retract_speed_mps"});
-    const std::string type = doc.string(doc.require(*ctl, cp, "type"), cp + "/type");
-    if (type != "kthand_hybrid") doc.fail(cp + "/type", "expected \"kthand_hybrid\"");
-    HybridGraspOptions o;
-    auto read = [&](const char* key, double& value) {
-      if (const json* v = doc.optional(*ctl, key))
-        value = doc.rational(*v, JsonDocument::child(cp, key));
-    };
-    read("desired_force_N", o.desired_force);
-    read("closing_speed_mps", o.closing_speed);
-    read("contact_threshold_N", o.contact_threshold);
-    read("ramp_s", o.ramp_time);
-    read("hold_s", o.hold_time);
-    read("retract_speed_mps", o.retract_speed);
-    if (const json* g = doc.optional(*ctl, "gains")) {
-      const auto v = doc.numbers(*g, cp + "/gains", 4);
-      o.gains = Eigen::Vector4d(v[0], v[1], v[2], v[3]);
-    }
-    try {
-      HybridGraspController check(hand, o);
-    } catch (const std::invalid_argument& e) {
-      doc.fail(cp, e.what());
-    }
-    plan.controller = o;
+}
+
+// "controller": seed 002's hybrid grasp controller.
+void readController(const JsonDocument& doc, const json& ctl_ref, const hand::HandModel& hand,
+                    RunPlan& plan) {
+  const json* ctl = &ctl_ref;
+  const std::string cp = "/controller";
+  doc.object(*ctl, cp);
+  doc.allowOnly(*ctl, cp,
+                {"type", "desired_force_N", "gains", "closing_speed_mps", "contact_threshold_N",
+                 "ramp_s", "hold_s", "retract_speed_mps"});
+  const std::string type = doc.string(doc.require(*ctl, cp, "type"), cp + "/type");
+  if (type != "kthand_hybrid") doc.fail(cp + "/type", "expected \"kthand_hybrid\"");
+  HybridGraspOptions o;
+  auto read = [&](const char* key, double& value) {
+    if (const json* v = doc.optional(*ctl, key))
+      value = doc.rational(*v, JsonDocument::child(cp, key));
+  };
+  read("desired_force_N", o.desired_force);
+  read("closing_speed_mps", o.closing_speed);
+  read("contact_threshold_N", o.contact_threshold);
+  read("ramp_s", o.ramp_time);
+  read("hold_s", o.hold_time);
+  read("retract_speed_mps", o.retract_speed);
+  if (const json* g = doc.optional(*ctl, "gains")) {
+    const auto v = doc.numbers(*g, cp + "/gains", 4);
+    o.gains = Eigen::Vector4d(v[0], v[1], v[2], v[3]);
   }
+  try {
+    HybridGraspController check(hand, o);
+  } catch (const std::invalid_argument& e) {
+    doc.fail(cp, e.what());
+  }
+  plan.controller = o;
+}
+
+// One entry of "objects": its mesh, shape, pose, material, mass and start velocity.
+ObjectModel readObject(const JsonDocument& doc, const json& o_ref, const std::string& op,
+                       const std::filesystem::path& dir, const Options& scene) {
+  std::error_code ec;
+  const json& o = doc.object(o_ref, op);
+  doc.allowOnly(o, op,
+                {"name", "mesh", "pose", "scale", "friction", "torsional_m", "density_kg_m3",
+                 "free", "mass_kg", "linear_velocity_mps", "angular_velocity_radps", "collision"});
+  const std::string mp = JsonDocument::child(op, "mesh");
+  const std::string mesh = doc.string(doc.require(o, op, "mesh"), mp);
+  // Relative to the scenario file, else to the shipped assets.
+  std::filesystem::path path = dir / mesh;
+  if (!std::filesystem::is_regular_file(path, ec))
+    path = std::filesystem::path(hand::assetDirectory()) / mesh;
+  geometry::MeshLoadOptions options;
+  if (doc.optional(o, "scale")) options.scale = positive(doc, o, op, "scale");
+  const std::string name = o.contains("name")
+                               ? doc.string(o["name"], JsonDocument::child(op, "name"))
+                               : std::filesystem::path(mesh).stem().string();
+  double density = ObjectModel::kDefaultDensity;
+  if (doc.optional(o, "density_kg_m3")) density = positive(doc, o, op, "density_kg_m3");
+  if (doc.optional(o, "density_kg_m3") && doc.optional(o, "mass_kg"))
+    doc.fail(JsonDocument::child(op, "mass_kg"), "give 'mass_kg' or 'density_kg_m3', not both");
+  ObjectModel obj;
+  try {
+    obj = loadObject(path.string(), options, name, scene.contact.kdop_k, density);
+  } catch (const io::InputError& e) {
+    doc.fail(mp, e.what());
+  }
+  // Its collision shape (the mass stays that of the file's mesh).
+  const collision::CollisionShape shape =
+      io::readCollisionShape(doc, o, op, collision::CollisionShape::Mesh);
+  if (shape != obj.geometry->collision.shape) {
+    try {
+      obj.geometry = withCollisionShape(*obj.geometry, shape, scene.contact.kdop_k);
+    } catch (const io::InputError& e) {
+      doc.fail(JsonDocument::child(op, "collision"), e.what());
+    }
+  }
+  // A mesh in millimetres read as metres (a 190 mm bottle becomes 190 m): said, not guessed.
+  double extent = 0.0;
+  if (!doc.optional(o, "scale") && looksLikeMillimetres(obj.geometry->collision.mesh, &extent))
+    obj.warnings.push_back(millimetreWarning(path.string(), extent) + " (" + op + ")");
+  if (const json* pose = doc.optional(o, "pose"))
+    obj.initial_pose_world = doc.pose(*pose, JsonDocument::child(op, "pose"));
+  obj.friction = scene.contact.mu;
+  if (const json* f = doc.optional(o, "friction")) {
+    obj.friction = doc.rational(*f, JsonDocument::child(op, "friction"));
+    if (!(obj.friction >= 0.0) || !std::isfinite(obj.friction))
+      doc.fail(JsonDocument::child(op, "friction"), "must be finite and not negative");
+  }
+  if (const json* tm = doc.optional(o, "torsional_m")) {
+    const std::string p = JsonDocument::child(op, "torsional_m");
+    if (scene.contact.model != ContactModel::Default)
+      doc.fail(p,
+               "only with the default contact model (seed004's twisting friction comes "
+               "from the overlap's area)");
+    obj.torsional = doc.rational(*tm, p);
+    if (!(obj.torsional >= 0.0 && obj.torsional <= 0.1)) doc.fail(p, "expected 0 to 0.1 m");
+  }
+  if (const json* m = doc.optional(o, "mass_kg")) {
+    const std::string p = JsonDocument::child(op, "mass_kg");
+    const double mass = doc.rational(*m, p);
+    if (!(mass >= 1e-9 && mass < 1e6)) doc.fail(p, "expected a mass in [1e-9, 1e6) kg");
+    if (!(obj.mass.volume_m3 > 0.0))
+      doc.fail(p, "the mesh is not closed, so it has no volume to give this mass to");
+    computeMassProperties(obj, mass / obj.mass.volume_m3);
+    if (!(obj.mass.mass_kg > 0.0) || !obj.mass.inertia_com.allFinite() ||
+        !(obj.mass.inertia_com.trace() > 0.0))
+      doc.fail(p,
+               "this mass on this mesh gives no usable inertia (too small for double "
+               "precision)");
+  }
+  if (const json* fr = doc.optional(o, "free")) {
+    obj.fixed = !doc.boolean(*fr, JsonDocument::child(op, "free"));
+    if (!obj.fixed && !(obj.mass.mass_kg > 0.0))
+      doc.fail(JsonDocument::child(op, "free"),
+               "a free object needs a mass, and this mesh is not closed" +
+                   (obj.warnings.empty() ? std::string() : " (" + obj.warnings.front() + ")"));
+  }
+  for (const auto& [key, offset] : {std::pair<const char*, int>{"linear_velocity_mps", 0},
+                                    std::pair<const char*, int>{"angular_velocity_radps", 3}}) {
+    if (const json* v = doc.optional(o, key)) {
+      const std::string p = JsonDocument::child(op, key);
+      const Eigen::Vector3d value = doc.vector3(*v, p);
+      if (!(value.cwiseAbs().maxCoeff() <=
+            (offset == 0 ? kRunawayObjectSpeed : kRunawayObjectSpin)))
+        doc.fail(p, "expected components within the runaway bounds (" +
+                        shortNumber(kRunawayObjectSpeed) + " m/s, " +
+                        shortNumber(kRunawayObjectSpin) + " rad/s)");
+      if (obj.fixed) doc.fail(p, "only a free object (\"free\": true) has a velocity");
+      obj.initial_twist_world.segment<3>(offset) = value;
+    }
+  }
+  return obj;
+}
+
+Scenario readScenario(const JsonDocument& doc) {
+  const json& root = doc.object(doc.root(), "");
+  doc.allowOnly(root, "",
+                {"format", "version", "description", "hand", "duration_s", "dt_s", "gravity_mps2",
+                 "contact", "solver", "record_every", "palm_pose", "palm", "initial",
+                 "trajectories", "objects", "controller", "ground", "arm"});
+  if (doc.string(doc.require(root, "", "format"), "/format") != "handsim-scenario")
+    doc.fail("/format", "expected \"handsim-scenario\"");
+  if (doc.integer(doc.require(root, "", "version"), "/version") != 1)
+    doc.fail("/version", "unsupported version");
+  Scenario sc;
+  sc.source_file = doc.file();
+  if (const json* d = doc.optional(root, "description"))
+    sc.description = doc.string(*d, "/description");
+  sc.hand_ref = doc.string(doc.require(root, "", "hand"), "/hand");
+  const std::filesystem::path dir = std::filesystem::path(doc.file()).parent_path();
+  const std::filesystem::path rel = dir / sc.hand_ref;
+  std::error_code ec;
+  hand::HandModel hand_model;
+  const json* arm_json = doc.optional(root, "arm");
+  if (arm_json && arm_json->is_object())
+    if (const json* pl = doc.optional(*arm_json, "palm_link"))
+      sc.palm_link = doc.string(*pl, "/arm/palm_link");
+  try {
+    hand_model = hand::loadHand(
+        std::filesystem::is_regular_file(rel, ec) ? rel.string() : sc.hand_ref, sc.palm_link);
+  } catch (const io::InputError& e) {
+    doc.fail(sc.palm_link.empty() ? "/hand" : "/arm/palm_link", e.what());
+  }
+  const hand::HandModel& hand = hand_model;
+  RunPlan& plan = sc.plan;
+  plan.duration = positive(doc, root, "", "duration_s");
+  if (doc.optional(root, "dt_s")) sc.options.dt = positive(doc, root, "", "dt_s");
+  if (const json* g = doc.optional(root, "gravity_mps2"))
+    sc.options.gravity_world = doc.vector3(*g, "/gravity_mps2");
+  if (const json* c = doc.optional(root, "contact")) readContact(doc, *c, sc.options);
+  if (const json* so = doc.optional(root, "solver")) readSolver(doc, *so, sc.options);
+  if (const json* gr = doc.optional(root, "ground")) readGround(doc, *gr, sc.options);
+  if (const json* r = doc.optional(root, "record_every")) {
+    plan.record_every = doc.integer(*r, "/record_every");
+    if (plan.record_every < 1) doc.fail("/record_every", "must be at least 1");
+  }
+  if (plan.duration / sc.options.dt > 1e8) doc.fail("/duration_s", "more than 1e8 steps");
+  if (plan.duration < sc.options.dt)
+    doc.fail("/duration_s", "shorter than one step (dt_s " + std::to_string(sc.options.dt) +
+                                " s): the run would have no end");
+  if (const json* pose = doc.optional(root, "palm_pose"))
+    plan.palm_pose_world = doc.pose(*pose, "/palm_pose");
+  if (const json* palm = doc.optional(root, "palm")) readPalm(doc, *palm, plan);
+  if (arm_json) readArm(doc, *arm_json, sc, hand_model);
+
+  readInitial(doc, root, hand, plan);
+  // The step must be one the explicit servo and tendon forces can take (sim/stability.hpp).
+  {
+    const StepLimit limit = stableStep(hand, hand::jointPositions(hand, plan.initial), {});
+    if (sc.options.dt > limit.dt_max)
+      doc.fail(doc.optional(root, "dt_s") ? "/dt_s" : "",
+               "a step of " + shortNumber(sc.options.dt) + " s is above the stable limit " +
+                   shortNumber(limit.dt_max) + " s set by " + limit.what +
+                   " (semi-implicit Euler, docs/simulation.md); use a smaller dt_s");
+  }
+  readTrajectories(doc, root, hand, plan);
+  if (const json* ctl = doc.optional(root, "controller")) readController(doc, *ctl, hand, plan);
   if (const json* objs = doc.optional(root, "objects")) {
     doc.array(*objs, "/objects");
-    for (std::size_t i = 0; i < objs->size(); ++i) {
-      const std::string op = JsonDocument::child("/objects", i);
-      const json& o = doc.object((*objs)[i], op);
-      doc.allowOnly(
-          o, op,
-          {"name", "mesh", "pose", "scale", "friction", "torsional_m", "density_kg_m3", "free",
-           "mass_kg", "linear_velocity_mps", "angular_velocity_radps", "collision"});
-      const std::string mp = JsonDocument::child(op, "mesh");
-      const std::string mesh = doc.string(doc.require(o, op, "mesh"), mp);
-      // Relative to the scenario file, else to the shipped assets.
-      std::filesystem::path path = dir / mesh;
-      if (!std::filesystem::is_regular_file(path, ec))
-        path = std::filesystem::path(hand::assetDirectory()) / mesh;
-      geometry::MeshLoadOptions options;
-      if (doc.optional(o, "scale")) options.scale = positive(doc, o, op, "scale");
-      const std::string name = o.contains("name")
-                                   ? doc.string(o["name"], JsonDocument::child(op, "name"))
-                                   : std::filesystem::path(mesh).stem().string();
-      double density = ObjectModel::kDefaultDensity;
-      if (doc.optional(o, "density_kg_m3")) density = positive(doc, o, op, "density_kg_m3");
-      if (doc.optional(o, "density_kg_m3") && doc.optional(o, "mass_kg"))
-        doc.fail(JsonDocument::child(op, "mass_kg"), "give 'mass_kg' or 'density_kg_m3', not both");
-      ObjectModel obj;
-      try {
-        obj = loadObject(path.string(), options, name, sc.options.contact.kdop_k, density);
-      } catch (const io::InputError& e) {
-        doc.fail(mp, e.what());
-      }
-      // Its collision shape (the mass stays that of the file's mesh).
-      const collision::CollisionShape shape =
-          io::readCollisionShape(doc, o, op, collision::CollisionShape::Mesh);
-      if (shape != obj.geometry->collision.shape) {
-        try {
-          obj.geometry = withCollisionShape(*obj.geometry, shape, sc.options.contact.kdop_k);
-        } catch (const io::InputError& e) {
-          doc.fail(JsonDocument::child(op, "collision"), e.what());
-        }
-      }
-      // A mesh in millimetres read as metres (a 190 mm bottle becomes 190 m): said, not guessed.
-      double extent = 0.0;
-      if (!doc.optional(o, "scale") &&
-          looksLikeMillimetres(obj.geometry->collision.mesh, &extent))
-        obj.warnings.push_back(millimetreWarning(path.string(), extent) + " (" + op + ")");
-      if (const json* pose = doc.optional(o, "pose"))
-        obj.initial_pose_world = doc.pose(*pose, JsonDocument::child(op, "pose"));
-      obj.friction = sc.options.contact.mu;
-      if (const json* f = doc.optional(o, "friction")) {
-        obj.friction = doc.rational(*f, JsonDocument::child(op, "friction"));
-        if (!(obj.friction >= 0.0) || !std::isfinite(obj.friction))
-          doc.fail(JsonDocument::child(op, "friction"), "must be finite and not negative");
-      }
-      if (const json* tm = doc.optional(o, "torsional_m")) {
-        const std::string p = JsonDocument::child(op, "torsional_m");
-        if (sc.options.contact.model != ContactModel::Default)
-          doc.fail(p, "only with the default contact model (seed004's twisting friction comes "
-                      "from the overlap's area)");
-        obj.torsional = doc.rational(*tm, p);
-        if (!(obj.torsional >= 0.0 && obj.torsional <= 0.1)) doc.fail(p, "expected 0 to 0.1 m");
-      }
-      if (const json* m = doc.optional(o, "mass_kg")) {
-        const std::string p = JsonDocument::child(op, "mass_kg");
-        const double mass = doc.rational(*m, p);
-        if (!(mass >= 1e-9 && mass < 1e6)) doc.fail(p, "expected a mass in [1e-9, 1e6) kg");
-        if (!(obj.mass.volume_m3 > 0.0))
-          doc.fail(p, "the mesh is not closed, so it has no volume to give this mass to");
-        computeMassProperties(obj, mass / obj.mass.volume_m3);
-        if (!(obj.mass.mass_kg > 0.0) || !obj.mass.inertia_com.allFinite() ||
-            !(obj.mass.inertia_com.trace() > 0.0))
-          doc.fail(p,
-                   "this mass on this mesh gives no usable inertia (too small for double "
-                   "precision)");
-      }
-      if (const json* fr = doc.optional(o, "free")) {
-        obj.fixed = !doc.boolean(*fr, JsonDocument::child(op, "free"));
-        if (!obj.fixed && !(obj.mass.mass_kg > 0.0))
-          doc.fail(JsonDocument::child(op, "free"),
-                   "a free object needs a mass, and this mesh is not closed" +
-                       (obj.warnings.empty() ? std::string() : " (" + obj.warnings.front() + ")"));
-      }
-      for (const auto& [key, offset] : {std::pair<const char*, int>{"linear_velocity_mps", 0},
-                                        std::pair<const char*, int>{"angular_velocity_radps", 3}}) {
-        if (const json* v = doc.optional(o, key)) {
-          const std::string p = JsonDocument::child(op, key);
-          const Eigen::Vector3d value = doc.vector3(*v, p);
-          if (!(value.cwiseAbs().maxCoeff() <= (offset == 0 ? kRunawayObjectSpeed
-                                                             : kRunawayObjectSpin)))
-            doc.fail(p, "expected components within the runaway bounds (" +
-                            shortNumber(kRunawayObjectSpeed) + " m/s, " +
-                            shortNumber(kRunawayObjectSpin) + " rad/s)");
-          if (obj.fixed) doc.fail(p, "only a free object (\"free\": true) has a velocity");
-          obj.initial_twist_world.segment<3>(offset) = value;
-        }
-      }
-      sc.objects.push_back(std::move(obj));
-    }
+    for (std::size_t i = 0; i < objs->size(); ++i)
+      sc.objects.push_back(
+          readObject(doc, (*objs)[i], JsonDocument::child("/objects", i), dir, sc.options));
+    makeObjectNamesUnique(sc.objects);  // as the compiled model names them
   }
   // The seed004 model's explicit friction (and, with "integration": "explicit", its normal
   // force) bounds the step too (sim/penalty_contacts.hpp).
@@ -577,41 +730,23 @@ ordered segmentsJson(const ActuatorTrajectory& trajectory) {
   return segments;
 }
 
-}  // namespace
-
-std::string scenarioToJson(const Scenario& sc, const std::string& target_file) {
-  if (!sc.hand) throw std::invalid_argument("scenarioToJson: the scenario has no hand");
-  const hand::HandModel& hand = *sc.hand;
-  const RunPlan& plan = sc.plan;
-  ordered doc = {{"format", "handsim-scenario"}, {"version", 1}};
-  if (!sc.description.empty()) doc["description"] = sc.description;
-  // A built-in id stays an id; a hand file is named by its path.
-  std::error_code ec;
-  const bool is_file = !hand.source_file.empty() &&
-                       (sc.hand_ref.empty() || sc.hand_ref.find('/') != std::string::npos ||
-                        std::filesystem::path(sc.hand_ref).extension() == ".json");
-  doc["hand"] = is_file ? pathFrom(hand.source_file, target_file)
-                        : (sc.hand_ref.empty() ? hand.id : sc.hand_ref);
-  doc["duration_s"] = plan.duration;
-  doc["dt_s"] = sc.options.dt;
-  const Eigen::Vector3d& g = sc.options.gravity_world;
-  doc["gravity_mps2"] = {g.x(), g.y(), g.z()};
-  doc["contact"] = {{"stiffness", sc.options.contact.stiffness},
-                    {"slop_m", sc.options.contact.slop},
-                    {"sink_rate", sc.options.contact.sink_rate},
-                    {"kdop_k", sc.options.contact.kdop_k},
-                    {"model", "default"},
-                    {"mu", sc.options.contact.mu},
-                    {"object_push", sc.options.contact.object_push},
-                    {"torsional_m", sc.options.contact.torsional}};
-  if (sc.options.contact.model == ContactModel::Seed004) {
-    const contact::PenaltyContactParams& pp = sc.options.contact.penalty;
-    ordered& c = doc["contact"];
+// "contact": the contact options, seed004's parameters with its model.
+ordered contactJson(const Options& options) {
+  ordered out = {{"stiffness", options.contact.stiffness},
+                 {"slop_m", options.contact.slop},
+                 {"sink_rate", options.contact.sink_rate},
+                 {"kdop_k", options.contact.kdop_k},
+                 {"model", "default"},
+                 {"mu", options.contact.mu},
+                 {"object_push", options.contact.object_push},
+                 {"torsional_m", options.contact.torsional}};
+  if (options.contact.model == ContactModel::Seed004) {
+    const contact::PenaltyContactParams& pp = options.contact.penalty;
+    ordered& c = out;
     c["model"] = "seed004";
-    c["friction"] = sc.options.contact.friction == PenaltyFriction::Tanh ? "tanh" : "anchor";
-    c["integration"] = sc.options.contact.integration == PenaltyIntegration::Explicit
-                           ? "explicit"
-                           : "implicit";
+    c["friction"] = options.contact.friction == PenaltyFriction::Tanh ? "tanh" : "anchor";
+    c["integration"] =
+        options.contact.integration == PenaltyIntegration::Explicit ? "explicit" : "implicit";
     c["g1_n_per_m"] = pp.stiffness_n_per_m;
     c["g2_ns_per_m"] = pp.damping_ns_per_m;
     c["gi"] = pp.first_contact_gain;
@@ -621,39 +756,69 @@ std::string scenarioToJson(const Scenario& sc, const std::string& target_file) {
     c["filter_natural_frequency_radps"] = pp.filter_natural_frequency_radps;
     c["viscous_ns_per_m"] = pp.viscous_ns_per_m;
     c["tanh_slope_s_per_m"] = pp.tanh_slope_s_per_m;
-    c["anchor_stiffness_n_per_m"] = sc.options.contact.anchor.stiffness_n_per_m;
-    c["anchor_damping_ns_per_m"] = sc.options.contact.anchor.damping_ns_per_m;
+    c["anchor_stiffness_n_per_m"] = options.contact.anchor.stiffness_n_per_m;
+    c["anchor_damping_ns_per_m"] = options.contact.anchor.damping_ns_per_m;
   }
-  if (sc.options.ground.enabled) {
-    doc["ground"] = {{"height_m", sc.options.ground.height}};
-    if (sc.options.ground.friction >= 0.0) doc["ground"]["friction"] = sc.options.ground.friction;
-  }
-  doc["solver"] = {{"sweeps", sc.options.solver.sweeps},
-                   {"warm_start", sc.options.solver.warm_start},
-                   {"tolerance", sc.options.solver.tolerance},
-                   {"warm_start_radius_m", sc.options.solver.warm_start_radius}};
-  doc["record_every"] = plan.record_every;
-  doc["palm_pose"] = poseJson(plan.palm_pose_world);
-  if (!plan.palm_motion.empty()) {
-    ordered motion = ordered::object();
-    for (int a = 0; a < 6; ++a) {
-      const AxisMotion& m = plan.palm_motion.axis(a);
-      if (m.empty()) continue;
-      ordered axis = ordered::object();
-      if (!m.segments.empty()) axis["segments"] = segmentsJson(m.segments);
-      if (!m.sinusoids.empty()) {
-        ordered sins = ordered::array();
-        for (const Sinusoid& sin : m.sinusoids)
-          sins.push_back({{"amplitude", sin.amplitude},
-                          {"frequency_hz", sin.frequency_hz},
-                          {"start_s", sin.start},
-                          {"cycles", sin.cycles}});
-        axis["sinusoids"] = sins;
-      }
-      motion[PalmMotion::axisName(a)] = axis;
+  return out;
+}
+
+// One moving axis (a palm axis, an arm joint): its segments and sinusoids.
+ordered axisMotionJson(const AxisMotion& m) {
+    ordered axis = ordered::object();
+    if (!m.segments.empty()) axis["segments"] = segmentsJson(m.segments);
+    if (!m.sinusoids.empty()) {
+      ordered sins = ordered::array();
+      for (const Sinusoid& sin : m.sinusoids)
+        sins.push_back({{"amplitude", sin.amplitude},
+                        {"frequency_hz", sin.frequency_hz},
+                        {"start_s", sin.start},
+                        {"cycles", sin.cycles}});
+      axis["sinusoids"] = sins;
     }
-    doc["palm"] = {{"motion", motion}};
+  return axis;
+}
+
+// "palm": {"motion": ...}, the axes that move: their segments and sinusoids.
+ordered palmMotionJson(const PalmMotion& palm_motion) {
+  ordered motion = ordered::object();
+  for (int a = 0; a < 6; ++a) {
+    const AxisMotion& m = palm_motion.axis(a);
+    if (m.empty()) continue;
+    motion[PalmMotion::axisName(a)] = axisMotionJson(m);
   }
+  return motion;
+}
+
+// "arm": the palm link, the arm's file and mount when it was mounted, its joints' start and
+// motion (docs/arm.md).
+ordered armJson(const Scenario& sc, const hand::HandModel& hand, const RunPlan& plan) {
+  const kinematics::Chain& chain = hand.arm.chain;
+  ordered arm = ordered::object();
+  if (!sc.palm_link.empty()) arm["palm_link"] = sc.palm_link;
+  if (!sc.arm_ref.empty()) {
+    arm["urdf"] = sc.arm_ref;
+    arm["flange"] = sc.arm_flange;
+    arm["mount"] = poseJson(sc.arm_mount);
+  }
+  ordered init = ordered::object();
+  for (int j = 0; j < chain.dof(); ++j)
+    if (static_cast<std::size_t>(j) < plan.arm.initial.size())
+      init[chain.joint_names[static_cast<std::size_t>(chain.rowOfJoint(j))]] =
+          plan.arm.initial[static_cast<std::size_t>(j)];
+  arm["initial"] = init;
+  ordered motion = ordered::object();
+  for (std::size_t j = 0; j < plan.arm.motion.size(); ++j) {
+    const AxisMotion& m = plan.arm.motion[j];
+    if (m.empty()) continue;
+    motion[chain.joint_names[static_cast<std::size_t>(chain.rowOfJoint(static_cast<int>(j)))]] =
+        axisMotionJson(m);
+  }
+  if (!motion.empty()) arm["motion"] = motion;
+  return arm;
+}
+
+// "initial": every actuator's start (clamped into its range) and every tendon's.
+ordered initialJson(const hand::HandModel& hand, const RunPlan& plan) {
   ordered initial = ordered::object();
   const std::vector<double> start = hand::clampActuators(
       hand, plan.initial.empty() ? std::vector<double>(hand.actuators.size(), 0.0) : plan.initial);
@@ -664,7 +829,11 @@ std::string scenarioToJson(const Scenario& sc, const std::string& target_file) {
         t < plan.initial_tendons.size()
             ? plan.initial_tendons[t]
             : std::clamp(0.0, hand.tendons[t].lower, hand.tendons[t].upper);
-  doc["initial"] = initial;
+  return initial;
+}
+
+// "trajectories": the segments of every actuator and tendon that has some.
+ordered trajectoriesJson(const hand::HandModel& hand, const RunPlan& plan) {
   ordered trajectories = ordered::array();
   for (std::size_t a = 0; a < plan.trajectories.size(); ++a)
     if (!plan.trajectories[a].empty())
@@ -674,9 +843,13 @@ std::string scenarioToJson(const Scenario& sc, const std::string& target_file) {
     if (!plan.tendon_trajectories[t].empty())
       trajectories.push_back({{"tendon", hand.tendons[t].name},
                               {"segments", segmentsJson(plan.tendon_trajectories[t])}});
-  doc["trajectories"] = trajectories;
+  return trajectories;
+}
+
+// "objects": each object's mesh (relative to `target_file`), material and start.
+ordered objectsJson(const std::vector<ObjectModel>& list, const std::string& target_file) {
   ordered objects = ordered::array();
-  for (const ObjectModel& o : sc.objects) {
+  for (const ObjectModel& o : list) {
     if (o.source.empty())
       throw std::invalid_argument("object '" + o.name + "' was not read from a file");
     ordered object = {{"name", o.name},
@@ -696,7 +869,44 @@ std::string scenarioToJson(const Scenario& sc, const std::string& target_file) {
     }
     objects.push_back(object);
   }
-  doc["objects"] = objects;
+  return objects;
+}
+
+}  // namespace
+
+std::string scenarioToJson(const Scenario& sc, const std::string& target_file) {
+  if (!sc.hand) throw std::invalid_argument("scenarioToJson: the scenario has no hand");
+  const hand::HandModel& hand = *sc.hand;
+  const RunPlan& plan = sc.plan;
+  ordered doc = {{"format", "handsim-scenario"}, {"version", 1}};
+  if (!sc.description.empty()) doc["description"] = sc.description;
+  // A built-in id stays an id; a hand file is named by its path.
+  std::error_code ec;
+  const bool is_file = !hand.source_file.empty() &&
+                       (sc.hand_ref.empty() || sc.hand_ref.find('/') != std::string::npos ||
+                        std::filesystem::path(sc.hand_ref).extension() == ".json");
+  doc["hand"] = is_file ? pathFrom(hand.source_file, target_file)
+                        : (sc.hand_ref.empty() ? hand.id : sc.hand_ref);
+  doc["duration_s"] = plan.duration;
+  doc["dt_s"] = sc.options.dt;
+  const Eigen::Vector3d& g = sc.options.gravity_world;
+  doc["gravity_mps2"] = {g.x(), g.y(), g.z()};
+  doc["contact"] = contactJson(sc.options);
+  if (sc.options.ground.enabled) {
+    doc["ground"] = {{"height_m", sc.options.ground.height}};
+    if (sc.options.ground.friction >= 0.0) doc["ground"]["friction"] = sc.options.ground.friction;
+  }
+  doc["solver"] = {{"sweeps", sc.options.solver.sweeps},
+                   {"warm_start", sc.options.solver.warm_start},
+                   {"tolerance", sc.options.solver.tolerance},
+                   {"warm_start_radius_m", sc.options.solver.warm_start_radius}};
+  doc["record_every"] = plan.record_every;
+  doc["palm_pose"] = poseJson(plan.palm_pose_world);
+  if (!plan.palm_motion.empty()) doc["palm"] = {{"motion", palmMotionJson(plan.palm_motion)}};
+  if (!hand.arm.empty()) doc["arm"] = armJson(sc, hand, plan);
+  doc["initial"] = initialJson(hand, plan);
+  doc["trajectories"] = trajectoriesJson(hand, plan);
+  doc["objects"] = objectsJson(sc.objects, target_file);
   if (plan.controller) {
     const HybridGraspOptions& c = *plan.controller;
     doc["controller"] = {{"type", "kthand_hybrid"},

@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "handsim/contact/contact_jacobian.hpp"
+#include "handsim/contact/patch_friction.hpp"
 #include "handsim/geometry/tangent_basis.hpp"
 #include "handsim/hand/transmission.hpp"
 #include "handsim/sim/step.hpp"
@@ -42,10 +43,13 @@ void addLinkSpinPart(const Model& model, const SimState& s, Eigen::Ref<Eigen::Ma
                      Eigen::Index i, int finger, int row, const Eigen::Vector3d& n_world) {
   const auto f = static_cast<std::size_t>(finger);
   const Eigen::Matrix3d to_base = fingerBaseWorld(model, s, finger).linear().transpose();
-  hand::addThroughDrives(s.work.drives[f],
-                         contact::linkAngularJacobianTranspose(
-                             model.hand().fingers[f], s.link_frames[f], row, to_base * n_world),
-                         rows.row(i));
+  const std::vector<hand::EffectiveDrive>& drives = s.work.drives[f];
+  contact::visitLinkAngularJacobianTranspose(
+      model.hand().fingers[f], s.link_frames[f], row, to_base * n_world,
+      [&drives, &rows, i](int j, double g) {
+        const hand::EffectiveDrive& e = drives[static_cast<std::size_t>(j)];
+        if (e.ratio != 0.0) rows(i, static_cast<Eigen::Index>(e.actuator)) += e.ratio * g;
+      });
 }
 
 // The penetration a link contact may still sink to (the slop, a fraction of the way per step),
@@ -55,6 +59,29 @@ double linkContactBias(const ContactOptions& co, double depth, double dt) {
   return (co.stiffness * std::max(0.0, depth - co.slop) -
           co.sink_rate * std::max(0.0, co.slop - depth)) /
          dt;
+}
+
+// The friction points of the first `ng` object contacts (StepWorkspace::friction_points): the
+// contacts of one flat patch (consecutive, one pair of bodies, one normal: the ground's points
+// of an object, a body pair's patch corners) pulled towards the patch's centre.
+void objectFrictionPoints(SimState& s, Eigen::Index ng) {
+  StepWorkspace& w = s.work;
+  const auto n = static_cast<std::size_t>(ng);
+  std::size_t first = 0;
+  while (first < n) {
+    const Contact& c = s.object_contacts[first];
+    std::size_t end = first + 1;
+    while (end < n && s.object_contacts[end].object == c.object &&
+           s.object_contacts[end].other == c.other &&
+           s.object_contacts[end].normal_world.dot(c.normal_world) > 1.0 - 1e-9)
+      ++end;
+    w.patch_points.clear();
+    for (std::size_t k = first; k < end; ++k)
+      w.patch_points.push_back(s.object_contacts[k].point_world);
+    contact::patchFrictionPoints(w.patch_points.data(), end - first, c.normal_world,
+                                 w.patch_friction, &w.friction_points[first]);
+    first = end;
+  }
 }
 
 }  // namespace
@@ -142,7 +169,9 @@ void assembleRows(const Model& model, SimState& s, const RowCounts& counts) {
   }
   // Object contacts: the pushing side (the ground, the palm, another object) plays the link.
   // The ground and a fixed object do not move; the palm moves as prescribed (its velocity goes
-  // to the right-hand side); a moving object is a body of the solver too.
+  // to the right-hand side); a moving object is a body of the solver too. Their friction acts
+  // at the patch's friction points (a spinning face meets the Coulomb moment of its pressure).
+  objectFrictionPoints(s, ng);
   for (Eigen::Index k = 0; k < ng; ++k) {
     const Contact& c = s.object_contacts[static_cast<std::size_t>(k)];
     const Eigen::Index i = nc + k;
@@ -164,10 +193,11 @@ void assembleRows(const Model& model, SimState& s, const RowCounts& counts) {
       pair_mu = std::min(object_mu, model.objects[static_cast<std::size_t>(c.other)].friction);
     Eigen::Vector3d t[2];
     geometry::tangentBasis(c.normal_world, t[0], t[1]);
+    const Eigen::Vector3d& fp = w.friction_points[static_cast<std::size_t>(k)];
     for (int j = 0; j < 2; ++j) {
-      addBodyPart(rows, fr + j, w, body, idx(na), c.point_world, t[j]);
-      addBodyPart(rows, fr + j, w, other_body, idx(na), c.point_world, -t[j]);
-      bias[fr + j] = palm ? -t[j].dot(palmPointVelocityWorld(s, c.point_world)) : 0.0;
+      addBodyPart(rows, fr + j, w, body, idx(na), fp, t[j]);
+      addBodyPart(rows, fr + j, w, other_body, idx(na), fp, -t[j]);
+      bias[fr + j] = palm ? -t[j].dot(palmPointVelocityWorld(s, fp)) : 0.0;
     }
     tangentRows(i, t, pair_mu);
     if (spin) {

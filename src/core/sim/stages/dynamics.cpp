@@ -23,6 +23,11 @@ void computeActuation(const Model& model, SimState& s) {
   const hand::HandModel& hand = model.hand();
   for (std::size_t a = 0; a < hand.actuators.size(); ++a) {
     const auto& act = hand.actuators[a];
+    if (a < s.actuator_mode.size() && s.actuator_mode[a] == ActuatorMode::Torque) {
+      s.actuator_effort[a] =
+          std::clamp(s.actuator_torque[a], -act.servo.torque_limit, act.servo.torque_limit);
+      continue;
+    }
     const double rho = act.drives.front().ratio;
     const double err = rho * (s.actuator_reference[a] - s.actuator_position[a]);
     const double derr = rho * (s.actuator_reference_velocity[a] - s.actuator_velocity[a]);
@@ -66,19 +71,19 @@ void computeDynamics(const Model& model, SimState& s) {
                                    omega.cross(omega.cross(r));
     const Eigen::Vector3d g_base =
         base.linear().transpose() * (model.options.gravity_world - a_base);
-    w.terms[f] = dynamics::lagrangeEuler(chain, s.link_frames[f], s.qd[f], g_base);
-    w.external[f].setZero();
+    dynamics::lagrangeEuler(chain, s.link_frames[f], s.qd[f], g_base, w.terms[f], w.lagrange_euler);
+    kinematics::JointVector& external = w.external[f];
+    external.setZero(chain.dof());
     if (!s.loads.empty()) {
       const Eigen::Isometry3d to_base = base.inverse();
       for (const LinkLoad& l : s.loads)
         if (l.finger == static_cast<int>(f))
-          w.external[f] += contact::linkPointJacobianTranspose(chain, s.link_frames[f], l.row,
-                                                               to_base * l.point_world,
-                                                               to_base.linear() * l.force_world);
+          contact::visitLinkPointJacobianTranspose(
+              chain, s.link_frames[f], l.row, to_base * l.point_world,
+              to_base.linear() * l.force_world, [&external](int j, double g) { external[j] += g; });
     }
     const auto& terms = w.terms[f];
-    const kinematics::JointVector finger_bias = terms.H + terms.C - w.external[f];
-    hand::addThroughDrives(drives[f], finger_bias, w.bias);
+    hand::addThroughDrives(drives[f], terms.H + terms.C - w.external[f], w.bias);
     hand::addActuatorInertia(drives[f], terms.D, w.mass);
   }
 

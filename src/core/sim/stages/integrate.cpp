@@ -52,7 +52,7 @@ void forwardPosition(const Model& model, SimState& s) {
       s.q[f][jj] = e.ratio * s.actuator_position[a] + e.offset;
       s.qd[f][jj] = e.ratio * s.actuator_velocity[a];
     }
-    s.link_frames[f] = kinematics::forwardKinematics(hand.fingers[f], s.q[f]);
+    kinematics::forwardKinematics(hand.fingers[f], s.q[f], s.link_frames[f]);
   }
 }
 

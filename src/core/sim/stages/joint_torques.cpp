@@ -23,14 +23,16 @@ void computeJointTorques(const Model& model, SimState& s) {
     if (c.force <= 0.0) continue;
     const auto f = static_cast<std::size_t>(c.finger);
     const Eigen::Isometry3d to_base = fingerBaseWorld(model, s, c.finger).inverse();
-    w.external[f] += contact::linkPointJacobianTranspose(hand.fingers[f], s.link_frames[f], c.row,
-                                                         to_base * c.point_world,
-                                                         to_base.linear() * c.forceOnLinkWorld());
+    kinematics::JointVector& external = w.external[f];
+    const auto add = [&external](int j, double g) { external[j] += g; };
+    contact::visitLinkPointJacobianTranspose(hand.fingers[f], s.link_frames[f], c.row,
+                                             to_base * c.point_world,
+                                             to_base.linear() * c.forceOnLinkWorld(), add);
     // The torsional moment the object applies to the link (-spin_moment n).
     if (c.spin_moment != 0.0)
-      w.external[f] += contact::linkAngularJacobianTranspose(
+      contact::visitLinkAngularJacobianTranspose(
           hand.fingers[f], s.link_frames[f], c.row,
-          to_base.linear() * (-c.spin_moment * c.normal_world));
+          to_base.linear() * (-c.spin_moment * c.normal_world), add);
   }
   // Link-link contacts load both links (the palm takes its share through the prescribed motion).
   for (const Contact& c : s.link_contacts) {
@@ -38,15 +40,17 @@ void computeJointTorques(const Model& model, SimState& s) {
     auto load = [&](int finger, int row, const Eigen::Vector3d& force_world) {
       const auto f = static_cast<std::size_t>(finger);
       const Eigen::Isometry3d to_base = fingerBaseWorld(model, s, finger).inverse();
-      w.external[f] += contact::linkPointJacobianTranspose(hand.fingers[f], s.link_frames[f], row,
-                                                           to_base * c.point_world,
-                                                           to_base.linear() * force_world);
+      kinematics::JointVector& external = w.external[f];
+      contact::visitLinkPointJacobianTranspose(
+          hand.fingers[f], s.link_frames[f], row, to_base * c.point_world,
+          to_base.linear() * force_world, [&external](int j, double g) { external[j] += g; });
     };
     load(c.finger, c.row, c.forceOnLinkWorld());
     if (c.other_finger >= 0) load(c.other_finger, c.other_row, c.forceOnObjectWorld());
   }
   for (std::size_t f = 0; f < hand.fingers.size(); ++f) {
-    kinematics::JointVector qdd_drive(static_cast<Eigen::Index>(w.drives[f].size()));
+    kinematics::JointVector& qdd_drive = w.qdd_drive[f];
+    qdd_drive.resize(static_cast<Eigen::Index>(w.drives[f].size()));
     for (std::size_t j = 0; j < w.drives[f].size(); ++j) {
       const auto& e = w.drives[f][j];
       const auto a = static_cast<Eigen::Index>(e.actuator);
@@ -55,7 +59,8 @@ void computeJointTorques(const Model& model, SimState& s) {
           impact ? e.ratio * ((w.velocity[a] - w.velocity_impact[a]) / dt) : s.qdd[f][idx(j)];
     }
     const auto& terms = w.terms[f];
-    s.tau[f] = terms.D * qdd_drive + terms.H + terms.C - w.external[f];
+    s.tau[f].noalias() = terms.D * qdd_drive;
+    s.tau[f] += terms.H + terms.C - w.external[f];
   }
 }
 

@@ -52,11 +52,13 @@ void addLinkPointRow(const Model& model, const SimState& s, int finger, int row,
                      const Eigen::Vector3d& p_world, const Eigen::Vector3d& d_world, Out&& out) {
   const auto f = static_cast<std::size_t>(finger);
   const Eigen::Isometry3d to_base = fingerBaseWorld(model, s, finger).inverse();
-  hand::addThroughDrives(
-      s.work.drives[f],
-      contact::linkPointJacobianTranspose(model.hand().fingers[f], s.link_frames[f], row,
-                                          to_base * p_world, to_base.linear() * d_world),
-      std::forward<Out>(out));
+  const std::vector<hand::EffectiveDrive>& drives = s.work.drives[f];
+  contact::visitLinkPointJacobianTranspose(
+      model.hand().fingers[f], s.link_frames[f], row, to_base * p_world, to_base.linear() * d_world,
+      [&drives, &out](int j, double g) {
+        const hand::EffectiveDrive& e = drives[static_cast<std::size_t>(j)];
+        if (e.ratio != 0.0) out(static_cast<Eigen::Index>(e.actuator)) += e.ratio * g;
+      });
 }
 
 /// Makes room for `rows` constraint rows over n generalised velocities; the capacity only

@@ -48,6 +48,7 @@ void reserveRows(StepWorkspace& w, Eigen::Index rows, Eigen::Index n) {
   w.row_mu.resize(cap);
   w.tangents.resize(static_cast<std::size_t>(cap));
   w.row_spin.resize(static_cast<std::size_t>(cap));
+  w.friction_points.resize(static_cast<std::size_t>(cap));
   w.pgs.reserve(cap, n);
 }
 
@@ -91,6 +92,8 @@ SimState makeState(const Model& model, const std::vector<double>& actuator_posit
   s.actuator_command = s.actuator_position;
   s.actuator_reference = s.actuator_position;
   s.actuator_reference_velocity.assign(na, 0.0);
+  s.actuator_mode.assign(na, ActuatorMode::Position);
+  s.actuator_torque.assign(na, 0.0);
   s.actuator_effort.assign(na, 0.0);
   s.actuator_limit_reaction.assign(na, 0.0);
   s.clutches.assign(hand.clutches.size(), {});
@@ -122,8 +125,24 @@ void sizeWorkspace(const Model& model, SimState& s) {
   hand::effectiveDrives(hand, s.clutches, w.drives);
   w.terms.resize(nf);
   w.external.resize(nf);
-  for (std::size_t f = 0; f < nf; ++f)
-    w.external[f] = kinematics::JointVector::Zero(hand.fingers[f].dof());
+  w.qdd_drive.resize(nf);
+  // Every joint-space buffer at its finger's size, the per-row scratch at the longest finger's:
+  // chains of any length, and no step allocates for them.
+  std::size_t longest = 0;
+  for (std::size_t f = 0; f < nf; ++f) {
+    const kinematics::Chain& chain = hand.fingers[f];
+    const Eigen::Index dof = chain.dof();
+    w.external[f] = kinematics::JointVector::Zero(dof);
+    w.qdd_drive[f] = kinematics::JointVector::Zero(dof);
+    w.terms[f].D = kinematics::JointMatrix::Zero(dof, dof);
+    w.terms[f].H = kinematics::JointVector::Zero(dof);
+    w.terms[f].C = kinematics::JointVector::Zero(dof);
+    longest = std::max(longest, chain.rows.size());
+  }
+  w.lagrange_euler.pseudo.reserve(longest);
+  w.lagrange_euler.delta.reserve(longest);
+  w.lagrange_euler.acceleration.reserve(longest);
+  w.lagrange_euler.joint.reserve(longest);
   w.mass = Eigen::MatrixXd::Zero(idx(na), idx(na));
   // Sized (and its status set) by one factorisation, so the first step allocates nothing
   // either; LDLT(size) would leave the status uninitialised.
