@@ -30,6 +30,26 @@ TEST(Eigengrasps, ShippedHandsCarryThem) {
   const hand::HandModel anthro = hand::loadHand("anthro20");
   EXPECT_EQ(planner::eigengraspBasis(anthro).size(), 6);
   EXPECT_FALSE(planner::eigengraspBasis(anthro).computed);
+  // The other shipped hands: dexterous3 4 (close, flex, spread, wrist), the KTHand 2 (thumb
+  // rotation, preshape), the seed-004 grippers 1 or 2.
+  for (const auto& [id, n] : std::vector<std::pair<std::string, int>>{{"dexterous3", 4},
+                                                                      {"kthand", 2},
+                                                                      {"gripper2p", 1},
+                                                                      {"gripper2r", 2},
+                                                                      {"gripper3r", 2}}) {
+    const planner::EigengraspBasis e = planner::eigengraspBasis(hand::loadHand(id));
+    EXPECT_EQ(e.size(), n) << id;
+    EXPECT_FALSE(e.computed) << id;
+  }
+  // gripper2r's "wrap" from mid-range (7.5, 45 deg) by (22.5, 45) deg per unit: amplitude 1
+  // reaches both upper ends (30, 90 deg), -1 both lower ends (-15, 0 deg).
+  const hand::HandModel g2r = hand::loadHand("gripper2r");
+  const planner::EigengraspBasis w = planner::eigengraspBasis(g2r);
+  EXPECT_NEAR(w.lower[0], -1.0, 1e-5);
+  EXPECT_NEAR(w.upper[0], 1.0, 1e-5);
+  const Eigen::VectorXd closed = planner::postureOf(g2r, w, Eigen::Vector2d(1.0, 0.0));
+  EXPECT_NEAR(closed[0], 30.0 * M_PI / 180.0, 1e-5);
+  EXPECT_NEAR(closed[1], M_PI / 2.0, 1e-5);
 }
 
 TEST(Eigengrasps, BadKeysAreLocated) {
@@ -48,9 +68,10 @@ TEST(Eigengrasps, BadKeysAreLocated) {
 }
 
 TEST(Eigengrasps, ComputedOnesAreThePrincipalComponentsOfClosingPostures) {
-  // gripper3r ships none: two actuators ("close", "curl"), both closing.
-  const hand::HandModel h = hand::loadHand("gripper3r");
-  ASSERT_TRUE(h.eigengrasps.empty());
+  // gripper3r without its shipped ones: two actuators ("close", "curl"), both closing.
+  hand::HandModel h = hand::loadHand("gripper3r");
+  h.eigengrasps.clear();
+  h.eigengrasp_origin.clear();
   const planner::EigengraspBasis b = planner::eigengraspBasis(h, 5);
   ASSERT_TRUE(b.computed);
   ASSERT_EQ(b.size(), 2);

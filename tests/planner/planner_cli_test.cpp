@@ -55,3 +55,30 @@ TEST(PlannerCli, BadInputIsAnErrorNotACrash) {
   EXPECT_NE(r.err.find(":1:"), std::string::npos) << r.err;
   std::remove(bad.c_str());
 }
+
+TEST(PlannerCli, ConstraintAndHoldFlags) {
+  const std::string dir = ::testing::TempDir() + "/handsim_plan_flags_" + std::to_string(getpid());
+  std::filesystem::create_directories(dir);
+  // From above only: recorded with the run.
+  auto r = runCli(
+      "plan cube --hand barrett --grasps 1 --candidates 24 --quiet --approach-cone 0,0,-1,30 "
+      "--out " +
+      dir + "/top.jsonl");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string text = slurp(dir + "/top.jsonl");
+  EXPECT_NE(text.find("\"constraints\""), std::string::npos);
+  EXPECT_NE(text.find("\"approach_cone\""), std::string::npos);
+  r = runCli("plan cube --hand barrett --approach-cone 0,0,-1 --out " + dir + "/x.jsonl");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--approach-cone: expected 4 numbers"), std::string::npos) << r.err;
+  r = runCli("plan cube --hand barrett --palm-region 0,0,0,1,1 --out " + dir + "/x.jsonl");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--palm-region"), std::string::npos) << r.err;
+  r = runCli("plan cube --hand barrett --validate tug --hold servo --out " + dir + "/x.jsonl");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("drives, pd"), std::string::npos) << r.err;
+  r = runCli("validate " + dir + "/top.jsonl --preset lift-shake --hold pd");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("lift-shake"), std::string::npos) << r.err;
+  std::filesystem::remove_all(dir);
+}

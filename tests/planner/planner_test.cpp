@@ -197,3 +197,29 @@ TEST(Planner, ShardsMergeIntoTheOneProcessRun) {
     }
   EXPECT_THROW(planner::mergeShardRecords(shards), std::invalid_argument);
 }
+
+TEST(Planner, HooksSeeEachAcceptedGraspAndStopTheRun) {
+  const auto pm = planner::compilePlannerModel(
+      shipped("barrett"), object("box", geometry::makeBox(Eigen::Vector3d(0.05, 0.04, 0.06))));
+  planner::PlannerOptions o;
+  o.grasps = 3;
+  o.candidates = 12;
+  o.descent_steps = 10;
+  o.closing.close_time = 0.4;
+  o.closing.settle_time = 0.1;
+  const auto all = planner::planGrasps(pm, o);
+  ASSERT_GE(all.size(), 2u);
+  // The hook sees the grasps in the order returned; stopping at the first ends the run there.
+  std::atomic<bool> stop{false};
+  std::vector<std::int64_t> seen;
+  planner::PlannerHooks hooks;
+  hooks.stop = &stop;
+  hooks.accepted = [&](const planner::PlannedGrasp& g) {
+    seen.push_back(g.candidate);
+    stop = true;
+  };
+  const auto first = planner::planGrasps(pm, o, {}, hooks);
+  ASSERT_EQ(first.size(), 1u);
+  EXPECT_EQ(seen, std::vector<std::int64_t>{all[0].candidate});
+  EXPECT_EQ(first[0].candidate, all[0].candidate);
+}

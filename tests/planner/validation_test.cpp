@@ -76,6 +76,60 @@ TEST(Validation, PinchedBoxDropsBelowAndHoldsAboveTheFrictionThreshold) {
   }
 }
 
+TEST(Validation, PdHoldDropsBelowAndHoldsAboveTheThresholdOfItsGains) {
+  // The peers' hold: each slide of the gripper gets its own PD servo with target = closed
+  // position + e in the closing direction. The box stops both jaws where they closed, so each
+  // pad pushes with F = kp e (no velocity, and the load along y does not load the x slides).
+  const auto hand = std::make_shared<const hand::HandModel>(hand::loadHand("gripper2p"));
+  const sim::ObjectModel box = cube();
+  Eigen::Isometry3d palm = Eigen::Isometry3d::Identity();
+  palm.translation() = Eigen::Vector3d(0.0, 0.0, -0.05);
+  Eigen::VectorXd pregrasp(1);
+  pregrasp << 0.02495;
+  planner::ClosingOptions closing;
+  closing.close_time = 0.05;
+  closing.settle_time = 0.1;
+  const double kp = 1000.0, e = 0.003;
+  const double F = kp * e;  // 3 N per pad (the drives squeeze with 10 N)
+  const double m = 0.2, g = 9.81;
+  const double mu_star = m * g / (2.0 * F);  // 0.327
+  planner::ValidationPreset p;
+  p.name = "pinch";
+  p.directions = {Eigen::Vector3d::UnitY()};
+  p.acceleration = g;
+  p.duration = 0.4;
+  p.mass_kg = m;
+  p.max_displacement = 0.01;
+  p.hold = planner::ValidationPreset::Hold::Pd;
+  p.pd.kp_prismatic = kp;
+  p.pd.squeeze_prismatic = e;
+  EXPECT_EQ(planner::closingDirections(*hand), (std::vector<double>{1.0, 1.0}));
+  for (const double factor : {0.5, 2.0}) {
+    p.friction = factor * mu_star;
+    const planner::Validator v = planner::makeValidator(hand, box, p, closing);
+    const planner::ValidationOutcome out = planner::validateGrasp(v, palm, pregrasp);
+    ASSERT_FALSE(out.start_collision);
+    ASSERT_EQ(out.directions.size(), 1u);
+    EXPECT_EQ(out.hold, planner::ValidationPreset::Hold::Pd);
+    const auto& d = out.directions[0];
+    if (factor < 1.0) {
+      // Net acceleration g / 2: past 1 cm after 64 ms.
+      EXPECT_FALSE(out.passed);
+      ASSERT_TRUE(d.time_to_slip.has_value());
+      EXPECT_LT(*d.time_to_slip, 0.2);
+    } else {
+      EXPECT_TRUE(out.passed) << d.displacement;
+      EXPECT_LT(d.displacement, 0.002);
+    }
+  }
+  // The hand's own drives (10 N per pad) hold at the PD's lower friction: the PD servo, not
+  // the drives, set the threshold above.
+  p.hold = planner::ValidationPreset::Hold::Drives;
+  p.friction = 0.5 * mu_star;
+  const planner::Validator drives = planner::makeValidator(hand, box, p, closing);
+  EXPECT_TRUE(planner::validateGrasp(drives, palm, pregrasp).passed);
+}
+
 TEST(Validation, PresetsCarryThePublishedParameters) {
   const auto six = planner::validationPreset("six-directions");
   EXPECT_EQ(six.directions.size(), 6u);

@@ -12,6 +12,7 @@
 #include "handsim/hand/hand_model.hpp"
 #include "handsim/sim/model.hpp"
 #include "handsim/sim/run.hpp"
+#include "handsim/sim/run_grid.hpp"
 
 namespace handsim::grasp {
 
@@ -116,12 +117,17 @@ SweepModels compileSweepModels(const SweepSpec& spec);
 /// Evaluates pose `index` as one sim::Run on `models` (from compileSweepModels).
 SweepResult evaluateSweepPose(const SweepSpec& spec, int index, const SweepModels& models);
 
-/// Evaluates `indices` on `threads` threads (0: all cores). `done` (may be empty) is called
-/// after each pose, from one thread at a time, with the result. Results come back in the order
-/// of `indices`; each is independent of the thread that computed it.
+/// Evaluates `indices` on `threads` threads (0: all cores) with sim::runGrid. `done` (may be empty)
+/// is called after each pose, from one thread at a time, with the result. Results come back in the
+/// order of `indices`; each is independent of the thread that computed it.
 std::vector<SweepResult> runSweep(const SweepSpec& spec, const std::vector<int>& indices,
                                   unsigned threads,
                                   const std::function<void(const SweepResult&)>& done = {});
+/// The same on the grid engine's progress (sim/run_grid.hpp): `done` gets each result with the
+/// cells done so far, their outcomes (a start collision is a refused cell) and the time left.
+using SweepProgress = std::function<void(const SweepResult&, const sim::GridProgress&)>;
+std::vector<SweepResult> runSweep(const SweepSpec& spec, const std::vector<int>& indices,
+                                  unsigned threads, const SweepProgress& done);
 
 /// Seed 002's Table I over a set of results.
 struct SweepSummary {

@@ -27,6 +27,13 @@ struct EigengraspBasis {
 /// Throws std::invalid_argument for a hand without actuators.
 EigengraspBasis eigengraspBasis(const hand::HandModel& hand, std::uint64_t seed = 1);
 
+/// A basis given by its origin (na) and directions (na x k) [actuator unit], with the amplitude
+/// bounds of eigengraspBasis (each direction alone keeps the origin inside every range).
+/// Throws std::invalid_argument for wrong sizes, non-finite values, an origin outside the
+/// actuator ranges or a zero direction.
+EigengraspBasis eigengraspBasisFrom(const hand::HandModel& hand, const Eigen::VectorXd& origin,
+                                    const Eigen::MatrixXd& directions);
+
 /// Principal components of `samples` closing postures sampled within the actuator ranges
 /// (docs/planner.md, "Computed eigengrasps"): each actuator is scaled by its range, the k
 /// leading eigenvectors of the sample covariance become the directions (back in actuator

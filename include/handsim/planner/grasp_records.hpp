@@ -23,6 +23,7 @@ struct RunInfo {
   double distinct_angle = 0.0;  ///< [rad]
   double radius = 0.0;          ///< the object's radius the distinctness uses [m]
   int shard = 0, shards = 1;
+  PlannerConstraints constraints;  ///< written as "constraints" when any is set
 };
 
 struct GraspRecord {
@@ -39,6 +40,14 @@ struct GraspRecord {
 
 /// The RunInfo of a plan.
 RunInfo runInfo(const PlannerOptions& options, const PlannerModel& pm);
+
+/// The records of grasps planned by planGrasps(pm, options) for `hand` and `object` (the
+/// object as loaded: its name, source file and scale are recorded), no validation yet: what
+/// `handsim-cli plan` and Python's handsim.plan write.
+std::vector<GraspRecord> plannedGraspRecords(const hand::HandModel& hand,
+                                             const sim::ObjectModel& object,
+                                             const PlannerOptions& options, const PlannerModel& pm,
+                                             const std::vector<PlannedGrasp>& grasps);
 
 /// One line (no newline) / all lines (each ended by a newline).
 std::string graspRecordLine(const GraspRecord& r);

@@ -6,12 +6,14 @@
 #pragma once
 
 #include <Eigen/Geometry>
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "handsim/planner/constraints.hpp"
 #include "handsim/planner/energy.hpp"
 
 namespace handsim::planner {
@@ -66,6 +68,10 @@ struct PlannerOptions {
   double distinct_fraction = 0.2;
   double distinct_angle = 72.0 * M_PI / 180.0;
   ClosingOptions closing;
+  /// Where the hand may be (docs/planner.md, "Constraints"): a configuration that breaks one
+  /// is illegal in the search like one in collision, and a grasp whose closed hand reaches
+  /// below the support plane is not kept.
+  PlannerConstraints constraints;
   /// Shard i of N: only candidates with index % N == i, every one kept (no distinctness and no
   /// count limit; mergeCandidates applies them), for runs split over processes.
   int shard = 0, shards = 1;
@@ -78,7 +84,11 @@ struct PlannedGrasp {
   Eigen::VectorXd amplitudes;    ///< eigengrasp amplitudes of the pre-grasp (k)
   Eigen::VectorXd pregrasp;      ///< actuator positions before closing [unit] (na)
   double energy = 0.0;           ///< search energy of the pre-grasp
-  bool start_collision = false;  ///< the search could not leave collision (reported, not kept)
+  /// The search could not leave collision or find a start that meets the constraints
+  /// (reported, not kept).
+  bool start_collision = false;
+  /// The closed hand reaches below the support plane (not kept).
+  bool violates_constraints = false;
   ClosedGrasp closed;
   bool forceClosure() const { return closed.quality.force_closure; }
 };
@@ -101,6 +111,15 @@ std::optional<Eigen::Isometry3d> backOutOfCollision(const PlannerModel& pm,
 /// Progress: candidates finished, grasps accepted so far, the candidate budget.
 using PlannerProgress = std::function<void(std::int64_t done, int accepted, std::int64_t budget)>;
 
+/// What a front end may add to a run (the GUI's planner panel): `accepted` is called with each
+/// grasp as it is accepted (in candidate order, on a worker thread under the run's lock: keep
+/// it short); once `*stop` is true no further candidate starts or is accepted, and planGrasps
+/// returns the grasps accepted so far.
+struct PlannerHooks {
+  std::function<void(const PlannedGrasp&)> accepted;
+  const std::atomic<bool>* stop = nullptr;
+};
+
 /// The candidate budget of `options` (PlannerOptions::candidates resolved).
 std::int64_t candidateBudget(const PlannerOptions& options);
 
@@ -113,7 +132,8 @@ PlannedGrasp planCandidate(const PlannerModel& pm, const PlannerOptions& options
 /// the shard that closed in force closure, in candidate order. Throws std::invalid_argument
 /// for bad options.
 std::vector<PlannedGrasp> planGrasps(const PlannerModel& pm, const PlannerOptions& options,
-                                     const PlannerProgress& progress = {});
+                                     const PlannerProgress& progress = {},
+                                     const PlannerHooks& hooks = {});
 
 /// What planGrasps returns without shards, from candidates in any order (e.g. the shards of
 /// a run): sorted by candidate, force-closure ones kept if distinct, at most `grasps`.

@@ -15,6 +15,23 @@
 
 namespace handsim::planner {
 
+/// The peers' way of holding a grasp (docs/planner.md, "Holding"): once the hand has closed
+/// with its own drives, every movable joint gets a PD position servo of its own (no clutches,
+/// tendons or couplings) whose target is the closed joint value moved by `squeeze` in the
+/// joint's closing direction, as MuJoCo's and Isaac Gym's position actuators hold the
+/// fingers in BODex and DexGraspNet. A joint stopped by the object at its closed value then
+/// pushes with kp * squeeze.
+struct PdHold {
+  double kp_revolute = 10.0;         ///< [N m/rad]
+  double kd_revolute = 0.1;          ///< [N m s/rad]
+  double kp_prismatic = 1000.0;      ///< [N/m]
+  double kd_prismatic = 20.0;        ///< [N s/m]
+  double squeeze_revolute = 0.05;    ///< [rad]
+  double squeeze_prismatic = 0.003;  ///< [m]
+  double effort_limit = 1000.0;      ///< [N m or N]
+  double rotor_inertia = 1e-3;       ///< reflected at each joint [kg m^2 or kg]
+};
+
 struct ValidationPreset {
   std::string name;
   enum class Load {
@@ -38,6 +55,11 @@ struct ValidationPreset {
   double lift_height = 0.2;        ///< [m]
   double lift_speed = 0.2;         ///< [m/s]
   double lift_acceleration = 1.0;  ///< [m/s^2]
+  /// How the closed hand holds the object under the load: its real drives (clutches,
+  /// tendons, torque limits; the default) or `pd` (PdHold). Not for lift-shake.
+  enum class Hold { Drives, Pd };
+  Hold hold = Hold::Drives;
+  PdHold pd;
   std::string source;              ///< the protocol's citation
 };
 
@@ -45,6 +67,20 @@ struct ValidationPreset {
 /// Throws std::invalid_argument listing them for another name.
 ValidationPreset validationPreset(const std::string& name);
 std::vector<std::string> validationPresetNames();
+
+/// "drives" / "pd"; parseHold throws std::invalid_argument listing them.
+const char* holdName(ValidationPreset::Hold h);
+ValidationPreset::Hold parseHold(const std::string& name);
+
+/// The hand as PdHold holds it: one actuator per movable joint (named like the joint, unit
+/// rad or m, range the joint's limits, ratio 1), a PD servo with PdHold's gains, no clutches
+/// and no tendons; geometry, chains and masses unchanged.
+hand::HandModel pdHoldHand(const hand::HandModel& hand, const PdHold& pd);
+
+/// The closing direction of every movable joint of `hand`, in pdHoldHand's actuator order:
+/// the sign of its drive's ratio when a closing actuator drives it, of its pulley radius when
+/// a closing tendon pulls it, else 0.
+std::vector<double> closingDirections(const hand::HandModel& hand);
 
 /// The outcome along one direction.
 struct DirectionOutcome {
@@ -59,6 +95,7 @@ struct DirectionOutcome {
 
 struct ValidationOutcome {
   std::string preset;
+  ValidationPreset::Hold hold = ValidationPreset::Hold::Drives;
   bool start_collision = false;  ///< the hand intersects the object before closing
   bool passed = false;           ///< every direction passed
   bool force_closure = false;    ///< of the closed grasp, with the preset's friction
@@ -75,6 +112,8 @@ struct Validator {
   sim::ObjectModel object;                                ///< as given (its own frame)
   std::shared_ptr<const sim::Model> closing_model;        ///< object fixed, gravity off
   std::vector<std::shared_ptr<const sim::Model>> loaded;  ///< object free, per direction
+  /// Hold pd: the pdHoldHand on the loaded models (per direction).
+  std::vector<std::shared_ptr<const sim::Model>> pd_loaded;
   Eigen::Vector3d centre = Eigen::Vector3d::Zero();
   double radius = 0.0;
 };

@@ -4,24 +4,23 @@
 // rate the closed grasp by its wrench space.
 #include "handsim/grasp/grasp_sweep.hpp"
 
-#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <iomanip>
 #include <limits>
-#include <mutex>
 #include <sstream>
 #include <stdexcept>
 #include <string_view>
-#include <thread>
 
 #include "../io/json_document.hpp"
 #include "handsim/geometry/mesh_loader.hpp"
 #include "handsim/grasp/grasp_contact.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/io/input_file.hpp"
+#include "handsim/sim/lift_and_shake.hpp"
+#include "handsim/sim/run_grid.hpp"
 #include "handsim/sim/scenario.hpp"
 #include "handsim/sim/step.hpp"
 
@@ -153,6 +152,64 @@ HoldTestSpec readHoldTest(const JsonDocument& doc, const json& block) {
   return h;
 }
 
+// "object": the mesh (relative to the spec's folder `dir`), its scale and name; sets
+// spec.object and spec.object_centre (the centre of its bounding box).
+void readSweepObject(const JsonDocument& doc, const json& root, const std::filesystem::path& dir,
+                     SweepSpec& spec) {
+  const json& obj = doc.object(doc.require(root, "", "object"), "/object");
+  doc.allowOnly(obj, "/object", {"mesh", "scale", "name"});
+  const std::string mesh = doc.string(doc.require(obj, "/object", "mesh"), "/object/mesh");
+  geometry::MeshLoadOptions mo;
+  if (const json* s = doc.optional(obj, "scale")) {
+    mo.scale = doc.rational(*s, "/object/scale");
+    if (!(mo.scale > 0.0)) doc.fail("/object/scale", "must be positive");
+  }
+  const std::filesystem::path mesh_path = resolve(dir, mesh);
+  const std::string name = obj.contains("name") ? doc.string(obj["name"], "/object/name")
+                                                : std::filesystem::path(mesh).stem().string();
+  try {
+    spec.object = sim::loadObject(mesh_path.string(), mo, name, spec.options.contact.kdop_k);
+  } catch (const io::InputError& e) {
+    doc.fail("/object/mesh", e.what());
+  }
+  const geometry::TriangleMesh& merged = spec.object.geometry->collision.mesh;
+  const geometry::Aabb box = geometry::boundingBox(merged);
+  if (box.empty()) doc.fail("/object/mesh", "the object has no triangles");
+  spec.object_centre = 0.5 * (box.min + box.max);
+}
+
+// The palm positions in the object frame: "grid" (x fastest, then y, then z) or
+// "palm_positions_m", at most kMaxSweepPoses of them.
+std::vector<Eigen::Vector3d> readPalmPositions(const JsonDocument& doc, const json& root) {
+  std::vector<Eigen::Vector3d> positions;
+  const json* grid = doc.optional(root, "grid");
+  const json* list = doc.optional(root, "palm_positions_m");
+  if (!!grid == !!list) doc.fail("", "give exactly one of 'grid' or 'palm_positions_m'");
+  if (grid) {
+    doc.object(*grid, "/grid");
+    doc.allowOnly(*grid, "/grid", {"x_m", "y_m", "z_m"});
+    const auto xs = gridAxis(doc, *grid, "/grid", "x_m");
+    const auto ys = gridAxis(doc, *grid, "/grid", "y_m");
+    const auto zs = gridAxis(doc, *grid, "/grid", "z_m");
+    // Counted before the positions are made: 1000^3 would be 24 GB of them.
+    if (xs.size() * ys.size() * zs.size() > kMaxSweepPoses)
+      doc.fail("/grid", "more than " + std::to_string(kMaxSweepPoses) + " poses (" +
+                            std::to_string(xs.size() * ys.size() * zs.size()) + ")");
+    // x fastest, then y, then z (a layer per z value).
+    for (double z : zs)
+      for (double y : ys)
+        for (double x : xs) positions.emplace_back(x, y, z);
+  } else {
+    doc.array(*list, "/palm_positions_m");
+    for (std::size_t i = 0; i < list->size(); ++i)
+      positions.push_back(doc.vector3((*list)[i], JsonDocument::child("/palm_positions_m", i)));
+  }
+  if (positions.empty()) doc.fail("", "the sweep has no poses");
+  if (positions.size() > kMaxSweepPoses)
+    doc.fail("", "more than " + std::to_string(kMaxSweepPoses) + " poses");
+  return positions;
+}
+
 }  // namespace
 
 SweepSpec loadSweepSpec(const std::string& path) {
@@ -190,26 +247,8 @@ SweepSpec parseSweepSpec(const std::string& text, const std::string& path) {
   spec.closing.record_every = std::numeric_limits<int>::max();
   spec.options = sc.options;
 
-  const json& obj = doc.object(doc.require(root, "", "object"), "/object");
-  doc.allowOnly(obj, "/object", {"mesh", "scale", "name"});
-  const std::string mesh = doc.string(doc.require(obj, "/object", "mesh"), "/object/mesh");
-  geometry::MeshLoadOptions mo;
-  if (const json* s = doc.optional(obj, "scale")) {
-    mo.scale = doc.rational(*s, "/object/scale");
-    if (!(mo.scale > 0.0)) doc.fail("/object/scale", "must be positive");
-  }
-  const std::filesystem::path mesh_path = resolve(dir, mesh);
-  const std::string name = obj.contains("name") ? doc.string(obj["name"], "/object/name")
-                                                : std::filesystem::path(mesh).stem().string();
-  try {
-    spec.object = sim::loadObject(mesh_path.string(), mo, name, spec.options.contact.kdop_k);
-  } catch (const io::InputError& e) {
-    doc.fail("/object/mesh", e.what());
-  }
+  readSweepObject(doc, root, dir, spec);
   const geometry::TriangleMesh& merged = spec.object.geometry->collision.mesh;
-  const geometry::Aabb box = geometry::boundingBox(merged);
-  if (box.empty()) doc.fail("/object/mesh", "the object has no triangles");
-  spec.object_centre = 0.5 * (box.min + box.max);
 
   // Palm orientation in the object frame, as a pose without translation.
   Eigen::Matrix3d palm_rotation = Eigen::Matrix3d::Identity();
@@ -220,32 +259,7 @@ SweepSpec parseSweepSpec(const std::string& text, const std::string& path) {
     palm_rotation = doc.pose(*o, "/palm_orientation").linear();
   }
 
-  std::vector<Eigen::Vector3d> positions;
-  const json* grid = doc.optional(root, "grid");
-  const json* list = doc.optional(root, "palm_positions_m");
-  if (!!grid == !!list) doc.fail("", "give exactly one of 'grid' or 'palm_positions_m'");
-  if (grid) {
-    doc.object(*grid, "/grid");
-    doc.allowOnly(*grid, "/grid", {"x_m", "y_m", "z_m"});
-    const auto xs = gridAxis(doc, *grid, "/grid", "x_m");
-    const auto ys = gridAxis(doc, *grid, "/grid", "y_m");
-    const auto zs = gridAxis(doc, *grid, "/grid", "z_m");
-    // Counted before the positions are made: 1000^3 would be 24 GB of them.
-    if (xs.size() * ys.size() * zs.size() > kMaxSweepPoses)
-      doc.fail("/grid", "more than " + std::to_string(kMaxSweepPoses) + " poses (" +
-                            std::to_string(xs.size() * ys.size() * zs.size()) + ")");
-    // x fastest, then y, then z (a layer per z value).
-    for (double z : zs)
-      for (double y : ys)
-        for (double x : xs) positions.emplace_back(x, y, z);
-  } else {
-    doc.array(*list, "/palm_positions_m");
-    for (std::size_t i = 0; i < list->size(); ++i)
-      positions.push_back(doc.vector3((*list)[i], JsonDocument::child("/palm_positions_m", i)));
-  }
-  if (positions.empty()) doc.fail("", "the sweep has no poses");
-  if (positions.size() > kMaxSweepPoses)
-    doc.fail("", "more than " + std::to_string(kMaxSweepPoses) + " poses");
+  const std::vector<Eigen::Vector3d> positions = readPalmPositions(doc, root);
   for (const auto& p : positions) {
     Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
     pose.linear() = palm_rotation;
@@ -357,28 +371,18 @@ SweepResult evaluateSweepPose(const SweepSpec& spec, int index, const SweepModel
     // they begin when the closing ends.
     const HoldTestSpec& h = *spec.hold_test;
     const Eigen::Vector3d g_world = models.hold->options.gravity_world;
-    const Eigen::Vector3d up = -g_world.normalized();
+    const Eigen::Vector3d up = sim::liftDirection(g_world);
     const Eigen::Vector3d side =
         shakeDirection(h, spec.closing.palm_pose_world.linear().transpose() * g_world,
                        spec.closing.palm_pose_world.linear());
     const double t_lift = spec.closing.duration + h.release;
     const double t_shake = t_lift + liftDuration(h);
     try {
-      for (int a = 0; a < 3; ++a) {
-        sim::AxisMotion& axis = plan.palm_motion.axis(a);
-        const double u = up[a], d = side[a];
-        // One straight trapezoid along -g: each axis scaled, so all take the same time.
-        if (h.lift > 0.0 && std::abs(u) > 1e-12)
-          axis.segments.append(sim::TrapezoidalProfile(0.0, h.lift * u, h.lift_speed * std::abs(u),
-                                                       h.lift_acceleration * std::abs(u), t_lift));
-        // A (sin wt - sin 2wt / 2): starts and stops with zero velocity and acceleration.
-        if (h.shake_amplitude > 0.0 && h.shake_cycles > 0 && std::abs(d) > 1e-12) {
-          axis.sinusoids.push_back(
-              {h.shake_amplitude * d, h.shake_frequency_hz, t_shake, double(h.shake_cycles)});
-          axis.sinusoids.push_back({-0.5 * h.shake_amplitude * d, 2.0 * h.shake_frequency_hz,
-                                    t_shake, 2.0 * h.shake_cycles});
-        }
-      }
+      if (h.lift > 0.0)
+        sim::appendPalmLift(plan.palm_motion, up, h.lift, h.lift_speed, h.lift_acceleration,
+                            t_lift);
+      sim::appendPalmShake(plan.palm_motion, side, h.shake_amplitude, h.shake_frequency_hz,
+                           h.shake_cycles, t_shake);
     } catch (const std::invalid_argument& e) {
       throw std::invalid_argument(std::string("hold test: the closing scenario's palm motion "
                                               "overlaps the lift: ") +
@@ -424,35 +428,30 @@ SweepResult evaluateSweepPose(const SweepSpec& spec, int index, const SweepModel
 std::vector<SweepResult> runSweep(const SweepSpec& spec, const std::vector<int>& indices,
                                   unsigned threads,
                                   const std::function<void(const SweepResult&)>& done) {
-  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-  threads =
-      std::min<unsigned>(threads, static_cast<unsigned>(std::max<std::size_t>(1, indices.size())));
+  if (!done) return runSweep(spec, indices, threads, SweepProgress{});
+  return runSweep(spec, indices, threads,
+                  SweepProgress([&](const SweepResult& r, const sim::GridProgress&) { done(r); }));
+}
+
+std::vector<SweepResult> runSweep(const SweepSpec& spec, const std::vector<int>& indices,
+                                  unsigned threads, const SweepProgress& done) {
   // One set of models for every thread: the link and object trees are built once.
   const SweepModels models = compileSweepModels(spec);
   std::vector<SweepResult> results(indices.size());
-  std::atomic<std::size_t> next{0};
-  std::mutex report;
-  std::exception_ptr failure;
-  auto worker = [&]() {
-    try {
-      for (std::size_t i = next++; i < indices.size(); i = next++) {
-        results[i] = evaluateSweepPose(spec, indices[i], models);
-        if (done) {
-          const std::lock_guard<std::mutex> lock(report);
-          done(results[i]);
-        }
-      }
-    } catch (...) {
-      const std::lock_guard<std::mutex> lock(report);
-      if (!failure) failure = std::current_exception();
-      next = indices.size();
-    }
-  };
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
-  worker();
-  for (auto& t : pool) t.join();
-  if (failure) std::rethrow_exception(failure);
+  sim::GridOptions grid;
+  grid.threads = threads;
+  if (done)
+    grid.finished = [&](std::size_t k, sim::CellOutcome, const sim::GridProgress& p) {
+      done(results[k], p);
+    };
+  sim::runGrid(
+      sim::pendingCells(indices.size()),
+      [&](std::size_t k) {
+        results[k] = evaluateSweepPose(spec, indices[k], models);
+        // A hand that starts inside the object is not closed: the cell is refused.
+        return results[k].start_collision ? sim::CellOutcome::Refused : sim::CellOutcome::Ok;
+      },
+      grid);
   return results;
 }
 

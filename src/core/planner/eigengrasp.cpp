@@ -69,6 +69,40 @@ EigengraspBasis eigengraspBasis(const hand::HandModel& hand, std::uint64_t seed)
   return b;
 }
 
+EigengraspBasis eigengraspBasisFrom(const hand::HandModel& hand, const Eigen::VectorXd& origin,
+                                    const Eigen::MatrixXd& directions) {
+  const auto na = static_cast<Eigen::Index>(hand.actuators.size());
+  if (na == 0)
+    throw std::invalid_argument("eigengrasps: the hand '" + hand.id + "' has no actuators");
+  if (origin.size() != na)
+    throw std::invalid_argument("eigengrasps: the origin has " + std::to_string(origin.size()) +
+                                " values, the hand '" + hand.id + "' " + std::to_string(na) +
+                                " actuators");
+  if (directions.rows() != na || directions.cols() < 1)
+    throw std::invalid_argument("eigengrasps: the directions must be " + std::to_string(na) +
+                                " x k with k >= 1 (one row per actuator), got " +
+                                std::to_string(directions.rows()) + " x " +
+                                std::to_string(directions.cols()));
+  if (!origin.allFinite() || !directions.allFinite())
+    throw std::invalid_argument("eigengrasps: origin and directions must be finite");
+  for (Eigen::Index a = 0; a < na; ++a) {
+    const auto& act = hand.actuators[static_cast<std::size_t>(a)];
+    if (origin[a] < act.lower || origin[a] > act.upper)
+      throw std::invalid_argument("eigengrasps: the origin of actuator '" + act.name +
+                                  "' is outside its range");
+  }
+  EigengraspBasis b;
+  b.origin = origin;
+  b.directions = directions;
+  for (Eigen::Index j = 0; j < directions.cols(); ++j) {
+    if (directions.col(j).norm() < 1e-300)
+      throw std::invalid_argument("eigengrasps: direction " + std::to_string(j) + " is zero");
+    b.names.push_back("e" + std::to_string(j));
+  }
+  fillBounds(hand, b);
+  return b;
+}
+
 EigengraspBasis computeEigengrasps(const hand::HandModel& hand, int k, int samples,
                                    std::uint64_t seed) {
   const auto na = static_cast<Eigen::Index>(hand.actuators.size());

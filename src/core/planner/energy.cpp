@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "handsim/grasp/grasp_contact.hpp"
+#include "handsim/sim/grasp_closing.hpp"
 #include "handsim/sim/step.hpp"
 #include "handsim/sim/trapezoidal_profile.hpp"
 
@@ -122,24 +123,11 @@ sim::RunPlan closingPlan(const sim::Model& model, const Eigen::Isometry3d& palm_
   plan.palm_pose_world = palm_object;
   plan.object_pose_world = {Eigen::Isometry3d::Identity()};
   plan.initial.assign(pregrasp.data(), pregrasp.data() + pregrasp.size());
-  plan.trajectories.resize(hand.actuators.size());
-  for (int a : hand.closing_actuators) {
-    const auto& act = hand.actuators[static_cast<std::size_t>(a)];
-    const double from = pregrasp[a], to = act.upper;
-    if (!(to > from)) continue;
-    const double v = 1.25 * (act.upper - act.lower) / options.close_time;
-    plan.trajectories[static_cast<std::size_t>(a)].append(
-        sim::TrapezoidalProfile(from, to, v, 8.0 * v / options.close_time));
-  }
-  plan.tendon_trajectories.resize(hand.tendons.size());
-  for (int t : hand.closing_tendons) {
-    const auto& ten = hand.tendons[static_cast<std::size_t>(t)];
-    const double from = std::clamp(0.0, ten.lower, ten.upper), to = ten.upper;
-    if (!(to > from)) continue;
-    const double v = 1.25 * (ten.upper - ten.lower) / options.close_time;
-    plan.tendon_trajectories[static_cast<std::size_t>(t)].append(
-        sim::TrapezoidalProfile(from, to, v, 8.0 * v / options.close_time));
-  }
+  // 1.25 times the range in close_time, full speed after an eighth of it.
+  sim::ClosingReferences closing = sim::closingReferences(
+      hand, plan.initial, {1.25, options.close_time, options.close_time / 8.0});
+  plan.trajectories = std::move(closing.actuators);
+  plan.tendon_trajectories = std::move(closing.tendons);
   plan.duration = options.close_time + options.settle_time + extra_duration;
   plan.record_every = 1 << 30;
   return plan;

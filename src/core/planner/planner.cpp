@@ -72,13 +72,18 @@ struct Search {
   std::optional<double> evaluate(const Eigen::Isometry3d& p, const Eigen::VectorXd& amp) {
     setConfiguration(pm, p, postureOf(pm.model->hand(), pm.eigengrasps, amp), state);
     if (sim::handTouchesObjects(*pm.model, state)) return std::nullopt;
+    if (opt.constraints.any() && !satisfiesConstraints(*pm.model, state, opt.constraints))
+      return std::nullopt;
     const auto points = contactDistances(pm, state);
     return opt.energy == EnergyKind::PotentialQuality ? potentialQualityEnergy(pm, points)
                                                       : contactEnergy(points);
   }
+  // The hand intersects the object or reaches below the support plane (both obstacles).
   bool collides(const Eigen::Isometry3d& p, const Eigen::VectorXd& amp) {
     setConfiguration(pm, p, postureOf(pm.model->hand(), pm.eigengrasps, amp), state);
-    return sim::handTouchesObjects(*pm.model, state);
+    if (sim::handTouchesObjects(*pm.model, state)) return true;
+    const auto& plane = opt.constraints.support_plane;
+    return plane && handDepthBelowPlane(*pm.model, state, *plane) > 1e-9;
   }
 };
 
@@ -102,10 +107,22 @@ void annealCandidate(Search& s, Random& rng, double reach, PlannedGrasp& g) {
   const Eigen::VectorXd lo = pm.eigengrasps.lower, hi = pm.eigengrasps.upper;
   // A random start: a random orientation, the hand facing the object's centre from outside,
   // random amplitudes.
-  Eigen::Quaterniond q(rng.normal(), rng.normal(), rng.normal(), rng.normal());
-  if (!(q.norm() > 1e-9)) q = Eigen::Quaterniond::Identity();
-  q.normalize();
-  s.palm.linear() = q.toRotationMatrix();
+  if (const auto& cone = s.opt.constraints.approach_cone) {
+    // Within the cone: the approach axis uniform on the cone's cap, the roll uniform.
+    const double cos_a = rng.uniform(std::cos(cone->half_angle), 1.0);
+    const double phi = rng.uniform(-M_PI, M_PI), roll = rng.uniform(-M_PI, M_PI);
+    const double sin_a = std::sqrt(std::max(0.0, 1.0 - cos_a * cos_a));
+    const Eigen::Matrix3d to_axis = alignVectors(Eigen::Vector3d::UnitZ(), cone->axis);
+    const Eigen::Vector3d w =
+        to_axis * Eigen::Vector3d(sin_a * std::cos(phi), sin_a * std::sin(phi), cos_a);
+    s.palm.linear() =
+        Eigen::AngleAxisd(roll, w).toRotationMatrix() * alignVectors(hand.approach_palm, w);
+  } else {
+    Eigen::Quaterniond q(rng.normal(), rng.normal(), rng.normal(), rng.normal());
+    if (!(q.norm() > 1e-9)) q = Eigen::Quaterniond::Identity();
+    q.normalize();
+    s.palm.linear() = q.toRotationMatrix();
+  }
   const Eigen::Vector3d u = s.palm.linear() * hand.approach_palm;
   s.palm.translation() =
       pm.centre - u * (pm.radius + 0.3 * reach) - s.palm.linear() * hand.approach_origin_palm;
@@ -173,32 +190,47 @@ void surfaceCandidate(Search& s, Random& rng, double reach, PlannedGrasp& g) {
     total += geometry::triangleArea(mesh, static_cast<std::size_t>(t));
     cdf.push_back(total);
   }
-  const double pick = rng.uniform() * total;
-  const std::size_t idx = static_cast<std::size_t>(
-      std::min<std::ptrdiff_t>(std::lower_bound(cdf.begin(), cdf.end(), pick) - cdf.begin(),
-                               static_cast<std::ptrdiff_t>(cdf.size()) - 1));
-  const int t = pm.surface.order[idx];
-  const auto& tri = mesh.triangles[static_cast<std::size_t>(t)];
-  double r1 = std::sqrt(rng.uniform()), r2 = rng.uniform();
-  const Eigen::Vector3d point = (1.0 - r1) * mesh.vertices[static_cast<std::size_t>(tri[0])] +
-                                r1 * (1.0 - r2) * mesh.vertices[static_cast<std::size_t>(tri[1])] +
-                                r1 * r2 * mesh.vertices[static_cast<std::size_t>(tri[2])];
-  const Eigen::Vector3d n = mesh.normals[static_cast<std::size_t>(t)];
-  // Approach along the inward normal, tilted a little, at a random roll about it.
-  Eigen::Vector3d w = -n + 0.15 * normal3(rng);
-  if (!(w.norm() > 1e-9)) w = -n;
-  w.normalize();
-  const double roll = rng.uniform(-M_PI, M_PI);
-  s.palm.linear() =
-      Eigen::AngleAxisd(roll, w).toRotationMatrix() * alignVectors(hand.approach_palm, w);
-  s.a = s.clampAmplitudes(openAmplitudes(pm, rng));
-  // The approach origin on the line point - D w; D from far outside inwards until touching.
+  const double free_start = 2.0 * pm.radius + reach;
+  Eigen::Vector3d point, w;
+  // The approach origin on the line point - D w.
   auto placeAt = [&](double d) {
     Eigen::Isometry3d p = s.palm;
     p.translation() = point - d * w - p.linear() * hand.approach_origin_palm;
     return p;
   };
-  double free_d = 2.0 * pm.radius + reach, hit_d = -2.0 * pm.radius;
+  // With constraints, draws again (at most 64 times) until the approach lies in the cone and
+  // the hand is free of the object and the support plane where the approach starts; without,
+  // the first draw is taken.
+  const PlannerConstraints& c = s.opt.constraints;
+  bool legal = false;
+  for (int attempt = 0; attempt < 64 && !legal; ++attempt) {
+    const double pick = rng.uniform() * total;
+    const std::size_t idx = static_cast<std::size_t>(
+        std::min<std::ptrdiff_t>(std::lower_bound(cdf.begin(), cdf.end(), pick) - cdf.begin(),
+                                 static_cast<std::ptrdiff_t>(cdf.size()) - 1));
+    const int t = pm.surface.order[idx];
+    const auto& tri = mesh.triangles[static_cast<std::size_t>(t)];
+    double r1 = std::sqrt(rng.uniform()), r2 = rng.uniform();
+    point = (1.0 - r1) * mesh.vertices[static_cast<std::size_t>(tri[0])] +
+            r1 * (1.0 - r2) * mesh.vertices[static_cast<std::size_t>(tri[1])] +
+            r1 * r2 * mesh.vertices[static_cast<std::size_t>(tri[2])];
+    const Eigen::Vector3d n = mesh.normals[static_cast<std::size_t>(t)];
+    // Approach along the inward normal, tilted a little, at a random roll about it.
+    w = -n + 0.15 * normal3(rng);
+    if (!(w.norm() > 1e-9)) w = -n;
+    w.normalize();
+    const double roll = rng.uniform(-M_PI, M_PI);
+    s.palm.linear() =
+        Eigen::AngleAxisd(roll, w).toRotationMatrix() * alignVectors(hand.approach_palm, w);
+    s.a = s.clampAmplitudes(openAmplitudes(pm, rng));
+    legal = !c.any() || ((!c.approach_cone || approachWithinCone(hand, s.palm, *c.approach_cone)) &&
+                         !s.collides(placeAt(free_start), s.a));
+  }
+  if (!legal) {
+    g.start_collision = true;
+    return;
+  }
+  double free_d = free_start, hit_d = -2.0 * pm.radius;
   if (s.collides(placeAt(free_d), s.a)) {
     g.start_collision = true;
     return;
@@ -319,6 +351,11 @@ PlannedGrasp planCandidate(const PlannerModel& pm, const PlannerOptions& options
   g.energy = s.energy;
   if (g.start_collision) return g;
   g.closed = closeHand(pm, g.palm_object, g.pregrasp, options.closing);
+  if (const auto& plane = options.constraints.support_plane; plane && !g.closed.start_collision) {
+    // The closed hand in the object's final frame (a free object moves a little).
+    setClosedConfiguration(*pm.model, g.palm_object, g.closed.q, g.closed.object_pose, s.state);
+    g.violates_constraints = handDepthBelowPlane(*pm.model, s.state, *plane) > 1e-9;
+  }
   return g;
 }
 
@@ -339,7 +376,7 @@ void checkOptions(const PlannerOptions& o) {
 // Adds `g` to `accepted` when it is in force closure and distinct from every one there.
 bool accept(std::vector<PlannedGrasp>& accepted, PlannedGrasp&& g, double radius,
             const PlannerOptions& o) {
-  if (g.start_collision || !g.forceClosure()) return false;
+  if (g.start_collision || g.violates_constraints || !g.forceClosure()) return false;
   for (const auto& other : accepted)
     if (poseDistance(other.palm_object, g.palm_object, radius, o.distinct_fraction,
                      o.distinct_angle) < 1.0)
@@ -361,9 +398,11 @@ std::vector<PlannedGrasp> selectGrasps(std::vector<PlannedGrasp> candidates, dou
   return accepted;
 }
 
-std::vector<PlannedGrasp> planGrasps(const PlannerModel& pm, const PlannerOptions& options,
-                                     const PlannerProgress& progress) {
-  checkOptions(options);
+std::vector<PlannedGrasp> planGrasps(const PlannerModel& pm, const PlannerOptions& requested,
+                                     const PlannerProgress& progress, const PlannerHooks& hooks) {
+  checkOptions(requested);
+  PlannerOptions options = requested;
+  options.constraints = checkedConstraints(requested.constraints);
   const std::int64_t budget = candidateBudget(options);
   // The candidates of this process: every index, or those of the shard.
   std::vector<std::int64_t> indices;
@@ -385,6 +424,7 @@ std::vector<PlannedGrasp> planGrasps(const PlannerModel& pm, const PlannerOption
       std::size_t i;
       {
         const std::lock_guard<std::mutex> g(lock);
+        if (hooks.stop && hooks.stop->load()) stop = true;
         if (stop || next >= indices.size()) return;
         i = next++;
       }
@@ -404,9 +444,13 @@ std::vector<PlannedGrasp> planGrasps(const PlannerModel& pm, const PlannerOption
       while (committed < results.size() && results[committed] && !stop) {
         PlannedGrasp& c = *results[committed];
         if (sharded) {
-          if (!c.start_collision && c.forceClosure()) accepted.push_back(std::move(c));
+          if (!c.start_collision && !c.violates_constraints && c.forceClosure()) {
+            accepted.push_back(std::move(c));
+            if (hooks.accepted) hooks.accepted(accepted.back());
+          }
         } else {
-          accept(accepted, std::move(c), pm.radius, options);
+          if (accept(accepted, std::move(c), pm.radius, options) && hooks.accepted)
+            hooks.accepted(accepted.back());
           if (options.grasps > 0 && static_cast<int>(accepted.size()) >= options.grasps)
             stop = true;
         }

@@ -2,12 +2,14 @@
 // Validation presets run in the engine (docs/planner.md, "Validation").
 #include "handsim/planner/validation.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 #include <stdexcept>
 
 #include "handsim/grasp/grasp_contact.hpp"
 #include "handsim/grasp/grasp_sweep.hpp"
+#include "handsim/sim/lift_and_shake.hpp"
 #include "handsim/sim/step.hpp"
 #include "handsim/sim/trapezoidal_profile.hpp"
 
@@ -28,7 +30,71 @@ grasp::GraspQuality qualityOf(const Validator& v, const sim::SimState& s) {
   return grasp::evaluateGrasp(gc, q);
 }
 
+// Every movable joint of the hand, finger by finger.
+std::vector<hand::JointRef> movableJoints(const hand::HandModel& hand) {
+  std::vector<hand::JointRef> out;
+  for (std::size_t f = 0; f < hand.fingers.size(); ++f)
+    for (int j = 0; j < hand.fingers[f].dof(); ++j) out.push_back({static_cast<int>(f), j});
+  return out;
+}
+
 }  // namespace
+
+const char* holdName(ValidationPreset::Hold h) {
+  return h == ValidationPreset::Hold::Pd ? "pd" : "drives";
+}
+ValidationPreset::Hold parseHold(const std::string& name) {
+  if (name == "drives") return ValidationPreset::Hold::Drives;
+  if (name == "pd") return ValidationPreset::Hold::Pd;
+  throw std::invalid_argument("unknown hold '" + name + "' (drives, pd)");
+}
+
+hand::HandModel pdHoldHand(const hand::HandModel& hand, const PdHold& pd) {
+  hand::HandModel h = hand;
+  h.actuators.clear();
+  h.clutches.clear();
+  h.tendons.clear();
+  h.closing_actuators.clear();
+  h.closing_tendons.clear();
+  h.eigengrasps.clear();
+  h.eigengrasp_origin.clear();
+  for (const hand::JointRef& j : movableJoints(hand)) {
+    const auto& chain = hand.fingers[static_cast<std::size_t>(j.finger)];
+    const auto& row = chain.rows[static_cast<std::size_t>(chain.rowOfJoint(j.joint))];
+    const bool prismatic = row.type == kinematics::JointType::Prismatic;
+    hand::Actuator a;
+    a.name = hand.jointName(j);
+    a.unit = prismatic ? "m" : "rad";
+    a.lower = row.lower;
+    a.upper = row.upper;
+    a.drives = {hand::JointDrive{j, 1.0, 0.0}};
+    a.servo.kp = prismatic ? pd.kp_prismatic : pd.kp_revolute;
+    a.servo.kd = prismatic ? pd.kd_prismatic : pd.kd_revolute;
+    a.servo.torque_limit = pd.effort_limit;
+    a.servo.rotor_inertia = pd.rotor_inertia;
+    h.actuators.push_back(a);
+  }
+  return h;
+}
+
+std::vector<double> closingDirections(const hand::HandModel& hand) {
+  std::vector<double> out;
+  for (const hand::JointRef& j : movableJoints(hand)) {
+    double dir = 0.0;
+    const auto [a, d] = hand.driverOf(j);
+    if (a >= 0 && std::find(hand.closing_actuators.begin(), hand.closing_actuators.end(), a) !=
+                      hand.closing_actuators.end()) {
+      const double r =
+          hand.actuators[static_cast<std::size_t>(a)].drives[static_cast<std::size_t>(d)].ratio;
+      dir = r > 0.0 ? 1.0 : (r < 0.0 ? -1.0 : 0.0);
+    }
+    for (int t : hand.closing_tendons)
+      for (const auto& tj : hand.tendons[static_cast<std::size_t>(t)].joints)
+        if (tj.joint == j && tj.pulley_radius != 0.0) dir = tj.pulley_radius > 0.0 ? 1.0 : -1.0;
+    out.push_back(dir);
+  }
+  return out;
+}
 
 std::vector<std::string> validationPresetNames() {
   return {"six-directions", "tug", "lift", "lift-shake"};
@@ -105,6 +171,9 @@ Validator makeValidator(std::shared_ptr<const hand::HandModel> hand, const sim::
   sim::Options options;
   options.gravity_world.setZero();
   if (preset.load == ValidationPreset::Load::LiftShake) {
+    if (preset.hold != ValidationPreset::Hold::Drives)
+      throw std::invalid_argument(
+          "validation: lift-shake holds with the hand's drives only (the sweeps' hold test)");
     v.closing_model =
         sim::compileModel(hand, {closingObject(object, preset.friction, 1.0)}, options);
     return v;
@@ -117,10 +186,15 @@ Validator makeValidator(std::shared_ptr<const hand::HandModel> hand, const sim::
     throw std::invalid_argument("validation: the object '" + object.name +
                                 "' has no volume (open mesh): it cannot be set free");
   v.closing_model = sim::compileModel(hand, {free}, options);
+  const auto pd_hand = preset.hold == ValidationPreset::Hold::Pd
+                           ? std::make_shared<const hand::HandModel>(pdHoldHand(*hand, preset.pd))
+                           : nullptr;
   for (const auto& d : preset.directions) {
     sim::Options o = options;
     o.gravity_world = preset.acceleration * d.normalized();
     v.loaded.push_back(sim::compileModel(hand, {free}, o, v.closing_model->hand_geometry));
+    if (pd_hand)
+      v.pd_loaded.push_back(sim::compileModel(pd_hand, {free}, o, v.closing_model->hand_geometry));
   }
   return v;
 }
@@ -189,16 +263,49 @@ ValidationOutcome validateGrasp(const Validator& v, const Eigen::Isometry3d& pal
   out.volume = q.volume;
   out.passed = true;
   const double dt = v.closing_model->options.dt;
+  const bool pd = p.hold == ValidationPreset::Hold::Pd;
+  out.hold = p.hold;
   for (std::size_t k = 0; k < p.directions.size(); ++k) {
+    // Drives: the closing run goes on with the load on (time continues). PD: a run of its own
+    // on the PD hand from the closed state (time from 0).
     sim::RunPlan loaded = plan;
     loaded.duration = closed.time + test_time;
+    double t0 = closed.time;
+    if (pd) {
+      loaded = sim::RunPlan{};
+      loaded.palm_pose_world = palm_object;
+      loaded.object_pose_world = {Eigen::Isometry3d::Identity()};
+      loaded.duration = test_time;
+      loaded.record_every = 1 << 30;
+      t0 = 0.0;
+    }
     if (p.load == ValidationPreset::Load::Lift)
-      loaded.palm_motion.axis(sim::PalmMotion::Z)
-          .segments.append(sim::TrapezoidalProfile(0.0, p.lift_height, p.lift_speed,
-                                                   p.lift_acceleration, closed.time));
-    sim::Run test(v.closing_model, loaded);
-    test.state() = closed;
-    test.setModel(v.loaded[k]);
+      sim::appendPalmLift(loaded.palm_motion, Eigen::Vector3d::UnitZ(), p.lift_height, p.lift_speed,
+                          p.lift_acceleration, t0);
+    sim::Run test(pd ? v.pd_loaded[k] : v.closing_model, loaded);
+    if (pd) {
+      // The closed joints become the PD actuators' positions and velocities; the targets are
+      // squeezed past them in each joint's closing direction.
+      sim::SimState& s = test.state();
+      const hand::HandModel& ph = v.pd_loaded[k]->hand();
+      const std::vector<double> dir = closingDirections(*v.hand);
+      std::size_t a = 0;
+      for (std::size_t f = 0; f < closed.q.size(); ++f)
+        for (Eigen::Index j = 0; j < closed.q[f].size(); ++j, ++a) {
+          const bool prismatic = ph.actuators[a].unit == "m";
+          s.actuator_position[a] = closed.q[f][j];
+          s.actuator_velocity[a] = closed.qd[f][j];
+          s.actuator_command[a] = closed.q[f][j] + dir[a] * (prismatic ? p.pd.squeeze_prismatic
+                                                                       : p.pd.squeeze_revolute);
+        }
+      s.object_pose_world = closed.object_pose_world;
+      s.object_twist_world = closed.object_twist_world;
+      s.object_stopped = closed.object_stopped;
+      sim::forwardPosition(*v.pd_loaded[k], s);
+    } else {
+      test.state() = closed;
+      test.setModel(v.loaded[k]);
+    }
     const Eigen::Vector3d com = v.loaded[k]->objects[0].mass.centre_of_mass;
     auto relative = [&](const sim::SimState& s) -> Eigen::Isometry3d {
       return s.palm_pose_world.inverse() * s.object_pose_world[0];
@@ -216,7 +323,7 @@ ValidationOutcome validateGrasp(const Validator& v, const Eigen::Isometry3d& pal
           Eigen::AngleAxisd(Eigen::Matrix3d(start.linear().transpose() * now.linear())).angle();
       const bool lost = p.require_contact && objectContacts(s).empty();
       if (!d.time_to_slip && (disp > p.max_displacement || rot > p.max_rotation || lost))
-        d.time_to_slip = s.time - closed.time;
+        d.time_to_slip = s.time - t0;
       d.displacement = disp;
       d.rotation = rot;
     }
