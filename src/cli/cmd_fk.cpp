@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <algorithm>
 
+#include "arm_json.hpp"
 #include "cli_util.hpp"
 #include "command.hpp"
 #include "handsim/hand/hand_ik.hpp"
@@ -29,7 +30,14 @@ const char* kHelp =
     "\"tip_local\" (finger base frame {k0}, m), \"frames\": [16 numbers row-major per frame\n"
     "{k0}..{kn}, palm frame]}], \"links\": [{\"name\", \"pose\": [16 numbers row-major]}] (every\n"
     "URDF link in the root link's frame; for hand files \"palm\" and \"F1.link1\"...), m,\n"
-    "\"warnings\"}\n";
+    "\"warnings\"}\n\n"
+    "Hands on an arm (docs/arm.md): --palm LINK names the URDF link that is the palm; the\n"
+    "joints from the root link to it are the arm, a group of their own: --q, --counts and --set\n"
+    "are the hand's joints (below the palm), frames and links are in the palm frame, and\n"
+    "  --arm LIST     the arm's joints: v1,v2,... or NAME=VALUE,... (default: 0 clamped into\n"
+    "                 the limits; degrees for revolute ones with --deg)\n"
+    "adds \"arm\": {\"base_link\", \"palm_link\", \"joints\": [{\"name\", \"type\", \"limits\",\n"
+    "\"value\"}], \"palm_in_base\" (16 numbers), \"frames\" (the arm's frames in its base)}.\n";
 
 /// Joint values from --set: URDF hands in actuator space (shared copies and mimic joints
 /// follow), hand files joint by joint.
@@ -92,13 +100,16 @@ std::vector<kinematics::JointVector> fromSet(const hand::HandModel& h, const std
 }
 
 int run(const std::vector<std::string>& argv) {
-  const Args args(argv, {"--hand", "--q", "--counts", "--set"}, {"--deg"});
+  const Args args(argv, {"--hand", "--q", "--counts", "--set", "--palm", "--arm"}, {"--deg"});
   if (args.help()) {
     std::cout << kHelp;
     return kOk;
   }
   args.requirePositional(0, "no positional arguments");
-  const hand::HandModel h = hand::loadHand(args.required("--hand"));
+  const hand::HandModel h =
+      hand::loadHand(args.required("--hand"), args.value("--palm").value_or(""));
+  if (args.has("--arm") && h.arm.empty())
+    throw UsageError("--arm: hand '" + h.id + "' has no arm (name its palm link with --palm)");
   const bool has_q = args.has("--q"), has_counts = args.has("--counts"),
              has_set = args.has("--set");
   if (int(has_q) + int(has_counts) + int(has_set) != 1)
@@ -156,7 +167,12 @@ int run(const std::vector<std::string>& argv) {
   nlohmann::ordered_json links = nlohmann::ordered_json::array();
   for (const auto& [name, pose] : h.linkPoses(q))
     links.push_back({{"name", name}, {"pose", toJson(pose)}});
-  printJson({{"hand", h.id}, {"fingers", fingers}, {"links", links}, {"warnings", warnings}});
+  nlohmann::ordered_json out = {
+      {"hand", h.id}, {"fingers", fingers}, {"links", links}, {"warnings", warnings}};
+  if (!h.arm.empty())
+    out["arm"] = armJson(
+        h.arm, armValues(h.arm, args.value("--arm").value_or(""), args.has("--deg"), "--arm"));
+  printJson(out);
   return kOk;
 }
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "arm_json.hpp"
 #include "cli_util.hpp"
 #include "command.hpp"
 #include "handsim/hand/hand_loader.hpp"
@@ -106,11 +107,13 @@ nlohmann::ordered_json describe(const hand::HandModel& h) {
           {"chains", chains},
           {"poses", poses},
           {"closing_actuators", closing},
-          {"warnings", h.warnings}};
+          {"warnings", h.warnings},
+          {"arm", h.arm.empty() ? nlohmann::ordered_json(nullptr)
+                                : armJson(h.arm, armValues(h.arm, "", false, "arm"))}};
 }
 
 int run(const std::vector<std::string>& argv) {
-  const Args args(argv, {"--describe"}, {});
+  const Args args(argv, {"--describe", "--palm"}, {});
   if (args.help()) {
     std::cout << "usage: handsim-cli hands [--describe ID|FILE]\n\n"
                  "Lists the built-in hands (assets/hands, or $HANDSIM_ASSET_DIR/hands): id, name,\n"
@@ -121,14 +124,20 @@ int run(const std::vector<std::string>& argv) {
                  "                    actuators [{name, unit, range, drives [{joint, ratio,\n"
                  "                    offset}], servo}], couplings [{kind: mimic|shared|clutch,\n"
                  "                    ...}], chains [{name, joints, mass}], poses,\n"
-                 "                    closing_actuators, warnings}}\n";
+                 "                    closing_actuators, warnings, arm}}\n"
+                 "--palm LINK         with --describe: the URDF link that is the palm; the\n"
+                 "                    joints from the root link to it are the arm, described\n"
+                 "                    under \"arm\" (null without one; docs/arm.md) at its zero\n"
+                 "                    pose: {base_link, palm_link, file, joints [{name, type,\n"
+                 "                    limits, value}], palm_in_base, frames}\n";
     return kOk;
   }
   args.requirePositional(0, "no arguments");
   if (const auto which = args.value("--describe")) {
-    printJson({{"hand", describe(hand::loadHand(*which))}});
+    printJson({{"hand", describe(hand::loadHand(*which, args.value("--palm").value_or("")))}});
     return kOk;
   }
+  if (args.has("--palm")) throw UsageError("--palm goes with --describe");
   nlohmann::ordered_json hands = nlohmann::ordered_json::array();
   for (const auto& id : hand::builtinHandIds()) {
     const hand::HandModel h = hand::loadHand(id);

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <algorithm>
 
+#include "arm_json.hpp"
 #include "cli_util.hpp"
 #include "command.hpp"
+#include "handsim/hand/arm_ik.hpp"
 #include "handsim/hand/hand_ik.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/hand/transmission.hpp"
+#include "handsim/hand/urdf_reader.hpp"
 #include "handsim/kinematics/closed_form_ik.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
 #include "handsim/kinematics/numerical_ik.hpp"
@@ -49,7 +52,73 @@ const char* kHelp =
     "                         free: they move too, and the other fingers with them\n"
     "Output: {\"hand\", \"endpoint\", \"shared\", \"q\" (the endpoint's finger), \"fingers\":\n"
     "[{\"name\", \"q\"}], \"joints\": {name: value} (every movable joint, rad or m),\n"
-    "\"residual\" (m), \"solver\"}; unreachable: exit 3 and the error object above.\n";
+    "\"residual\" (m), \"solver\"}; unreachable: exit 3 and the error object above.\n\n"
+    "Arm reach (docs/arm.md): the arm's joints for a palm pose, e.g. to check that a planned\n"
+    "grasp is reachable.\n"
+    "       handsim-cli ik --hand FILE.urdf --palm LINK --palm-pose x,y,z[,roll,pitch,yaw]\n"
+    "       handsim-cli ik --arm FILE.urdf --flange LINK --palm-pose x,y,z[,roll,pitch,yaw]\n"
+    "  --palm LINK         the hand URDF's palm link: the joints from its root link are the arm\n"
+    "  --arm, --flange     an arm URDF alone, its joints up to the flange link\n"
+    "  --palm-pose         the palm (flange) frame in the arm's base (root link) frame: position\n"
+    "                      [m] and fixed-axis roll, pitch, yaw (rad, degrees with --deg;\n"
+    "                      default 0)\n"
+    "  --q0 LIST           the arm's start: v1,... or NAME=VALUE,... (default: 0 in the limits)\n"
+    "Damped least squares on the 6-D pose error within the joint limits, from --q0 and spread\n"
+    "restarts. Output: {\"arm\": {name: value}, \"q\", \"reached\", \"miss_mm\", \"miss_deg\",\n"
+    "\"solver\"}; a pose not reached (miss over 0.001 mm or 0.001 deg) exits with code 3 and\n"
+    "the same object with \"error\": \"unreachable\".\n";
+
+/// Arm reach: the arm's joints for a palm pose (hand/arm_ik.hpp).
+int runArmIk(const Args& args) {
+  if (args.has("--finger") || args.has("--link") || args.has("--target") || args.has("--phi") ||
+      args.has("--shared"))
+    throw UsageError(
+        "--palm-pose solves the arm; --finger, --link, --target, --phi and --shared "
+        "are for the fingers");
+  hand::ArmModel arm;
+  if (args.has("--arm")) {
+    if (args.has("--hand") || args.has("--palm"))
+      throw UsageError("give --arm FILE --flange LINK, or --hand FILE --palm LINK");
+    arm = hand::loadUrdfArm(args.required("--arm"), args.required("--flange"));
+  } else {
+    if (args.has("--flange")) throw UsageError("--flange goes with --arm");
+    arm = hand::loadHand(args.required("--hand"), args.value("--palm").value_or("")).arm;
+    if (arm.empty())
+      throw UsageError("--palm-pose: the hand has no arm (name its palm link with --palm)");
+  }
+  const bool deg = args.has("--deg");
+  const auto p = parseNumbers(args.required("--palm-pose"), "--palm-pose");
+  if (p.size() != 3 && p.size() != 6)
+    throw UsageError("--palm-pose: give x,y,z [m] or x,y,z,roll,pitch,yaw");
+  Eigen::Isometry3d target = Eigen::Isometry3d::Identity();
+  target.translation() = Eigen::Vector3d(p[0], p[1], p[2]);
+  if (p.size() == 6) {
+    const double k = deg ? kDegToRad : 1.0;
+    target.linear() = (Eigen::AngleAxisd(p[5] * k, Eigen::Vector3d::UnitZ()) *
+                       Eigen::AngleAxisd(p[4] * k, Eigen::Vector3d::UnitY()) *
+                       Eigen::AngleAxisd(p[3] * k, Eigen::Vector3d::UnitX()))
+                          .toRotationMatrix();
+  }
+  const Eigen::VectorXd q0 = armValues(arm, args.value("--q0").value_or(""), deg, "--q0");
+  const hand::ArmIkResult r = hand::solveArmIk(arm, target, q0);
+  nlohmann::ordered_json joints = nlohmann::ordered_json::object();
+  for (int j = 0; j < arm.dof(); ++j)
+    joints[arm.chain.joint_names[static_cast<std::size_t>(arm.chain.rowOfJoint(j))]] = r.q[j];
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  if (!r.reached) out["error"] = "unreachable";
+  out["arm"] = joints;
+  out["q"] = vectorJson(r.q);
+  out["reached"] = r.reached;
+  out["miss_mm"] = r.position_error * 1e3;
+  out["miss_deg"] = r.orientation_error / kDegToRad;
+  out["solver"] = "damped least squares on the palm's 6-D pose error, within the joint limits";
+  printJson(out);
+  if (r.reached) return kOk;
+  std::cerr << "handsim-cli ik: the palm pose is out of the arm's reach: the nearest pose found "
+               "misses it by "
+            << r.position_error * 1e3 << " mm and " << r.orientation_error / kDegToRad << " deg\n";
+  return kInfeasible;
+}
 
 /// Hand-level IK (hand/hand_ik.hpp): URDF hands, or when --link or --shared is given.
 int runHandIk(const Args& args, const hand::HandModel& h) {
@@ -128,14 +197,20 @@ int runHandIk(const Args& args, const hand::HandModel& h) {
 }
 
 int run(const std::vector<std::string>& argv) {
-  const Args args(argv, {"--hand", "--finger", "--link", "--target", "--phi", "--q0", "--shared"},
+  const Args args(argv,
+                  {"--hand", "--finger", "--link", "--target", "--phi", "--q0", "--shared",
+                   "--palm", "--palm-pose", "--arm", "--flange"},
                   {"--deg"});
   if (args.help()) {
     std::cout << kHelp;
     return kOk;
   }
   args.requirePositional(0, "no positional arguments");
-  const hand::HandModel h = hand::loadHand(args.required("--hand"));
+  if (args.has("--palm-pose")) return runArmIk(args);
+  if (args.has("--arm") || args.has("--flange"))
+    throw UsageError("--arm and --flange go with --palm-pose");
+  const hand::HandModel h =
+      hand::loadHand(args.required("--hand"), args.value("--palm").value_or(""));
   if (!h.tree.empty() || args.has("--link") || args.has("--shared")) return runHandIk(args, h);
   const auto& chain =
       h.fingers[static_cast<std::size_t>(requireFinger(h, args.required("--finger")))];

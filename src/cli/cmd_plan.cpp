@@ -8,6 +8,7 @@
 #include "command.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/planner/grasp_records.hpp"
+#include "hold_option.hpp"
 #include "outputs.hpp"
 #include "validate_records.hpp"
 
@@ -18,7 +19,9 @@ const char* kHelp =
     "usage: handsim-cli plan OBJECT --hand H --out GRASPS.jsonl [--grasps N] [--candidates M]\n"
     "                        [--seed S] [--threads T] [--strategy surface-normals|annealing]\n"
     "                        [--energy contact|potential] [--friction MU] [--scale S]\n"
-    "                        [--validate PRESET]... [--shard i/N] [--quiet]\n\n"
+    "                        [--support-plane P] [--approach-cone C] [--palm-region R]\n"
+    "                        [--validate PRESET]... [--hold drives|pd] [--shard i/N]\n"
+    "                        [--quiet]\n\n"
     "Plans grasps of OBJECT (a mesh file, or a shipped object such as cube, sphere, bottle)\n"
     "with hand H (docs/planner.md): candidates are searched, closed by the hand's own drives in\n"
     "the engine, and kept when in force closure and distinct from the earlier ones.\n"
@@ -31,8 +34,15 @@ const char* kHelp =
     "  --energy          contact (default) or potential: what the search descends\n"
     "  --friction MU     Coulomb coefficient for the quality measures (default 0.5)\n"
     "  --scale S         multiply the object's coordinates by S (default 1)\n"
+    "  --support-plane P a table the hand may not pass: px,py,pz,nx,ny,nz [m] in the object\n"
+    "                    frame (the hand stays on the normal's side), or bottom (under the\n"
+    "                    object's lowest point, normal +z)\n"
+    "  --approach-cone C the palm's approach axis within DEG of ax,ay,az: ax,ay,az,DEG\n"
+    "  --palm-region R   the palm's origin in the box xmin,ymin,zmin,xmax,ymax,zmax [m]\n"
     "  --validate P      run validation preset P on every grasp (six-directions, tug, lift,\n"
     "                    lift-shake); may be repeated\n"
+    "  --hold drives|pd  --validate holds with the hand's drives (default) or a PD servo per\n"
+    "                    joint as the peers do (docs/planner.md, \"Holding\")\n"
     "  --shard i/N       only candidates with index % N == i, every force-closure one kept;\n"
     "                    `handsim-cli merge` joins the N files into the one-process result\n"
     "  --quiet           no progress on stderr\n";
@@ -40,7 +50,8 @@ const char* kHelp =
 int run(const std::vector<std::string>& argv) {
   const Args args(argv,
                   {"--hand", "--out", "--grasps", "--candidates", "--seed", "--threads",
-                   "--strategy", "--energy", "--friction", "--scale", "--validate", "--shard"},
+                   "--strategy", "--energy", "--friction", "--scale", "--validate", "--shard",
+                   "--support-plane", "--approach-cone", "--palm-region", "--hold"},
                   {"--quiet"});
   if (args.help()) {
     std::cout << kHelp;
@@ -85,8 +96,21 @@ int run(const std::vector<std::string>& argv) {
     o.shard = static_cast<int>(i);
     o.shards = static_cast<int>(n);
   }
+  // The parsers' messages start with the flag's name.
+  auto constraint = [](auto&& parse) {
+    try {
+      return parse();
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());
+    }
+  };
+  if (const auto c = args.value("--approach-cone"))
+    o.constraints.approach_cone = constraint([&] { return planner::parseApproachCone(*c); });
+  if (const auto r = args.value("--palm-region"))
+    o.constraints.palm_region = constraint([&] { return planner::parsePalmRegion(*r); });
   std::vector<planner::ValidationPreset> presets;
   for (const auto& p : args.values("--validate")) presets.push_back(planner::validationPreset(p));
+  applyHold(args.value("--hold"), presets);
   if (!presets.empty() && o.shards > 1)
     throw UsageError("--validate runs on the merged grasps: validate the merged file instead");
 
@@ -94,6 +118,9 @@ int run(const std::vector<std::string>& argv) {
       std::make_shared<const hand::HandModel>(hand::loadHand(args.required("--hand")));
   const sim::ObjectModel object = planner::loadPlanObject(args.positional()[0], scale);
   requireDistinct(outputs, {hand->source_file, object.source});
+  if (const auto p = args.value("--support-plane"))
+    o.constraints.support_plane =
+        constraint([&] { return planner::parseSupportPlane(*p, object.geometry->collision.mesh); });
   const planner::PlannerModel pm = planner::compilePlannerModel(hand, object, friction);
 
   const bool quiet = args.has("--quiet");
@@ -119,19 +146,8 @@ int run(const std::vector<std::string>& argv) {
       });
   const double plan_seconds = seconds();
 
-  std::vector<planner::GraspRecord> records;
-  for (const auto& g : grasps) {
-    planner::GraspRecord r;
-    r.hand = hand->id;
-    r.hand_source = hand->source_file;
-    r.object = object.name;
-    r.object_source = object.source;
-    r.object_scale = scale;
-    for (const auto& a : hand->actuators) r.actuators.push_back(a.name);
-    r.run = planner::runInfo(o, pm);
-    r.grasp = g;
-    records.push_back(std::move(r));
-  }
+  std::vector<planner::GraspRecord> records =
+      planner::plannedGraspRecords(*hand, object, o, pm, grasps);
   for (const auto& preset : presets) {
     const planner::Validator v = planner::makeValidator(hand, object, preset, o.closing);
     const unsigned n =

@@ -9,6 +9,7 @@
 #include "handsim/grasp/grasp_sweep.hpp"
 #include "handsim/io/atomic_file.hpp"
 #include "handsim/io/input_file.hpp"
+#include "handsim/sim/run_grid.hpp"
 #include "outputs.hpp"
 
 namespace handsim::cli {
@@ -88,8 +89,10 @@ int run(const std::vector<std::string>& argv) {
   }
   const std::size_t had = rows.size();
   std::vector<int> todo;
-  for (int i = 0; i < static_cast<int>(spec.palm_poses.size()); ++i)
-    if (i % shards == shard && !rows.count(i)) todo.push_back(i);
+  for (std::size_t i :
+       sim::pendingCells(spec.palm_poses.size(), {shard, shards},
+                         [&](std::size_t c) { return rows.count(static_cast<int>(c)) > 0; }))
+    todo.push_back(static_cast<int>(i));
 
   const bool quiet = args.has("--quiet");
   if (!quiet)
@@ -105,15 +108,17 @@ int run(const std::vector<std::string>& argv) {
     for (const auto& [index, r] : rows) all.push_back(r);
     io::writeFileAtomically(out, grasp::sweepCsv(all));
   };
-  grasp::runSweep(spec, todo, threads, [&](const grasp::SweepResult& r) {
-    grasp::SweepResult row = r;
-    row.spec_hash = hash;
-    rows[row.index] = std::move(row);
-    ++finished;
-    if (!quiet && (finished * 100 / todo.size()) != ((finished - 1) * 100 / todo.size()))
-      std::fprintf(stderr, "\rsweep: %zu/%zu", finished, todo.size());
-    if (finished % save_every == 0) save();
-  });
+  grasp::runSweep(
+      spec, todo, threads,
+      grasp::SweepProgress([&](const grasp::SweepResult& r, const sim::GridProgress& p) {
+        grasp::SweepResult row = r;
+        row.spec_hash = hash;
+        rows[row.index] = std::move(row);
+        ++finished;
+        if (!quiet && (finished * 100 / todo.size()) != ((finished - 1) * 100 / todo.size()))
+          std::fprintf(stderr, "\r%s   ", sim::progressLine("sweep", p).c_str());
+        if (finished % save_every == 0) save();
+      }));
   save();
   if (!quiet) std::fprintf(stderr, "\rsweep: done %zu/%zu\n", finished, todo.size());
   std::vector<grasp::SweepResult> results;

@@ -10,6 +10,7 @@
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/io/input_error.hpp"
 #include "handsim/planner/grasp_records.hpp"
+#include "hold_option.hpp"
 #include "outputs.hpp"
 #include "validate_records.hpp"
 
@@ -18,15 +19,17 @@ namespace {
 
 const char* kHelp =
     "usage: handsim-cli validate GRASPS.jsonl --preset P [--preset Q]... [--out FILE]\n"
-    "                            [--threads T] [--quiet]\n\n"
+    "                            [--hold drives|pd] [--threads T] [--quiet]\n\n"
     "Runs validation presets (six-directions, tug, lift, lift-shake; docs/planner.md) in the\n"
     "engine on every grasp of a grasp file: the hand closes with its own drives from the\n"
     "recorded pre-grasp, the object is set free and loaded. Each preset's outcome replaces any\n"
     "earlier one of the same name in the records, written to --out (default: the input file,\n"
-    "rewritten atomically).\n";
+    "rewritten atomically).\n"
+    "  --hold drives|pd  how the closed hand holds under the load: its own drives (default) or\n"
+    "                    a PD servo per joint as the peers hold it (not for lift-shake)\n";
 
 int run(const std::vector<std::string>& argv) {
-  const Args args(argv, {"--preset", "--out", "--threads"}, {"--quiet"});
+  const Args args(argv, {"--preset", "--out", "--threads", "--hold"}, {"--quiet"});
   if (args.help()) {
     std::cout << kHelp;
     return kOk;
@@ -38,6 +41,7 @@ int run(const std::vector<std::string>& argv) {
   std::vector<planner::ValidationPreset> presets;
   for (const auto& p : args.values("--preset")) presets.push_back(planner::validationPreset(p));
   if (presets.empty()) throw UsageError("give at least one --preset");
+  applyHold(args.value("--hold"), presets);
   unsigned threads = 1;
   if (const auto t = args.value("--threads")) {
     const double v = parseNumber(*t, "--threads");
@@ -76,7 +80,9 @@ int run(const std::vector<std::string>& argv) {
           planner::validateGrasp(*of[i], records[i].grasp.palm_object, records[i].grasp.pregrasp);
       auto& list = records[i].validation;
       list.erase(std::remove_if(list.begin(), list.end(),
-                                [&](const auto& v) { return v.preset == preset.name; }),
+                                [&](const auto& v) {
+                                  return v.preset == preset.name && v.hold == preset.hold;
+                                }),
                  list.end());
       list.push_back(std::move(outcome));
     });

@@ -98,24 +98,8 @@ std::string csvNumber(double v) {
   return buf;
 }
 
-int run(const std::vector<std::string>& argv) {
-  const Args args(argv,
-                  {"--hand", "--finger", "--samples", "--random", "--seed", "--from-joint",
-                   "--task", "--max-points", "--csv", "--hold"},
-                  {"--deg"});
-  if (args.help()) {
-    std::cout << kHelp;
-    return kOk;
-  }
-  args.requirePositional(0, "no positional arguments");
-  std::vector<OutputFile> outputs;
-  if (const auto csv = args.value("--csv")) outputs.push_back({"--csv", *csv});
-  for (const auto& out : outputs) requireWritable(out);
-  const hand::HandModel h = hand::loadHand(args.required("--hand"));
-  requireDistinct(outputs, {h.source_file});
-  const auto& finger =
-      h.fingers[static_cast<std::size_t>(requireFinger(h, args.required("--finger")))];
-
+// --samples, --random, --seed and --max-points.
+kinematics::WorkspaceOptions readSampling(const Args& args) {
   kinematics::WorkspaceOptions options;
   if (args.has("--samples") && args.has("--random"))
     throw UsageError("give at most one of --samples or --random");
@@ -133,8 +117,12 @@ int run(const std::vector<std::string>& argv) {
   if (const auto m = args.value("--max-points"))
     options.max_points = static_cast<std::size_t>(wholeNumber(*m, "--max-points", 1, 1e12));
 
+  return options;
+}
+
+// --task: the rows of the Jacobian whose conditioning is reported.
+kinematics::TaskSpace readTask(const std::string& task_name) {
   kinematics::TaskSpace task = kinematics::TaskSpace::Position;
-  const std::string task_name = args.value("--task").value_or("position");
   if (task_name == "pose") {
     task = kinematics::TaskSpace::PositionOrientation;
   } else if (task_name == "planar") {
@@ -146,6 +134,11 @@ int run(const std::vector<std::string>& argv) {
                      task_name + "'");
   }
 
+  return task;
+}
+
+// --hold JOINT=VALUE,...: a value per movable joint of the finger, NaN where sampled.
+std::vector<double> readHeld(const Args& args, const kinematics::Chain& finger) {
   // Held joints: value per movable joint of the whole finger (NaN = sampled).
   std::vector<double> held(static_cast<std::size_t>(finger.dof()),
                            std::numeric_limits<double>::quiet_NaN());
@@ -173,6 +166,72 @@ int run(const std::vector<std::string>& argv) {
     throw UsageError("--deg applies to --hold only");
   }
 
+  return held;
+}
+
+// The grid's size against --max-points, before sampling.
+void checkGridBudget(const kinematics::Chain& chain, const kinematics::WorkspaceOptions& options,
+                     const std::string& finger_name) {
+  // A grid has samples^k points for its k sampled joints. That product overflows 64 bits long
+  // before it matters (1000000^4), and the library then reports its saturated count, so the
+  // budget is checked here in floating point; k comes from the 2^k corners of the grid.
+  if (options.sampling == kinematics::WorkspaceSampling::Grid) {
+    kinematics::WorkspaceOptions corners_only = options;
+    corners_only.samples_per_joint = 2;
+    const std::size_t corners = kinematics::workspaceSampleCount(chain, corners_only);
+    int sampled = 0;
+    while ((std::size_t{1} << sampled) < corners) ++sampled;
+    const double points = std::pow(static_cast<double>(options.samples_per_joint), sampled);
+    if (points > static_cast<double>(options.max_points))
+      throw UsageError("--samples " + std::to_string(options.samples_per_joint) + ": a grid over " +
+                       std::to_string(sampled) + " sampled joints of " + finger_name + " has " +
+                       std::to_string(options.samples_per_joint) + "^" + std::to_string(sampled) +
+                       " = " + shortNumber(points) + " points, above the budget of " +
+                       std::to_string(options.max_points) +
+                       " (--max-points); use fewer samples per joint, --hold or --random");
+  }
+}
+
+// The summary printed as JSON: bounding box, reach and the conditioning's distribution.
+nlohmann::ordered_json conditionJson(std::vector<double> sorted, const std::string& task_name) {
+  std::sort(sorted.begin(), sorted.end());
+  const auto singular = static_cast<std::size_t>(
+      std::count_if(sorted.begin(), sorted.end(), [](double v) { return !std::isfinite(v); }));
+  const std::size_t finite = sorted.size() - singular;
+  // Median of all samples (lower middle for an even count), singular ones included as +inf.
+  const double median = sorted[(sorted.size() - 1) / 2];
+  return {{"task", task_name},
+          {"best", finiteOrNull(sorted.front())},
+          {"median", finiteOrNull(median)},
+          {"worst", finiteOrNull(sorted.back())},
+          {"worst_finite",
+           finite ? nlohmann::ordered_json(sorted[finite - 1]) : nlohmann::ordered_json(nullptr)},
+          {"singular_samples", singular}};
+}
+
+int run(const std::vector<std::string>& argv) {
+  const Args args(argv,
+                  {"--hand", "--finger", "--samples", "--random", "--seed", "--from-joint",
+                   "--task", "--max-points", "--csv", "--hold"},
+                  {"--deg"});
+  if (args.help()) {
+    std::cout << kHelp;
+    return kOk;
+  }
+  args.requirePositional(0, "no positional arguments");
+  std::vector<OutputFile> outputs;
+  if (const auto csv = args.value("--csv")) outputs.push_back({"--csv", *csv});
+  for (const auto& out : outputs) requireWritable(out);
+  const hand::HandModel h = hand::loadHand(args.required("--hand"));
+  requireDistinct(outputs, {h.source_file});
+  const auto& finger =
+      h.fingers[static_cast<std::size_t>(requireFinger(h, args.required("--finger")))];
+
+  kinematics::WorkspaceOptions options = readSampling(args);
+  const std::string task_name = args.value("--task").value_or("position");
+  const kinematics::TaskSpace task = readTask(task_name);
+
+  const std::vector<double> held = readHeld(args, finger);
   kinematics::Chain chain = finger;
   std::string frame = "{k0} of " + finger.name;
   const auto from = args.value("--from-joint");
@@ -193,24 +252,7 @@ int run(const std::vector<std::string>& argv) {
       options.held.emplace_back(k - first, held[static_cast<std::size_t>(k)]);
   }
 
-  // A grid has samples^k points for its k sampled joints. That product overflows 64 bits long
-  // before it matters (1000000^4), and the library then reports its saturated count, so the
-  // budget is checked here in floating point; k comes from the 2^k corners of the grid.
-  if (options.sampling == kinematics::WorkspaceSampling::Grid) {
-    kinematics::WorkspaceOptions corners_only = options;
-    corners_only.samples_per_joint = 2;
-    const std::size_t corners = kinematics::workspaceSampleCount(chain, corners_only);
-    int sampled = 0;
-    while ((std::size_t{1} << sampled) < corners) ++sampled;
-    const double points = std::pow(static_cast<double>(options.samples_per_joint), sampled);
-    if (points > static_cast<double>(options.max_points))
-      throw UsageError("--samples " + std::to_string(options.samples_per_joint) + ": a grid over " +
-                       std::to_string(sampled) + " sampled joints of " + finger.name + " has " +
-                       std::to_string(options.samples_per_joint) + "^" + std::to_string(sampled) +
-                       " = " + shortNumber(points) + " points, above the budget of " +
-                       std::to_string(options.max_points) +
-                       " (--max-points); use fewer samples per joint, --hold or --random");
-  }
+  checkGridBudget(chain, options, finger.name);
   const auto qs = kinematics::workspaceJointSamples(chain, options);
   std::vector<Eigen::Vector3d> points;
   std::vector<double> condition;
@@ -232,14 +274,6 @@ int run(const std::vector<std::string>& argv) {
   const auto summary = kinematics::summarizeWorkspace(points);
   if (want_csv) io::writeFileAtomically(*args.value("--csv"), csv);
 
-  std::vector<double> sorted = condition;
-  std::sort(sorted.begin(), sorted.end());
-  const auto singular = static_cast<std::size_t>(
-      std::count_if(sorted.begin(), sorted.end(), [](double v) { return !std::isfinite(v); }));
-  const std::size_t finite = sorted.size() - singular;
-  // Median of all samples (lower middle for an even count), singular ones included as +inf.
-  const double median = sorted[(sorted.size() - 1) / 2];
-
   nlohmann::ordered_json sampling;
   if (options.sampling == kinematics::WorkspaceSampling::Grid) {
     sampling = {{"kind", "grid"}, {"samples_per_joint", options.samples_per_joint}};
@@ -255,14 +289,7 @@ int run(const std::vector<std::string>& argv) {
              {"points", summary.count},
              {"bbox_m", {{"min", toJson(summary.min)}, {"max", toJson(summary.max)}}},
              {"reach_m", {{"min", summary.min_reach}, {"max", summary.max_reach}}},
-             {"condition",
-              {{"task", task_name},
-               {"best", finiteOrNull(sorted.front())},
-               {"median", finiteOrNull(median)},
-               {"worst", finiteOrNull(sorted.back())},
-               {"worst_finite", finite ? nlohmann::ordered_json(sorted[finite - 1])
-                                       : nlohmann::ordered_json(nullptr)},
-               {"singular_samples", singular}}},
+             {"condition", conditionJson(condition, task_name)},
              {"csv", want_csv ? nlohmann::ordered_json(*args.value("--csv"))
                               : nlohmann::ordered_json(nullptr)}});
   return kOk;

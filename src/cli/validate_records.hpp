@@ -3,49 +3,36 @@
 // several threads with a progress line, and the count of passes per preset.
 #pragma once
 
-#include <atomic>
+#include <algorithm>
 #include <cstdio>
-#include <exception>
 #include <functional>
-#include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
-#include "handsim/planner/grasp_records.hpp"
 #include <nlohmann/json.hpp>
+#include "handsim/planner/grasp_records.hpp"
+#include "handsim/sim/run_grid.hpp"
 
 namespace handsim::cli {
 
-/// Runs `validate(i)` for every record index on `threads` threads (the calling one among them),
-/// each index once, printing "validate PRESET: done/total" to stderr unless `quiet`. The first
-/// exception stops the remaining indices and is rethrown here.
+/// Runs `validate(i)` for every record index on `threads` threads (the calling one among them;
+/// sim::runGrid), each index once, printing "validate PRESET: done/total" and the time left to
+/// stderr unless `quiet`. The first exception stops the remaining indices and is rethrown here.
 inline void validateRecordsInParallel(std::size_t count, unsigned threads, const std::string& preset,
                                       bool quiet, const std::function<void(std::size_t)>& validate) {
-  std::atomic<std::size_t> next{0}, finished{0};
-  std::mutex report;
-  std::exception_ptr failure;
-  auto worker = [&]() {
-    try {
-      for (std::size_t i = next++; i < count; i = next++) {
+  sim::GridOptions grid;
+  grid.threads = std::max(1u, threads);
+  if (!quiet)
+    grid.finished = [&preset](std::size_t, sim::CellOutcome, const sim::GridProgress& p) {
+      std::fprintf(stderr, "\r%s   ", sim::progressLine("validate " + preset, p).c_str());
+    };
+  sim::runGrid(
+      sim::pendingCells(count),
+      [&](std::size_t i) {
         validate(i);
-        const std::size_t f = ++finished;
-        if (!quiet) {
-          const std::lock_guard<std::mutex> l(report);
-          std::fprintf(stderr, "\rvalidate %s: %zu/%zu   ", preset.c_str(), f, count);
-        }
-      }
-    } catch (...) {
-      const std::lock_guard<std::mutex> l(report);
-      if (!failure) failure = std::current_exception();
-      next = count;
-    }
-  };
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
-  worker();
-  for (auto& t : pool) t.join();
-  if (failure) std::rethrow_exception(failure);
+        return sim::CellOutcome::Ok;
+      },
+      grid);
 }
 
 /// {preset name: number of records whose outcome of that preset passed}, in the presets' order.
@@ -56,7 +43,7 @@ inline nlohmann::ordered_json passedPerPreset(const std::vector<planner::GraspRe
     int n = 0;
     for (const auto& r : records)
       for (const auto& v : r.validation)
-        if (v.preset == preset.name && v.passed) ++n;
+        if (v.preset == preset.name && v.hold == preset.hold && v.passed) ++n;
     passed[preset.name] = n;
   }
   return passed;

@@ -342,3 +342,86 @@ TEST(VaryCli, HeatMapColourBarSpansTheCellsAndLogTicksSitAtTheirDecades) {
   EXPECT_NEAR(mx, x_ticks.front().second + slope * std::log10(74000.0 / x_ticks.front().first),
               1e-6);
 }
+
+namespace {
+
+// The rows of a vary CSV without the wall-time column run_s (the one field that differs
+// between two runs of the same cell).
+std::vector<std::vector<std::string>> withoutRunTime(std::vector<std::vector<std::string>> rows) {
+  if (rows.empty()) return rows;
+  const std::size_t t = column(rows[0], "run_s");
+  for (auto& r : rows)
+    if (t < r.size()) r.erase(r.begin() + static_cast<long>(t));
+  return rows;
+}
+
+}  // namespace
+
+// --shard and --resume (as `sweep`'s): two shards resumed into one file give the rows of one
+// whole run, in cell order; resuming a complete file runs nothing and leaves it byte for byte;
+// resuming a file with a row missing runs that cell alone and adds no duplicate; a file of
+// another grid is refused with its line.
+TEST(VaryCli, ShardsResumedIntoOneFileEqualOneRunAndResumingAddsNoDuplicate) {
+  Workdir w;
+  const std::string grid = "vary " + w.path("shake.json") + " --param contact.gi=25,250,2500 ";
+  auto vary = [&](const std::string& csv, const std::string& flags) {
+    const auto r = runCli(grid + "--csv " + w.path(csv) + " --quiet --threads 2 " + flags);
+    EXPECT_EQ(r.code, 0) << flags << ": " << r.err;
+    return r.code == 0 ? json::parse(r.out) : json();
+  };
+  vary("whole.csv", "");
+  const auto whole = csvRows(w.read("whole.csv"));
+  ASSERT_EQ(whole.size(), 4u);
+
+  // A shard alone: its cells only (0 and 2 of 0, 1, 2).
+  json s = vary("one.csv", "--shard 0/2");
+  EXPECT_EQ(s["shard"], "0/2");
+  EXPECT_EQ(s["ran"], 2);
+  EXPECT_EQ(s["missing"], 1);
+  const auto one = withoutRunTime(csvRows(w.read("one.csv")));
+  ASSERT_EQ(one.size(), 3u);
+  EXPECT_EQ(one[1], withoutRunTime(whole)[1]);
+  EXPECT_EQ(one[2], withoutRunTime(whole)[3]);
+
+  // Both shards into one file, the second after the first: one run's rows.
+  s = vary("shared.csv", "--shard 1/2 --resume");
+  EXPECT_EQ(s["ran"], 1);
+  s = vary("shared.csv", "--shard 0/2 --resume");
+  EXPECT_EQ(s["ran"], 2);
+  EXPECT_EQ(s["kept"], 1);
+  EXPECT_EQ(s["missing"], 0);
+  EXPECT_EQ(s["cells"], 3);
+  EXPECT_EQ(s["ok"], 3);
+  EXPECT_EQ(withoutRunTime(csvRows(w.read("shared.csv"))), withoutRunTime(whole));
+
+  // Resuming a complete file: nothing runs, the file is unchanged.
+  const std::string complete = w.read("shared.csv");
+  s = vary("shared.csv", "--resume");
+  EXPECT_EQ(s["ran"], 0);
+  EXPECT_EQ(s["kept"], 3);
+  EXPECT_EQ(w.read("shared.csv"), complete);
+
+  // A row lost: only that cell runs; the kept rows stay as they were, no row twice.
+  std::string text = w.read("whole.csv");
+  const auto second = text.find('\n', text.find('\n') + 1);  // end of the first row
+  const auto third = text.find('\n', second + 1);
+  w.write("gap.csv", text.substr(0, second + 1) + text.substr(third + 1));
+  s = vary("gap.csv", "--resume");
+  EXPECT_EQ(s["ran"], 1);
+  EXPECT_EQ(s["kept"], 2);
+  const auto gap = csvRows(w.read("gap.csv"));
+  ASSERT_EQ(gap.size(), 4u);
+  EXPECT_EQ(gap[1], whole[1]);  // kept verbatim, run time included
+  EXPECT_EQ(gap[3], whole[3]);
+  EXPECT_EQ(withoutRunTime(gap), withoutRunTime(whole));
+
+  // Another grid's file.
+  const auto r = runCli("vary " + w.path("shake.json") + " --param contact.gi=25,250 --csv " +
+                        w.path("whole.csv") + " --quiet --resume");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("whole.csv:4: contact.gi = '2500' is not a value"), std::string::npos)
+      << r.err;
+  const auto bad = runCli(grid + "--csv " + w.path("x.csv") + " --shard 2/2");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("--shard 2/2"), std::string::npos) << bad.err;
+}
