@@ -65,13 +65,22 @@ void forwardKinematics(const kinematics::Chain& c, const double* q, std::size_t 
                        double* out, int threads) {
   const auto dof = static_cast<std::size_t>(c.dof());
   const std::size_t frames = c.rows.size() + 1;
+  const Eigen::Isometry3d start = in_base ? Eigen::Isometry3d::Identity() : c.base;
   parallelFor(n, threads, [&](std::size_t begin, std::size_t end) {
+    // The frames are accumulated from the base (palm frame) on, each written as it is made: no
+    // frame set allocated per configuration and no second product with the base per frame.
     for (std::size_t i = begin; i < end; ++i) {
-      const Eigen::Map<const Eigen::VectorXd> qi(q + i * dof, static_cast<Eigen::Index>(dof));
-      const auto f = kinematics::forwardKinematics(c, qi);
+      const double* qi = q + i * dof;
       double* o = out + i * frames * 16;
-      for (std::size_t k = 0; k < frames; ++k)
-        put(in_base ? f.at(static_cast<int>(k)) : c.base * f.at(static_cast<int>(k)), o + k * 16);
+      Eigen::Isometry3d t = start;
+      put(t, o);
+      std::size_t j = 0;
+      for (std::size_t r = 0; r + 1 < frames; ++r) {
+        const kinematics::DhRow& row = c.rows[r];
+        t = t *
+            kinematics::dhTransform(row, row.type == kinematics::JointType::Fixed ? 0.0 : qi[j++]);
+        put(t, o + (r + 1) * 16);
+      }
     }
   });
 }
@@ -119,9 +128,10 @@ void linkPoses(const hand::HandModel& h, const std::vector<LinkSlot>& slots,
     for (std::size_t i = begin; i < end; ++i) {
       for (std::size_t f = 0; f < h.fingers.size(); ++f) {
         const auto dof = static_cast<std::size_t>(h.fingers[f].dof());
-        frames[f] = kinematics::forwardKinematics(
+        kinematics::forwardKinematics(
             h.fingers[f],
-            Eigen::Map<const Eigen::VectorXd>(q[f] + i * dof, static_cast<Eigen::Index>(dof)));
+            Eigen::Map<const Eigen::VectorXd>(q[f] + i * dof, static_cast<Eigen::Index>(dof)),
+            frames[f]);
       }
       for (std::size_t l = 0; l < slots.size(); ++l) {
         const LinkSlot& s = slots[l];

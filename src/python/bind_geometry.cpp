@@ -103,9 +103,8 @@ TreePair buildTrees(const TriangleMesh& a, const Eigen::Isometry3d& pose_a, cons
   return {collision::KdopTree(a, o), collision::KdopTree(b, o), pose_a.inverse() * pose_b};
 }
 
-}  // namespace
-
-void bindGeometry(py::module_& m) {
+// Meshes and their mass properties.
+void bindMeshes(py::module_& m) {
   py::class_<TriangleMesh>(
       m, "Mesh",
       "An indexed triangle mesh in metres. Triangles are counter-clockwise seen from outside, so "
@@ -204,7 +203,10 @@ void bindGeometry(py::module_& m) {
       "VRML97 (.wrl, .wrz, .wrl.gz, .vrml) by handsim's reader, everything else (OBJ, STL, PLY, "
       "OFF, COLLADA, glTF...) by Assimp. Loader warnings become Python warnings. Raises "
       "FileNotFoundError for a missing file, InputError (file, line, column) for a bad one.");
+}
 
+// Collision queries between two meshes: k-DOP trees, contact patches.
+void bindCollisionQueries(py::module_& m) {
   py::class_<PatchInCommonFrame>(
       m, "ContactPatch",
       "One connected piece of the intersection of mesh A and mesh B, reduced to a point contact "
@@ -278,6 +280,13 @@ void bindGeometry(py::module_& m) {
       "True when the surfaces of mesh `a` (placed by the 4x4 pose_a) and mesh `b` (placed by "
       "pose_b) share a point; stops at the first intersecting triangle pair. A mesh wholly "
       "inside the other does not intersect it. The GIL is released during the query.");
+}
+
+}  // namespace
+
+void bindGeometry(py::module_& m) {
+  bindMeshes(m);
+  bindCollisionQueries(m);
 }
 
 }  // namespace handsim::python

@@ -15,4 +15,9 @@ PYBIND11_MODULE(_handsim, m) {
   handsim::python::bindSim(m);
   handsim::python::bindGeometry(m);
   handsim::python::bindGrasp(m);
+  handsim::python::bindPlanner(m);
+  handsim::python::bindPlot(m);
+#ifdef HANDSIM_PYTHON_RENDER
+  handsim::python::bindRender(m);
+#endif
 }

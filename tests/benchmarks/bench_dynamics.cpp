@@ -47,7 +47,7 @@ kinematics::DhRow dhRow(double a, double alpha, double d, double theta) {
   return r;
 }
 
-/// BarrettHand finger, DESIGN.md section 2 (products-of-inertia reading of the seed's numbers).
+/// BarrettHand finger, docs/design.md section 3 (products-of-inertia reading of the seed's numbers).
 kinematics::Chain barrettFinger(bool finger3) {
   kinematics::Chain c;
   c.name = finger3 ? "Barrett F3" : "Barrett F1";

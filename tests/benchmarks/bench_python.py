@@ -9,7 +9,8 @@
 # (issue 22, item 4) against the per-call loop: 40,000 random configurations, every link's
 # pose (link_poses) and every finger's frames (fk), one call per configuration against one
 # call for all; and a Python controller loop (commands written through the actuator_commands
-# view every step) against run_to_end on the same run. bench_python_batch times the same
+# view every step, or torques through actuator_torques in torque mode) against run_to_end on
+# the same run, in CPU time. bench_python_batch times the same
 # batch code against MuJoCo's mj_kinematics.
 import os
 import time
@@ -86,6 +87,14 @@ def wall(fn, repeats=3):
     return min(samples)
 
 
+def cpu(fn):
+    """CPU seconds of the process for one call: on a loaded machine it counts the work done,
+    not the time spent waiting for a core (the runs below use one thread)."""
+    start = time.process_time()
+    fn()
+    return time.process_time() - start
+
+
 def batch_main():
     path = find_allegro()
     if path is None:
@@ -138,13 +147,45 @@ def batch_main():
             commands[:] = target
         run.run_to_end(controller)
 
-    t_end = wall(to_end) / steps * 1e6
-    t_loop = wall(python_loop) / steps * 1e6
-    t_ctrl = wall(controller_loop) / steps * 1e6
+    # Interleaved, the best of 7 CPU times each: on a shared machine the load drifts.
+    t_end = t_loop = t_ctrl = float("inf")
+    for _ in range(7):
+        t_end = min(t_end, cpu(to_end) / steps * 1e6)
+        t_loop = min(t_loop, cpu(python_loop) / steps * 1e6)
+        t_ctrl = min(t_ctrl, cpu(controller_loop) / steps * 1e6)
     print(f"Allegro run, {steps} steps: run_to_end {t_end:.2f} us per step; Python loop "
           f"(commands view + step()) {t_loop:.2f} us ({t_loop / t_end:.2f}x, overhead "
           f"{t_loop - t_end:.2f} us); run_to_end(controller) {t_ctrl:.2f} us "
           f"({t_ctrl / t_end:.2f}x, overhead {t_ctrl - t_end:.2f} us)")
+
+    # The same with torque commands (issue 22, item 5): every actuator in torque mode; the
+    # controller writes the torques through the view every step, run_to_end keeps the same
+    # torques, so both runs take the same steps and the difference is the controller's cost.
+    torques = run.actuator_torques
+    tau = 0.3 * np.asarray(hand.actuator_torque_limits)
+
+    def torque_to_end():
+        run.reset()
+        run.actuator_modes = "torque"
+        torques[:] = tau
+        run.run_to_end()
+
+    def torque_controller_loop():
+        run.reset()
+        run.actuator_modes = "torque"
+
+        def controller(r):
+            torques[:] = tau
+        run.run_to_end(controller)
+
+    # Interleaved, the best of 7 CPU times each: on a shared machine the load drifts.
+    t_tend = t_tctrl = float("inf")
+    for _ in range(7):
+        t_tend = min(t_tend, cpu(torque_to_end) / steps * 1e6)
+        t_tctrl = min(t_tctrl, cpu(torque_controller_loop) / steps * 1e6)
+    print(f"Allegro run in torque mode, {steps} steps: run_to_end {t_tend:.2f} us per step; "
+          f"run_to_end(controller writing the torques view) {t_tctrl:.2f} us "
+          f"({t_tctrl / t_tend:.2f}x, overhead {t_tctrl - t_tend:.2f} us)")
 
 
 if __name__ == "__main__":

@@ -94,7 +94,7 @@ def test_docs_blocks_stand_alone():
 
 EXAMPLES = sorted((DOCS / "examples").glob("*.py"))
 SMALL_ARGS = {"breakaway_plot": ["{tmp}/breakaway.png"], "friction_study": ["2"],
-              "seed004_hold": ["default", "gripper2p:cube"]}
+              "seed004_hold": ["default", "gripper2p:cube"], "scripted_grasp_env": ["2"]}
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: p.stem)

@@ -46,3 +46,9 @@ def test_seed004_hold():
         assert 0.045 < r["rise_m"] < 0.06, (gripper, r)  # the palm rose 50 mm
         assert r["slip_m"] < 1e-4, (gripper, r)
         assert r["warnings"] == 0
+
+
+def test_scripted_grasp_env():
+    # Four episodes on two environments: the scripted grasp lifts the cube from every start.
+    rate = load("scripted_grasp_env").main(episodes=4, noise_m=0.005, envs=2)
+    assert rate == 1.0

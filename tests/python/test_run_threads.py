@@ -28,9 +28,14 @@ def test_a_second_thread_gets_an_error_not_a_crash(call):
     started = threading.Event()
     errors = []
 
+    worker_errors = []
+
     def go():
         started.set()
-        run.run_to_end()
+        try:
+            run.run_to_end()
+        except Exception as e:  # noqa: BLE001 - the stepping thread must never be refused
+            worker_errors.append(e)
 
     worker = threading.Thread(target=go)
     worker.start()
@@ -56,6 +61,7 @@ def test_a_second_thread_gets_an_error_not_a_crash(call):
             errors.append(e)
     worker.join()
     assert not errors
+    assert not worker_errors
     assert refused > 0
     # Calls that slipped in before the worker took the run (or after it finished) are
     # legitimate; when none did, the run is the undisturbed one.
@@ -65,7 +71,10 @@ def test_a_second_thread_gets_an_error_not_a_crash(call):
         s, ref = run.signals(), reference.signals()
         for name in ref:
             np.testing.assert_array_equal(s[name], ref[name], err_msg=name)
-    assert run.finished
+    # A reset() may slip in between the worker's return from run_to_end and the end of its
+    # thread (the loop above still sees it alive): the run then legitimately starts over.
+    if call != "reset":
+        assert run.finished
 
 
 def test_a_controller_may_use_its_own_run_and_other_threads_may_not():

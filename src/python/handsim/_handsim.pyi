@@ -41,6 +41,7 @@ class Hand:
     actuators: list[str]
     actuator_units: list[str]  # 'counts', 'rad' or 'm'
     actuator_ranges: Array  # (na, 2) [actuator unit]
+    actuator_torque_limits: list[float]  # [N m or N] per actuator
     tendons: list[str]
     clutches: list[str]  # the actuator of each breakaway clutch
     poses: list[str]
@@ -58,6 +59,16 @@ class Hand:
         """4x4 finger base {k0} in the palm {P}."""
     def pose(self, name: str) -> list[Array]:
         """A named pose's joint values per finger [rad or m]."""
+    @property
+    def arm_joint_names(self) -> list[str]:
+        """The arm's joints, base to palm (empty without an arm)."""
+    @property
+    def arm_limits(self) -> Array:
+        """Lower and upper limits of the arm's joints, one row per joint."""
+    def arm_fk(self, q: ArrayLike) -> Array:
+        """4x4 palm frame in the arm's base frame at arm joints q."""
+    def arm_ik(self, palm_in_base: ArrayLike, q0: Optional[ArrayLike] = None) -> dict:
+        """The arm's joints for a palm pose: {'q', 'reached', 'miss_mm', 'miss_deg'}."""
     def fk(self, finger: int, q: ArrayLike, in_base: bool = False, *,
            threads: int = 0) -> Array:
         """(n+1, 4, 4) DH frames in {P} (or {k0}); q (N, dof) gives (N, n+1, 4, 4)."""
@@ -109,8 +120,9 @@ class Hand:
                              clutches: Optional[Sequence[ClutchState]] = None) -> list[float]: ...
     def clamp_actuators(self, actuators: Sequence[float]) -> tuple[list[float], list[str]]: ...
 
-def load_hand(id_or_path: str) -> Hand:
-    """A built-in hand id or a hand file. Raises InputError, FileNotFoundError."""
+def load_hand(id_or_path: str, palm: str = "") -> Hand:
+    """A built-in hand id or a hand file; palm: the URDF link that is the palm (the joints
+    from the root link to it are the arm). Raises InputError, FileNotFoundError."""
 def builtin_hands() -> list[str]: ...
 def chain_fk(rows: Sequence[dict], q: ArrayLike, base: Optional[ArrayLike] = None) -> Array:
     """Frames {k0}..{kn}, (n+1, 4, 4), of a chain of row dicts ('dh' or 'placement')."""
@@ -256,6 +268,8 @@ class Run:
     actuator_velocities: Array  # writable view
     actuator_commands: Array  # writable view, checked at the next step
     actuator_efforts: Array  # [N m], read-only view
+    actuator_modes: list[str]  # 'position' or 'torque' per actuator; settable
+    actuator_torques: Array  # [N m or N] writable view, used in torque mode
     tendon_tensions: Array  # [N], read-only view
     tendon_commands: Array  # [m], read-only view
     object_poses: Array  # (no, 4, 4) writable view, {W}
@@ -276,6 +290,8 @@ class Run:
     def run_to_end(self, controller: Optional[Callable[["Run"], None]] = None) -> None: ...
     def set_actuator_command(self, actuator: Union[int, str], value: float) -> None: ...
     def set_actuator_commands(self, commands: ArrayLike) -> None: ...
+    def set_actuator_mode(self, actuator: Union[int, str], mode: str) -> None: ...
+    def set_actuator_torques(self, torques: ArrayLike) -> None: ...
     def set_tendon_command(self, tendon: Union[int, str], value: float) -> None: ...
     def object_pose(self, index: int) -> Array: ...
     def set_object_pose(self, index: int, pose: ArrayLike) -> None: ...
@@ -417,3 +433,109 @@ def summarize(results: Sequence[SweepResult]) -> dict[str, Union[int, float]]:
 def sweep_csv(results: Sequence[SweepResult]) -> str:
     """The CLI's CSV: index,x,y,z,start_collision,contacts,force_closure,epsilon,volume,held,
     slip_m,seat_m (the last three empty without a hold result)."""
+
+class DirectionOutcome:
+    """A validation preset's outcome along one load direction."""
+    direction: Array  # (3,) object frame
+    displacement_m: float  # COM in the palm frame at the end [m]
+    rotation_rad: Optional[float]  # relative to the palm; None: not measured (lift-shake)
+    time_to_slip_s: Optional[float]  # from the start of the load [s]; None: never
+    contacts: int
+    links: int
+    passed: bool
+
+class Validation:
+    """One validation preset run on one grasp (docs/planner.md, 'Validation')."""
+    preset: str
+    hold: str  # 'drives' or 'pd'
+    passed: bool
+    start_collision: bool
+    force_closure: bool
+    epsilon: float
+    volume: float
+    directions: list[DirectionOutcome]
+    verdicts: Array  # (nd,) bool
+    displacements_m: Array  # (nd,) [m]
+    load_directions: Array  # (nd, 3) object frame
+
+class Grasp:
+    """A planned grasp: one record of a grasp file (docs/planner.md, 'Records')."""
+    hand: str
+    hand_source: str
+    object: str
+    object_source: str
+    object_scale: float
+    actuators: list[str]
+    run: dict
+    candidate: int
+    palm_pose: Array  # (4, 4) palm in the object frame [m]
+    amplitudes: Array  # (k,)
+    pregrasp: Array  # (na,) [actuator unit]
+    energy: float
+    posture: Array  # (na,) after closing [actuator unit]
+    joints: list[Array]  # per finger [rad or m]
+    closing_time_s: float
+    stalled: bool
+    force_closure: bool
+    epsilon: float
+    volume: float
+    contacts: dict[str, Array]  # finger, row, point_object_m, normal_into_object, force_N
+    validation: list[Validation]
+    def to_json(self) -> str: ...
+    @staticmethod
+    def from_json(line: str) -> "Grasp": ...
+
+def load_grasps(path: str) -> list[Grasp]:
+    """Reads a grasp file (JSON Lines)."""
+
+def save_grasps(path: str, grasps: Sequence[Grasp]) -> None:
+    """Writes a grasp file atomically, as handsim-cli writes it."""
+
+def plan(object: Union[str, Object], hand: Union[str, Hand], *, grasps: int = 20,
+         candidates: int = 0, seed: int = 1, threads: int = 1,
+         strategy: str = "surface-normals", energy: str = "contact", friction: float = 0.5,
+         scale: float = 1.0, support_plane: Optional[Union[str, tuple[ArrayLike, ArrayLike]]] = None,
+         approach_cone: Optional[tuple[ArrayLike, float]] = None,
+         palm_region: Optional[tuple[ArrayLike, ArrayLike]] = None, annealing_steps: int = 2000,
+         descent_steps: int = 60, eigengrasps: Optional[tuple[ArrayLike, ArrayLike]] = None,
+         shard: Optional[tuple[int, int]] = None,
+         progress: Optional[Callable[[int, int, int], None]] = None) -> list[Grasp]:
+    """Plans grasps as handsim-cli plan does (docs/planner.md); the GIL is released."""
+
+def validate(grasps: Sequence[Grasp], preset: str = "six-directions", *, hold: str = "drives",
+             threads: int = 1, hand: Optional[Union[str, Hand]] = None,
+             object: Optional[Union[str, Object]] = None,
+             progress: Optional[Callable[[int, int], None]] = None) -> list[Validation]:
+    """Runs a validation preset on each grasp, stores and returns the outcomes."""
+
+def eigengrasps(hand: Union[str, Hand], seed: int = 1) -> dict[str, Any]:
+    """The planner's eigengrasp basis: origin (na,), directions (na, k), lower, upper (k,),
+    names, computed."""
+
+def validation_presets() -> list[str]:
+    """The validation presets' names."""
+
+def plot(run: Run, path: str, *, signals: Optional[Sequence[str]] = None,
+         preset: Optional[str] = None, size: Optional[str] = None, dpi: int = 300,
+         title: str = "", events: bool = True, overlay: bool = False) -> None:
+    """A figure of the run's recorded signals (.svg, .png, .pdf), the plot code of the GUI
+    and of handsim-cli simulate --plot."""
+
+class Camera:
+    """A pinhole camera in the world frame for render()."""
+    eye: Array  # [m], world
+    target: Array  # [m], world
+    up: Array
+    fov_y: float  # [rad]
+    width: int  # [px]
+    height: int  # [px]
+    near: float  # [m]
+    far: float  # [m]
+    def __init__(self, eye: ArrayLike, target: ArrayLike, up: ArrayLike = ..., fov_deg: float = 40.0,
+                 width: int = 640, height: int = 480) -> None: ...
+    @staticmethod
+    def framing(run: Run, width: int = 640, height: int = 480) -> "Camera": ...
+    def project(self, points: ArrayLike) -> Array: ...  # (N, 3): u, v [px], depth [m]
+
+def render(run: Run, camera: Optional[Camera] = None, width: int = 640, height: int = 480,
+           contacts: bool = True, ground: bool = True) -> Array: ...  # (height, width, 3) uint8

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// handsim.Options and its parts: contact, solver and ground parameters (the scenario file's
+// blocks, docs/scenario-format.md), validated when a Model is compiled.
+#include <pybind11/eigen.h>
+#include <pybind11/functional.h>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+#include <unordered_map>
+
+#include "arrays.hpp"
+#include "bindings.hpp"
+#include "handsim/hand/hand_loader.hpp"
+#include "handsim/sim/run.hpp"
+#include "handsim/sim/scenario.hpp"
+#include "handsim/sim/step.hpp"
+#include "py_run.hpp"
+
+namespace py = pybind11;
+
+namespace handsim::python {
+
+void bindContactOptions(py::module_& m) {
+  py::class_<sim::ContactOptions>(
+      m, "ContactOptions",
+      "Contact parameters (the scenario file's \"contact\" block, docs/scenario-format.md).")
+      .def(py::init<>())
+      .def_readwrite("stiffness", &sim::ContactOptions::stiffness,
+                     "Fraction of the penetration beyond the slop pushed back per step [-].")
+      .def_readwrite("slop", &sim::ContactOptions::slop, "Penetration a contact settles at [m].")
+      .def_readwrite("sink_rate", &sim::ContactOptions::sink_rate,
+                     "Fraction of the remaining way to the slop a fresh contact may sink per "
+                     "step [-].")
+      .def_readwrite("kdop_k", &sim::ContactOptions::kdop_k,
+                     "Directions of the bounding polytopes: 14, 18 or 26.")
+      .def_readwrite("mu", &sim::ContactOptions::mu,
+                     "Coulomb coefficient of objects that give none [-].")
+      .def_readwrite("object_push", &sim::ContactOptions::object_push,
+                     "Fraction of a free object's penetration beyond the slop taken out per step "
+                     "(contacts with the ground, the palm, other objects) [-].")
+      .def_readwrite("torsional", &sim::ContactOptions::torsional,
+                     "Torsional friction length of contacts on free objects [m]; 0: none.")
+      .def_readwrite("continuous", &sim::ContactOptions::continuous,
+                     "Continuous collision of fast free objects (not in the scenario file: "
+                     "Scenario.save refuses a change).")
+      .def_property(
+          "model",
+          [](const sim::ContactOptions& c) {
+            return std::string(c.model == sim::ContactModel::Seed004 ? "seed004" : "default");
+          },
+          [](sim::ContactOptions& c, const std::string& v) {
+            if (v == "default") {
+              c.model = sim::ContactModel::Default;
+            } else if (v == "seed004") {
+              c.model = sim::ContactModel::Seed004;
+            } else {
+              throw std::invalid_argument("contact model: expected 'default' or 'seed004', got '" +
+                                          v + "'");
+            }
+          },
+          "The contact model: 'default' (velocity constraints, Coulomb friction) or 'seed004' "
+          "(the penalty model, docs/free-objects.md).")
+      .def_property(
+          "friction_law",
+          [](const sim::ContactOptions& c) {
+            return std::string(c.friction == sim::PenaltyFriction::Tanh ? "tanh" : "anchor");
+          },
+          [](sim::ContactOptions& c, const std::string& v) {
+            if (v == "anchor") {
+              c.friction = sim::PenaltyFriction::Anchor;
+            } else if (v == "tanh") {
+              c.friction = sim::PenaltyFriction::Tanh;
+            } else {
+              throw std::invalid_argument("friction_law: expected 'anchor' or 'tanh', got '" + v +
+                                          "'");
+            }
+          },
+          "Friction law of the seed004 model: 'anchor' or 'tanh'.")
+      .def_property(
+          "integration",
+          [](const sim::ContactOptions& c) {
+            return std::string(c.integration == sim::PenaltyIntegration::Explicit ? "explicit"
+                                                                                  : "implicit");
+          },
+          [](sim::ContactOptions& c, const std::string& v) {
+            if (v == "implicit") {
+              c.integration = sim::PenaltyIntegration::Implicit;
+            } else if (v == "explicit") {
+              c.integration = sim::PenaltyIntegration::Explicit;
+            } else {
+              throw std::invalid_argument("integration: expected 'implicit' or 'explicit', got '" +
+                                          v + "'");
+            }
+          },
+          "Integration of the seed004 normal force: 'implicit' or 'explicit'.");
+}
+
+void bindOptions(py::module_& m) {
+  py::class_<sim::SolverOptions>(
+      m, "SolverOptions", "Constraint solver parameters (the scenario file's \"solver\" block).")
+      .def(py::init<>())
+      .def_readwrite("sweeps", &sim::SolverOptions::sweeps,
+                     "Projected Gauss-Seidel sweeps per solve (at most).")
+      .def_readwrite("tolerance", &sim::SolverOptions::tolerance,
+                     "A solve stops after a sweep whose largest impulse change is at most this "
+                     "fraction of the largest impulse [-].")
+      .def_readwrite("warm_start", &sim::SolverOptions::warm_start,
+                     "Start each solve from the last step's impulses of the same contacts.")
+      .def_readwrite("warm_start_radius", &sim::SolverOptions::warm_start_radius,
+                     "Largest distance between contact points that count as the same [m].")
+      .def_readwrite("row_floor", &sim::SolverOptions::row_floor,
+                     "Rows with a smaller effective inverse mass (relative) are skipped [-] (not "
+                     "in the scenario file: Scenario.save refuses a change).")
+      .def_readwrite("standstill_speed", &sim::SolverOptions::standstill_speed,
+                     "Speed below which an actuator counts as standing still for the clutch "
+                     "[actuator unit/s] (not in the scenario file: Scenario.save refuses a "
+                     "change).");
+
+  py::class_<sim::GroundOptions>(m, "GroundOptions",
+                                 "The ground plane (the scenario file's \"ground\" block).")
+      .def(py::init<>())
+      .def_readwrite("enabled", &sim::GroundOptions::enabled, "Whether there is a ground.")
+      .def_readwrite("height", &sim::GroundOptions::height, "Height of the plane, world z [m].")
+      .def_readwrite("friction", &sim::GroundOptions::friction,
+                     "Coulomb coefficient with the ground [-]; negative: each object's own.");
+
+  py::class_<sim::Options>(m, "Options",
+                           "Fixed step, gravity, ground and the contact and solver parameters "
+                           "(validated when a Model is compiled).")
+      .def(py::init<>())
+      .def_readwrite("dt", &sim::Options::dt, "Fixed step [s].")
+      .def_readwrite("gravity_world", &sim::Options::gravity_world,
+                     "Gravitational acceleration in the world frame [m/s^2].")
+      .def_readwrite("contact", &sim::Options::contact,
+                     "Contact parameters (ContactOptions; options.contact.mu = 0.8 changes them "
+                     "in place).")
+      .def_readwrite("solver", &sim::Options::solver, "Solver parameters (SolverOptions).")
+      .def_readwrite("ground", &sim::Options::ground, "The ground plane (GroundOptions).")
+      .def_property(
+          "contact_slop", [](const sim::Options& o) { return o.contact.slop; },
+          [](sim::Options& o, double v) { o.contact.slop = v; },
+          "Penetration a contact settles at [m] (= contact.slop).")
+      .def_property(
+          "contact_stiffness", [](const sim::Options& o) { return o.contact.stiffness; },
+          [](sim::Options& o, double v) { o.contact.stiffness = v; },
+          "Fraction of the penetration beyond the slop pushed back per step [-] "
+          "(= contact.stiffness).")
+      .def_property(
+          "solver_sweeps", [](const sim::Options& o) { return o.solver.sweeps; },
+          [](sim::Options& o, int v) { o.solver.sweeps = v; },
+          "Projected Gauss-Seidel sweeps per solve (at most; = solver.sweeps).");
+}
+
+}  // namespace handsim::python

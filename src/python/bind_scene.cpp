@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A scene: handsim.Object (load_object), the compiled handsim.Model, handsim.RunPlan and
+// handsim.Scenario (load_scenario, save).
+#include <pybind11/eigen.h>
+#include <pybind11/functional.h>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+#include <unordered_map>
+
+#include "arrays.hpp"
+#include "bindings.hpp"
+#include "handsim/hand/hand_loader.hpp"
+#include "handsim/sim/run.hpp"
+#include "handsim/sim/scenario.hpp"
+#include "handsim/sim/step.hpp"
+#include "handsim/sim/trajectory_segments.hpp"
+#include "py_run.hpp"
+
+namespace py = pybind11;
+
+namespace handsim::python {
+
+void bindObjects(py::module_& m) {
+  py::class_<sim::ObjectModel>(m, "Object", "An object of a scene: mesh, tree, mass, material.")
+      .def_readwrite("name", &sim::ObjectModel::name, "Name shown to the user and in signals.")
+      .def_readonly("source", &sim::ObjectModel::source, "The mesh file it was read from.")
+      .def_readonly("scale", &sim::ObjectModel::scale,
+                    "The file's coordinates were multiplied by this [-].")
+      .def_readwrite("friction", &sim::ObjectModel::friction,
+                     "Coulomb coefficient hand-object for the grasp analysis [-].")
+      .def_readwrite("torsional", &sim::ObjectModel::torsional,
+                     "Torsional friction length of this object's contacts [m]; negative: the "
+                     "scene's contact option torsional_m.")
+      .def_property(
+          "pose",
+          [](const sim::ObjectModel& o) { return Eigen::Matrix4d(o.initial_pose_world.matrix()); },
+          [](sim::ObjectModel& o, const py::object& p) {
+            o.initial_pose_world = rigidPose(p, "pose");
+          },
+          "4x4 pose of the object frame in the world at the start of a run.")
+      .def_property_readonly(
+          "mass", [](const sim::ObjectModel& o) { return o.mass.mass_kg; },
+          "Mass from the closed mesh and the density [kg] (0 for an open mesh).")
+      .def_property_readonly(
+          "centre_of_mass", [](const sim::ObjectModel& o) { return o.mass.centre_of_mass; },
+          "Centre of mass in the object frame [m].")
+      .def_property_readonly(
+          "inertia", [](const sim::ObjectModel& o) { return o.mass.inertia_com; },
+          "Inertia about the centre of mass, object-frame axes [kg m^2].")
+      .def_readonly("warnings", &sim::ObjectModel::warnings,
+                    "What the loader found questionable (an open mesh, a flipped winding).")
+      .def_property(
+          "free", [](const sim::ObjectModel& o) { return !o.fixed; },
+          [](sim::ObjectModel& o, bool free) {
+            if (free && !(o.mass.mass_kg > 0.0))
+              throw std::invalid_argument("object '" + o.name +
+                                          "' has no mass (its mesh is not closed): it cannot be "
+                                          "free");
+            o.fixed = !free;
+          },
+          "True: the object moves under gravity and its contacts (it needs a closed mesh); "
+          "False: it stays at its pose.")
+      .def_property(
+          "density", [](const sim::ObjectModel& o) { return o.density; },
+          [](sim::ObjectModel& o, double density) {
+            if (!(density > 0.0) || !std::isfinite(density))
+              throw std::invalid_argument("density must be positive and finite");
+            sim::computeMassProperties(o, density);
+          },
+          "Uniform density [kg/m^3]; setting it recomputes the mass properties.")
+      .def_property(
+          "mass", [](const sim::ObjectModel& o) { return o.mass.mass_kg; },
+          [](sim::ObjectModel& o, double mass) {
+            if (!(mass > 0.0 && mass < 1e6))
+              throw std::invalid_argument("mass: expected a value in (0, 1e6) kg");
+            if (!(o.mass.volume_m3 > 0.0))
+              throw std::invalid_argument("object '" + o.name +
+                                          "': the mesh is not closed, so it has no volume to "
+                                          "give a mass to");
+            sim::computeMassProperties(o, mass / o.mass.volume_m3);
+          },
+          "Mass from the closed mesh and the density [kg] (0 for an open mesh); setting it "
+          "sets the density to mass / volume, as the scenario key mass_kg does.")
+      .def_property(
+          "linear_velocity",
+          [](const sim::ObjectModel& o) {
+            return Eigen::Vector3d(o.initial_twist_world.head<3>());
+          },
+          [](sim::ObjectModel& o, const py::object& v) {
+            const Eigen::Vector3d x = vector3(v, "linear_velocity");
+            if (!x.allFinite()) throw std::invalid_argument("linear_velocity is not finite");
+            o.initial_twist_world.head<3>() = x;
+          },
+          "Velocity of the centre of mass at the start of a run, world frame [m/s] (free "
+          "objects).")
+      .def_property(
+          "angular_velocity",
+          [](const sim::ObjectModel& o) {
+            return Eigen::Vector3d(o.initial_twist_world.tail<3>());
+          },
+          [](sim::ObjectModel& o, const py::object& v) {
+            const Eigen::Vector3d x = vector3(v, "angular_velocity");
+            if (!x.allFinite()) throw std::invalid_argument("angular_velocity is not finite");
+            o.initial_twist_world.tail<3>() = x;
+          },
+          "Angular velocity at the start of a run, world frame [rad/s] (free objects).");
+  m.def(
+      "load_object",
+      [](const std::string& path, double scale, const std::string& name, double density) {
+        requireFile(path);
+        geometry::MeshLoadOptions o;
+        if (!(scale > 0.0) || !std::isfinite(scale))
+          throw std::invalid_argument("scale must be positive and finite");
+        o.scale = scale;
+        return sim::loadObject(path, o, name, 18, density);
+      },
+      py::arg("path"), py::arg("scale") = 1.0, py::arg("name") = "",
+      py::arg("density") = sim::ObjectModel::kDefaultDensity,
+      "An object from a mesh file (VRML97 or any Assimp format), coordinates times `scale`, mass "
+      "properties at `density` [kg/m^3].");
+}
+
+void bindModel(py::module_& m) {
+  py::class_<Model, std::shared_ptr<Model>>(
+      m, "Model",
+      "The compiled, immutable model: hand, link and object meshes with their k-DOP trees, "
+      "options. Any number of runs (on any threads) share one model.")
+      .def(py::init([](std::shared_ptr<hand::HandModel> h, std::vector<sim::ObjectModel> objects,
+                       std::optional<sim::Options> options) {
+             if (!h) throw std::invalid_argument("no hand");
+             auto compiled =
+                 sim::compileModel(std::make_shared<const hand::HandModel>(*h), std::move(objects),
+                                   options.value_or(sim::Options{}));
+             return std::const_pointer_cast<Model>(compiled);
+           }),
+           py::arg("hand"), py::arg("objects") = std::vector<sim::ObjectModel>{},
+           py::arg("options") = py::none(),
+           "Compiles a model (loads the hand's link meshes once; raises InputError for a bad "
+           "one).")
+      .def_property_readonly(
+          "hand", [](const Model& x) { return std::make_shared<hand::HandModel>(x.hand()); },
+          "A copy of the model's hand.")
+      .def_property_readonly(
+          "objects", [](const Model& x) { return x.objects; },
+          "Copies of the model's objects (the model itself cannot change).")
+      .def_property_readonly(
+          "options", [](const Model& x) { return x.options; }, "A copy of the model's options.");
+}
+
+void bindRunPlan(py::module_& m) {
+  py::class_<RunPlan>(m, "RunPlan",
+                      "What a run does: start pose, references, controller, duration.")
+      .def(py::init<>())
+      .def(py::init<const RunPlan&>(), py::arg("other"), "A copy of another plan.")
+      .def(
+          "copy", [](const RunPlan& p) { return RunPlan(p); },
+          "A copy (Scenario.plan is the scenario's own plan, not a copy).")
+      .def_readwrite("duration", &RunPlan::duration, "[s]; 0: no end.")
+      .def_readwrite("record_every", &RunPlan::record_every,
+                     "Record every N-th step (first and last always).")
+      .def_readwrite("kept_rows", &RunPlan::kept_rows,
+                     "At most this many recorded rows stay in memory, evenly thinned (the latest "
+                     "kept); 0 keeps all. A CSV of every row comes from Run.stream_csv.")
+      .def_readwrite("initial", &RunPlan::initial,
+                     "Initial actuator positions [actuator units] (empty: 0 clamped).")
+      .def_readwrite("initial_tendons", &RunPlan::initial_tendons,
+                     "Initial tendon retractions [m] (empty: nearest 0).")
+      .def_property(
+          "palm_pose", [](const RunPlan& p) { return Eigen::Matrix4d(p.palm_pose_world.matrix()); },
+          [](RunPlan& p, const py::object& x) { p.palm_pose_world = rigidPose(x, "palm_pose"); },
+          "4x4 pose of the palm frame in the world at the start.")
+      .def_property_readonly(
+          "has_controller", [](const RunPlan& p) { return p.controller.has_value(); },
+          "Whether the plan runs seed 002's grasp controller (set in a scenario file).")
+      .def(
+          "set_trajectory",
+          [](RunPlan& p, const Model& model, const py::object& actuator,
+             const std::vector<std::tuple<double, double, double, std::optional<double>>>&
+                 segments) {
+            const hand::HandModel& h = model.hand();
+            const int a = partIndex(h, actuator, "actuator");
+            const auto& act = h.actuators[static_cast<std::size_t>(a)];
+            // The moves are chained by the core's plan builder, as the GUI's trajectory table
+            // and the planner do (sim/trajectory_segments.hpp); here only what Python got
+            // wrong is refused.
+            std::vector<sim::TrajectorySegment> moves;
+            for (const auto& [to, v, acc, s] : segments) {
+              if (to < act.lower || to > act.upper)
+                throw std::invalid_argument("target " + std::to_string(to) + " is outside " +
+                                            act.name + "'s range");
+              moves.push_back({a, to, v, acc, s.value_or(0.0)});
+            }
+            const std::vector<sim::ActuatorTrajectory> built =
+                sim::actuatorTrajectories(h, p.initial, moves);
+            const auto& traj = built[static_cast<std::size_t>(a)];
+            // A given start the builder had to delay lies before the previous move's end.
+            for (std::size_t k = 0; k < segments.size(); ++k)
+              if (const auto& s = std::get<3>(segments[k]); s && traj.segments()[k].start() != *s)
+                throw std::invalid_argument("a segment starts before the previous one ends");
+            if (p.trajectories.empty()) p.trajectories.resize(h.actuators.size());
+            p.trajectories[static_cast<std::size_t>(a)] = traj;
+          },
+          py::arg("model"), py::arg("actuator"), py::arg("segments"),
+          "Trapezoidal segments for one actuator (index or name): a list of (to, max_velocity, "
+          "max_acceleration, start_s or None) in the actuator's unit, each from where the "
+          "previous ended (the first from `initial`, clamped into the actuator's range), at "
+          "start_s or when the previous ends (None).")
+      .def(
+          "set_palm_motion",
+          [](RunPlan& p, const std::string& axis,
+             const std::vector<std::tuple<double, double, double, std::optional<double>>>& segments,
+             const std::vector<std::tuple<double, double, double, double>>& sinusoids) {
+            const int a = sim::PalmMotion::axisIndex(axis);
+            if (a < 0)
+              throw std::invalid_argument("palm axis '" + axis +
+                                          "': expected x, y, z (m) or rx, ry, rz (rad)");
+            sim::AxisMotion motion;
+            double from = 0.0, start = 0.0;
+            for (const auto& [to, v, acc, s] : segments) {
+              if (s) {
+                if (*s < start)
+                  throw std::invalid_argument("a segment starts before the previous one ends");
+                start = *s;
+              }
+              const sim::TrapezoidalProfile prof(from, to, v, acc, start);
+              motion.segments.append(prof);
+              from = to;
+              start = prof.end();
+            }
+            for (const auto& [amplitude, f, s, cycles] : sinusoids)
+              motion.sinusoids.push_back({amplitude, f, s, cycles});
+            p.palm_motion.axis(a) = motion;
+          },
+          py::arg("axis"),
+          py::arg("segments") =
+              std::vector<std::tuple<double, double, double, std::optional<double>>>{},
+          py::arg("sinusoids") = std::vector<std::tuple<double, double, double, double>>{},
+          "The palm's prescribed motion on one axis ('x', 'y', 'z' in m; 'rx', 'ry', 'rz' in rad "
+          "about world axes through the palm origin): trapezoidal segments (to, max_velocity, "
+          "max_acceleration, start_s or None) from 0, plus sinusoids (amplitude, frequency_hz, "
+          "start_s, cycles). Replaces what the axis had.");
+}
+
+void bindScenario(py::module_& m) {
+  py::class_<Scenario>(m, "Scenario",
+                       "An experiment: hand, objects, options and plan, read from a scenario "
+                       "file or built here and saved as one.")
+      .def(py::init([](std::shared_ptr<hand::HandModel> h, std::vector<sim::ObjectModel> objects,
+                       std::optional<sim::Options> options, std::optional<RunPlan> plan,
+                       const std::string& description) {
+             if (!h) throw std::invalid_argument("no hand");
+             Scenario s;
+             s.description = description;
+             const auto ids = hand::builtinHandIds();
+             std::error_code ec;
+             const bool builtin =
+                 std::find(ids.begin(), ids.end(), h->id) != ids.end() &&
+                 std::filesystem::equivalent(
+                     h->source_file,
+                     std::filesystem::path(hand::assetDirectory()) / "hands" / (h->id + ".json"),
+                     ec);
+             s.hand_ref = builtin ? h->id : h->source_file;
+             s.hand = std::make_shared<const hand::HandModel>(*h);
+             s.objects = std::move(objects);
+             s.options = options.value_or(sim::Options{});
+             s.plan = plan.value_or(RunPlan{});
+             return s;
+           }),
+           py::arg("hand"), py::arg("objects") = std::vector<sim::ObjectModel>{},
+           py::arg("options") = py::none(), py::arg("plan") = py::none(),
+           py::arg("description") = "",
+           "A scenario built in Python: a hand (load_hand), objects (load_object, then free, "
+           "mass, velocities, friction, torsional, pose), options (ground, contact, solver) and "
+           "a plan (duration, initial, set_trajectory, palm_pose, set_palm_motion). save() "
+           "writes the file handsim-cli simulate runs to the same CSV.")
+      .def_readonly("source_file", &Scenario::source_file,
+                    "The file it was read from ('' when built in Python).")
+      .def_readwrite("description", &Scenario::description, "Free text.")
+      .def_property_readonly(
+          "hand", [](const Scenario& s) { return std::make_shared<hand::HandModel>(*s.hand); },
+          "A copy of the scenario's hand.")
+      .def_readwrite("objects", &Scenario::objects,
+                     "The objects with their initial poses (a copy: assign a changed list back).")
+      .def_readwrite("options", &Scenario::options, "Step, gravity, ground, contact, solver.")
+      .def_readwrite("plan", &Scenario::plan,
+                     "The run plan (the scenario's own: changes stay in the scenario).")
+      .def(
+          "compile",
+          [](const Scenario& s) { return std::const_pointer_cast<Model>(sim::compileScenario(s)); },
+          "The scenario's model.")
+      .def(
+          "save",
+          [](const Scenario& s, const std::string& path) {
+            const sim::Options d;
+            const sim::Options& o = s.options;
+            if (o.contact.continuous != d.contact.continuous ||
+                o.solver.row_floor != d.solver.row_floor ||
+                o.solver.standstill_speed != d.solver.standstill_speed)
+              throw std::invalid_argument(
+                  "the scenario file has no key for contact.continuous, solver.row_floor or "
+                  "solver.standstill_speed: a saved file would run with the defaults");
+            sim::validateOptions(o);
+            sim::saveScenario(s, path);
+          },
+          py::arg("path"),
+          "Writes the scenario file atomically (paths relative to its folder where they can "
+          "be); handsim-cli simulate runs it to the CSV a Run of this scenario records.");
+  m.def(
+      "load_scenario",
+      [](const std::string& path) {
+        requireFile(path);
+        return sim::loadScenario(path);
+      },
+      py::arg("path"),
+      "Reads a scenario file (docs/scenario-format.md). Raises InputError (file, line, column, "
+      "field), FileNotFoundError.");
+}
+
+}  // namespace handsim::python
