@@ -103,6 +103,9 @@ void JointPanel::rebuild() {
     connect(row.slider, &QSlider::valueChanged, this, [this, index](int v) {
       sendValue(index, v * rows_[static_cast<std::size_t>(index)].slider_step);
     });
+    // A drag is one undo step, however long it takes.
+    connect(row.slider, &QSlider::sliderPressed, controller_, &SimulationController::beginDrag);
+    connect(row.slider, &QSlider::sliderReleased, controller_, &SimulationController::endDrag);
     connect(row.spin, &QDoubleSpinBox::valueChanged, this,
             [this, index](double v) { sendValue(index, v); });
     rows_.push_back(row);

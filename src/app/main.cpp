@@ -18,7 +18,7 @@ const char* kUsage =
     "               [--screenshot OUT.png] [--window-screenshot OUT.png] [--quit-after SECONDS]\n"
     "               [--samples N]   (default: 4 on a GPU, 0 on a software rasteriser)\n"
     "               [--panel NAME] [--panel-screenshot OUT.png] [--show-collision]\n"
-    "NAME: joints, cartesian, objects, grasp, trajectory, plot.\n"
+    "NAME: joints, cartesian, objects, grasp, planner, trajectory, plot.\n"
     "Without arguments handsim opens the BarrettHand and a cube (docs/gui.md).\n";
 
 }  // namespace

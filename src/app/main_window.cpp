@@ -42,6 +42,7 @@
 #include "load_progress.hpp"
 #include "object_panel.hpp"
 #include "osg_viewport.hpp"
+#include "planner_panel.hpp"
 #include "plot_dock.hpp"
 #include "pose_recording.hpp"
 #include "simulation_controller.hpp"
@@ -161,22 +162,30 @@ void MainWindow::buildDocks() {
   object_panel_ = new ObjectPanel(controller_);
   plot_dock_ = new PlotDock(controller_);
   grasp_panel_ = new GraspPanel(controller_);
+  planner_panel_ = new PlannerPanel(controller_);
   QDockWidget* joints =
       dock(joint_panel_, tr("Joints"), QStringLiteral("JointDock"), Qt::RightDockWidgetArea);
   QDockWidget* cartesian = dock(cartesian_panel_, tr("Cartesian"), QStringLiteral("CartesianDock"),
                                 Qt::RightDockWidgetArea);
-  // The Objects panel's fields scroll rather than set the window's least height.
-  auto* object_scroll = new QScrollArea;
-  object_scroll->setWidget(object_panel_);
-  object_scroll->setWidgetResizable(true);
-  object_scroll->setFrameShape(QFrame::NoFrame);
-  QDockWidget* objects =
-      dock(object_scroll, tr("Objects"), QStringLiteral("ObjectDock"), Qt::RightDockWidgetArea);
+  // The Objects and Planner panels scroll rather than set the window's least height (the
+  // Planner's list would make a many-joint hand's window taller than the screen).
+  const auto scrolled = [](QWidget* panel) {
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(panel);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    return scroll;
+  };
+  QDockWidget* objects = dock(scrolled(object_panel_), tr("Objects"), QStringLiteral("ObjectDock"),
+                              Qt::RightDockWidgetArea);
   tabifyDockWidget(joints, cartesian);
   QDockWidget* grasp =
       dock(grasp_panel_, tr("Grasp"), QStringLiteral("GraspDock"), Qt::RightDockWidgetArea);
   tabifyDockWidget(cartesian, objects);
   tabifyDockWidget(objects, grasp);
+  QDockWidget* planner = dock(scrolled(planner_panel_), tr("Planner"),
+                              QStringLiteral("PlannerDock"), Qt::RightDockWidgetArea);
+  tabifyDockWidget(grasp, planner);
   joints->raise();
   dock(trajectory_panel_, tr("Trajectory"), QStringLiteral("TrajectoryDock"),
        Qt::LeftDockWidgetArea);
@@ -205,6 +214,14 @@ void MainWindow::addPlot() {
 }
 
 void MainWindow::buildActions() {
+  buildFileMenu();
+  buildEditMenu();
+  buildViewMenu();
+  buildSimulationMenu();
+  buildHelpMenu();
+}
+
+void MainWindow::buildFileMenu() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   QAction* new_scene = file->addAction(tr("&New Scene"), this, [this] {
     if (load_progress_->busy()) return;
@@ -275,13 +292,15 @@ void MainWindow::buildActions() {
   file->addSeparator();
   QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);
+}
 
+void MainWindow::buildEditMenu() {
   QMenu* edit = menuBar()->addMenu(tr("&Edit"));
   QAction* undo = edit->addAction(tr("&Undo"), controller_, &SimulationController::undo);
   undo->setShortcut(QKeySequence::Undo);
   undo->setToolTip(
-      tr("Undo the last scene edit (objects, start pose, trajectories, palm, hand); "
-         "the run starts anew"));
+      tr("Undo the last scene edit (objects, start pose, trajectories, palm, hand; the run "
+         "starts anew) or set point change during a run (the run goes on)"));
   QAction* redo = edit->addAction(tr("&Redo"), controller_, &SimulationController::redo);
   redo->setShortcut(QKeySequence::Redo);
   const auto enable = [this, undo, redo] {
@@ -290,7 +309,9 @@ void MainWindow::buildActions() {
   };
   connect(controller_, &SimulationController::undoChanged, this, enable);
   enable();
+}
 
+void MainWindow::buildViewMenu() {
   view_menu_ = menuBar()->addMenu(tr("&View"));
   const struct {
     const char* name;
@@ -342,7 +363,9 @@ void MainWindow::buildActions() {
   view_menu_->addSeparator();
   for (QDockWidget* dock : findChildren<QDockWidget*>())
     view_menu_->addAction(dock->toggleViewAction());
+}
 
+void MainWindow::buildSimulationMenu() {
   QMenu* simulation = menuBar()->addMenu(tr("&Simulation"));
   play_action_ = simulation->addAction(tr("&Play"), this, [this] {
     if (controller_->running())
@@ -383,7 +406,9 @@ void MainWindow::buildActions() {
   lift->setShortcut(QKeySequence(tr("Ctrl+L")));
   lift->setToolTip(tr("After a grasp: lift the palm 10 cm against gravity and see whether the "
                       "object stays in the hand"));
+}
 
+void MainWindow::buildHelpMenu() {
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   QAction* keys = help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);
   keys->setShortcut(QKeySequence::HelpContents);
@@ -742,9 +767,10 @@ QDockWidget* MainWindow::panelDock(const QString& name) const {
   const struct {
     const char* name;
     const char* dock;
-  } docks[] = {{"joints", "JointDock"},   {"cartesian", "CartesianDock"},
-               {"objects", "ObjectDock"}, {"grasp", "GraspDock"},
-               {"trajectory", "TrajectoryDock"}, {"plot", "PlotDock"}};
+  } docks[] = {{"joints", "JointDock"},    {"cartesian", "CartesianDock"},
+               {"objects", "ObjectDock"},  {"grasp", "GraspDock"},
+               {"planner", "PlannerDock"}, {"trajectory", "TrajectoryDock"},
+               {"plot", "PlotDock"}};
   for (const auto& d : docks)
     if (key == QLatin1String(d.name))
       return findChild<QDockWidget*>(QString::fromLatin1(d.dock), Qt::FindDirectChildrenOnly);

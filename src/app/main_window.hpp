@@ -21,6 +21,7 @@ class TrajectoryPanel;
 class PlotDock;
 class ObjectPanel;
 class GraspPanel;
+class PlannerPanel;
 class LoadProgress;
 
 /// The handsim main window: the OSG viewport in the centre, panels in dock widgets, menus
@@ -39,6 +40,7 @@ class MainWindow : public QMainWindow {
   PlotDock* plotDock() const { return plot_dock_; }
   ObjectPanel* objectPanel() const { return object_panel_; }
   GraspPanel* graspPanel() const { return grasp_panel_; }
+  PlannerPanel* plannerPanel() const { return planner_panel_; }
   /// The status bar's progress of a load in the background, with its Cancel button.
   LoadProgress* loadProgress() const { return load_progress_; }
 
@@ -98,7 +100,13 @@ class MainWindow : public QMainWindow {
   void dropEvent(QDropEvent* e) override;
 
  private:
+  /// The menus, one function each.
   void buildActions();
+  void buildFileMenu();
+  void buildEditMenu();
+  void buildViewMenu();
+  void buildSimulationMenu();
+  void buildHelpMenu();
   /// File > New: the default scene (undoable).
   void newScene();
   void buildDocks();
@@ -131,6 +139,7 @@ class MainWindow : public QMainWindow {
   PlotDock* plot_dock_ = nullptr;
   ObjectPanel* object_panel_ = nullptr;
   GraspPanel* grasp_panel_ = nullptr;
+  PlannerPanel* planner_panel_ = nullptr;
   LoadProgress* load_progress_ = nullptr;
   QMenu* recent_menu_ = nullptr;
   QMenu* view_menu_ = nullptr;

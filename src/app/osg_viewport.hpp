@@ -16,7 +16,7 @@ namespace handsim::app {
 class SimulationController;
 
 /// The 3-D view: an OpenSceneGraph viewer embedded in a QOpenGLWidget (GraphicsWindowEmbedded,
-/// single-threaded, drawn from paintGL; DESIGN.md section 1). It only syncs the scene graph
+/// single-threaded, drawn from paintGL; docs/design.md section 1). It only syncs the scene graph
 /// from the controller's snapshot; mouse: left orbit, middle (or shift-left) pan, right/wheel
 /// zoom; Ctrl + left drag on an object moves it in the screen plane, on a finger drags its
 /// fingertip target (inverse kinematics follows; the miss is shown in mm); Ctrl + right drag

@@ -13,7 +13,11 @@
 #include "handsim/kinematics/closed_form_ik.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
 #include "handsim/kinematics/unreachable_target.hpp"
+#include "handsim/sim/grasp_closing.hpp"
+#include "handsim/sim/lift_and_shake.hpp"
+#include "handsim/sim/object_names.hpp"
 #include "handsim/sim/step.hpp"
+#include "handsim/sim/teleport.hpp"
 #include "handsim/sim/trapezoidal_profile.hpp"
 
 namespace handsim::app {
@@ -26,10 +30,6 @@ constexpr int kFramePeriodMs = 16;
 constexpr double kMaxSimSecondsPerFrame = 0.25;
 // Longest wall-clock gap the accumulator accepts (e.g. after a modal dialog).
 constexpr double kMaxRealGap = 0.25;
-// Auto grasp: time a closing actuator (or tendon) takes over its whole range at full speed,
-// and how many such times it takes to reach full speed.
-constexpr double kAutoGraspRangeSeconds = 1.5;
-constexpr double kAutoGraspRampFraction = 0.25;
 // A saved scene without trajectories still needs a length to run from the command line.
 constexpr double kDefaultSavedDuration = 1.0;
 // Lift Palm: the trapezoid's speed and acceleration along "up" [m/s, m/s^2], and the time the
@@ -53,9 +53,10 @@ void SimulationController::replaceScene(sim::Scenario scene,
   setRunning(false);
   perturb_object_ = -1;
   scene_ = std::move(scene);
+  scene_.objects = model->objects;  // with the names the model made unique
   run_ = std::make_unique<sim::Run>(std::move(model), sim::RunPlan{});
   segments_.clear();
-  tendon_targets_.clear();
+  closing_tendons_.clear();
   scenario_tendons_.clear();
   duration_ = 0.0;
 }
@@ -115,6 +116,9 @@ sim::RunPlan SimulationController::plan() const {
 sim::Scenario SimulationController::scenario() const {
   sim::Scenario sc = scene_;
   sc.plan = run_->plan();
+  // The start poses are the scene's plan's (the run's plan has them as of the last reset; an
+  // object added since is in the scene's only).
+  sc.plan.object_pose_world = scene_.plan.object_pose_world;
   // Objects are written with their start poses; the plan then needs none of its own.
   sc.objects = run_->model().objects;
   for (std::size_t o = 0; o < sc.objects.size() && o < sc.plan.object_pose_world.size(); ++o)
@@ -317,19 +321,10 @@ void SimulationController::liftPalm(double height) {
   if (!(height > 0.0) || !std::isfinite(height)) return;
   scrubbing_ = false;
   const sim::SimState& s = run_->state();
-  // Against gravity: split one trapezoid over the world axes so that they move together.
-  Eigen::Vector3d up = -run_->model().options.gravity_world;
-  up = up.norm() > 0.0 ? up.normalized() : Eigen::Vector3d::UnitZ();
   sim::PalmMotion motion;
-  double lift_end = s.time;
-  for (int a = 0; a < 3; ++a) {
-    const double c = std::abs(up[a]);
-    if (c < 1e-12) continue;
-    const sim::TrapezoidalProfile move(0.0, height * up[a], kLiftVelocity * c,
-                                       kLiftAcceleration * c, s.time);
-    lift_end = std::max(lift_end, move.end());
-    motion.axis(a).segments.append(move);
-  }
+  const double lift_end =
+      sim::appendPalmLift(motion, sim::liftDirection(run_->model().options.gravity_world), height,
+                          kLiftVelocity, kLiftAcceleration, s.time);
   run_->setLivePalmMotion(std::move(motion));
   live_lift_ = true;
   // A run with an end (e.g. after Auto Grasp, which may have stopped already) goes on past it
@@ -348,31 +343,10 @@ void SimulationController::liftPalm(double height) {
 
 void SimulationController::followRecorderColumns() {
   // A free object brings its recorder columns (pose, velocities, kinetic energy, contact
-  // forces per body pair; the ground's with the ground plane), which a recorder cannot add
-  // once it has rows. When the model's columns differ from the recorder's, a run on the same
-  // model and plan takes over the current state and the rows recorded so far, so the plot dock
-  // lists the new signals at once and the run's curves stay.
-  sim::RunPlan p = run_->plan();
-  p.object_pose_world = scene_.plan.object_pose_world;
-  if (p.object_pose_world.size() != run_->model().objects.size()) p.object_pose_world.clear();
-  std::unique_ptr<sim::Run> fresh;
-  try {
-    fresh = std::make_unique<sim::Run>(run_->modelPtr(), std::move(p));
-  } catch (const std::exception& e) {
-    // The run goes on with the columns it has; the next Reset Run brings the new ones.
-    Q_EMIT warning(QString::fromUtf8(e.what()));
-    return;
-  }
-  if (fresh->recorder().columns() == run_->recorder().columns()) return;
-  fresh->state() = run_->state();
-  fresh->recorder().clear();
-  if (fresh->state().step == 0) {
-    fresh->recorder().record(fresh->state());  // nothing ran yet: the first row, complete
-  } else {
-    // The rows recorded so far stay (Recorder::adoptRows): new columns read NaN before now.
-    fresh->recorder().adoptRows(run_->recorder());
-  }
-  run_ = std::move(fresh);
+  // forces per body pair; the ground's with the ground plane): the run's recorder takes them
+  // over with the rows recorded so far, so the plot dock lists the new signals at once and
+  // the run's curves stay.
+  run_->updateRecorderColumns();
 }
 
 void SimulationController::clearObjects() {
@@ -382,6 +356,7 @@ void SimulationController::clearObjects() {
 
 void SimulationController::setObjects(std::vector<sim::ObjectModel> objects,
                                       std::vector<Eigen::Isometry3d> poses) {
+  sim::makeObjectNamesUnique(objects);  // two cube.wrl: cube and cube_2
   scene_.objects = objects;
   scene_.plan.object_pose_world = poses;
   // The hand's meshes and trees are shared with the new model; only the list changes.
@@ -403,7 +378,7 @@ void SimulationController::setObjectPose(int index, const Eigen::Isometry3d& pos
   pushUndo("object pose");
   // A change of state only: the object's tree stays as it was built.
   scene_.plan.object_pose_world[static_cast<std::size_t>(index)] = pose;
-  run_->state().object_pose_world[static_cast<std::size_t>(index)] = pose;
+  sim::teleportObject(run_->model(), run_->state(), index, pose);
   scrubbing_ = false;
   Q_EMIT snapshotChanged();  // only transforms: redraw without rebuilding geometry
 }
@@ -416,21 +391,9 @@ void SimulationController::setPalmPose(const Eigen::Isometry3d& pose) {
   if (!pose.matrix().allFinite()) return;
   pushUndo("palm pose");
   scene_.plan.palm_pose_world = pose;
-  run_->state().palm_pose_world = pose;
+  sim::teleportPalm(run_->model(), run_->state(), pose);
   scrubbing_ = false;
   Q_EMIT snapshotChanged();
-}
-
-void SimulationController::teleport(const std::vector<double>& positions) {
-  sim::SimState& s = run_->state();
-  for (std::size_t a = 0; a < positions.size(); ++a) {
-    s.actuator_position[a] = positions[a];
-    s.actuator_velocity[a] = 0.0;
-    s.actuator_acceleration[a] = 0.0;
-    s.actuator_command[a] = positions[a];
-    s.actuator_reference[a] = positions[a];
-  }
-  sim::forwardPosition(run_->model(), s);
 }
 
 void SimulationController::setActuatorCommand(int actuator, double value) {
@@ -447,6 +410,7 @@ void SimulationController::setActuatorCommands(const std::vector<double>& values
   const std::vector<double> clamped = hand::clampActuators(hand(), values);
   scrubbing_ = false;
   if (running_) {
+    if (clamped != liveState().actuator_command) pushSetPointUndo();
     run_->state().actuator_command = clamped;
   } else if (liveState().step == 0) {
     // A pose set before a run starts is where it starts (and what a saved scene starts from).
@@ -454,7 +418,8 @@ void SimulationController::setActuatorCommands(const std::vector<double>& values
     scene_.plan.initial = clamped;
     resetRun();
   } else {
-    teleport(clamped);
+    if (clamped != liveState().actuator_command) pushSetPointUndo();
+    sim::teleportActuators(run_->model(), run_->state(), clamped);
   }
   Q_EMIT snapshotChanged();
 }
@@ -545,33 +510,22 @@ std::vector<int> SimulationController::closingActuators() const {
 
 void SimulationController::autoGrasp() {
   const hand::HandModel& h = hand();
-  if (h.closing_actuators.empty() && h.closing_tendons.empty()) {
+  if (!sim::canClose(h)) {
     Q_EMIT statusMessage(
         tr("Auto Grasp: the hand file names no closing actuators or tendons "
            "(its \"grasp\" key, see docs/hand-format.md); nothing moves"));
     return;
   }
   std::vector<double> start = hand::clampActuators(h, state().actuator_position);
-  std::vector<TrajectorySegment> segments;
-  for (int a : closingActuators()) {
-    const hand::Actuator& act = h.actuators[static_cast<std::size_t>(a)];
-    const double velocity = (act.upper - act.lower) / kAutoGraspRangeSeconds;
-    if (!(velocity > 0.0)) continue;
-    segments.push_back({a, act.upper, velocity,
-                        velocity / (kAutoGraspRampFraction * kAutoGraspRangeSeconds), 0.0});
-  }
-  // Tendons that do not close stay where runs start them (applyTrajectories).
-  tendon_targets_.clear();
-  for (const hand::Tendon& t : h.tendons)
-    tendon_targets_.push_back(std::clamp(0.0, t.lower, t.upper));
-  for (int t : h.closing_tendons)
-    tendon_targets_[static_cast<std::size_t>(t)] = h.tendons[static_cast<std::size_t>(t)].upper;
+  sim::ClosingReferences closing = sim::closingReferences(h, start);
   pushUndo("auto grasp");
   // The user's own closing motion replaces a scenario's tendon motions and controller.
   scenario_tendons_.clear();
   scene_.plan.initial_tendons.clear();
   scene_.plan.controller.reset();
-  segments_ = std::move(segments);
+  segments_ = sim::trajectorySegments(closing.actuators);
+  // Tendons that do not close stay where runs start them.
+  closing_tendons_ = std::move(closing.tendons);
   scene_.plan.initial = std::move(start);
   resetRun();  // applies the trajectories; the shown pose becomes time 0
   Q_EMIT trajectoriesChanged();
@@ -580,7 +534,7 @@ void SimulationController::autoGrasp() {
 
 void SimulationController::setTrajectories(std::vector<TrajectorySegment> segments) {
   pushUndo("trajectories");
-  tendon_targets_.clear();
+  closing_tendons_.clear();
   segments_ = std::move(segments);
   resetRun();  // a run follows one plan: new references start it anew
   Q_EMIT trajectoriesChanged();
@@ -604,39 +558,11 @@ void SimulationController::setTables(std::vector<TrajectorySegment> segments,
 }
 
 void SimulationController::applyTrajectories() {
-  const hand::HandModel& h = hand();
-  const std::size_t na = h.actuators.size();
-  std::vector<double> at =
-      scene_.plan.initial.size() == na ? scene_.plan.initial : std::vector<double>(na, 0.0);
-  at = hand::clampActuators(h, at);
-  std::vector<sim::ActuatorTrajectory> trajectories(na);
-  std::vector<double> free_at(na, 0.0);
-  for (const TrajectorySegment& s : segments_) {
-    if (s.actuator < 0 || static_cast<std::size_t>(s.actuator) >= na) continue;
-    const auto a = static_cast<std::size_t>(s.actuator);
-    const double start = std::max(s.start, free_at[a]);
-    const sim::TrapezoidalProfile profile(at[a], s.to, s.max_velocity, s.max_acceleration, start);
-    trajectories[a].append(profile);
-    at[a] = s.to;
-    free_at[a] = profile.end();
-  }
-  scene_.plan.trajectories = std::move(trajectories);
-  const std::vector<hand::Tendon>& tendons = h.tendons;
-  scene_.plan.tendon_trajectories.assign(tendons.size(), {});
-  for (std::size_t t = 0; t < tendons.size(); ++t) {
-    sim::ActuatorTrajectory& trajectory = scene_.plan.tendon_trajectories[t];
-    if (t < tendon_targets_.size()) {
-      // Runs start with every tendon at the end of its range nearest to 0 (sim::makeState).
-      const double from = std::clamp(0.0, tendons[t].lower, tendons[t].upper);
-      const double velocity = (tendons[t].upper - tendons[t].lower) / kAutoGraspRangeSeconds;
-      if (velocity > 0.0 && tendon_targets_[t] != from)
-        trajectory.append(
-            sim::TrapezoidalProfile(from, tendon_targets_[t], velocity,
-                                    velocity / (kAutoGraspRampFraction * kAutoGraspRangeSeconds)));
-    } else if (t < scenario_tendons_.size()) {
-      trajectory = scenario_tendons_[t];
-    }
-  }
+  scene_.plan.trajectories = sim::actuatorTrajectories(hand(), scene_.plan.initial, segments_);
+  // Auto Grasp's tendon motion, else the loaded scenario's.
+  scene_.plan.tendon_trajectories =
+      !closing_tendons_.empty() ? closing_tendons_ : scenario_tendons_;
+  scene_.plan.tendon_trajectories.resize(hand().tendons.size());
 }
 
 void SimulationController::setInitialPositions(std::vector<double> positions) {
@@ -676,10 +602,7 @@ void SimulationController::installScenario(PreparedScenario prepared) {
     scene_.plan.object_pose_world.push_back(o.initial_pose_world);
   for (const sim::ObjectModel& o : run_->model().objects)
     for (const std::string& w : o.warnings) Q_EMIT warning(QString::fromStdString(w));
-  for (std::size_t a = 0; a < scene_.plan.trajectories.size(); ++a)
-    for (const sim::TrapezoidalProfile& p : scene_.plan.trajectories[a].segments())
-      segments_.push_back(
-          {static_cast<int>(a), p.to(), p.maxVelocity(), p.maxAcceleration(), p.start()});
+  segments_ = sim::trajectorySegments(scene_.plan.trajectories);
   resetRun();
   Q_EMIT handChanged();
   Q_EMIT objectsChanged();
@@ -798,8 +721,13 @@ void SimulationController::applyPerturbation() {
       s.object_twist_world[o].head<3>() + s.object_twist_world[o].tail<3>().cross(point - com);
   const double w = 2.0 * 3.14159265358979323846 * kPerturbHz;
   const Eigen::Vector3d force = mp.mass_kg * (w * w * (perturb_target_ - point) - 2.0 * w * v);
+  // Rotational damping at the same rate, scaled by the inertia as the force is by the mass:
+  // alone it makes the angular momentum about the centre of mass decay as exp(-2 w t), so a
+  // pulled object does not spin up or swing on about the grabbed point.
+  const Eigen::Matrix3d inertia_world = pose.linear() * mp.inertia_com * pose.linear().transpose();
+  const Eigen::Vector3d damping = -2.0 * w * inertia_world * s.object_twist_world[o].tail<3>();
   s.object_applied_wrench_world.assign(objects().size(), sim::Twist::Zero());
-  s.object_applied_wrench_world[o] << force, (point - com).cross(force);
+  s.object_applied_wrench_world[o] << force, (point - com).cross(force) + damping;
 }
 
 void SimulationController::stepOnce() {
@@ -872,7 +800,7 @@ SimulationController::SceneSnapshot SimulationController::snapshot() const {
   snap.scene.options = run_->model().options;
   snap.geometry = run_->model().hand_geometry;
   snap.segments = segments_;
-  snap.tendon_targets = tendon_targets_;
+  snap.closing_tendons = closing_tendons_;
   snap.scenario_tendons = scenario_tendons_;
   snap.duration = duration_;
   return snap;
@@ -884,7 +812,7 @@ void SimulationController::restore(const SceneSnapshot& snap) {
       sim::compileModel(snap.scene.hand, snap.scene.objects, snap.scene.options, snap.geometry);
   replaceScene(snap.scene, std::move(model));
   segments_ = snap.segments;
-  tendon_targets_ = snap.tendon_targets;
+  closing_tendons_ = snap.closing_tendons;
   scenario_tendons_ = snap.scenario_tendons;
   duration_ = snap.duration;
   resetRun();
@@ -894,8 +822,42 @@ void SimulationController::restore(const SceneSnapshot& snap) {
   Q_EMIT snapshotChanged();
 }
 
+bool SimulationController::dragStepKept() {
+  if (!dragging_) return false;
+  if (drag_step_kept_) return true;
+  drag_step_kept_ = true;
+  return false;
+}
+
+void SimulationController::beginDrag() {
+  dragging_ = true;
+  drag_step_kept_ = false;
+}
+
+void SimulationController::endDrag() {
+  dragging_ = false;
+  drag_step_kept_ = false;
+  undo_kind_ = nullptr;  // the next edit is a step of its own
+}
+
+void SimulationController::pushSetPointUndo() {
+  static constexpr const char* kSetPoint = "set point";
+  if (quiet_ || !run_ || dragStepKept()) return;
+  const bool merge = !dragging_ && redo_.empty() && undo_kind_ == kSetPoint &&
+                     undo_clock_.isValid() && undo_clock_.elapsed() < kMergeMs && !undo_.empty();
+  undo_clock_.start();
+  undo_kind_ = kSetPoint;
+  if (merge) return;
+  SceneSnapshot snap;
+  snap.set_points = liveState().actuator_command;
+  undo_.push_back(std::move(snap));
+  if (undo_.size() > static_cast<std::size_t>(kUndoLimit)) undo_.erase(undo_.begin());
+  redo_.clear();
+  Q_EMIT undoChanged();
+}
+
 void SimulationController::pushUndo(const char* kind) {
-  if (quiet_ || !run_) return;
+  if (quiet_ || !run_ || dragStepKept()) return;
   const bool merge = !redo_.empty() ? false
                                     : undo_kind_ == kind && undo_clock_.isValid() &&
                                           undo_clock_.elapsed() < kMergeMs && !undo_.empty();
@@ -910,10 +872,22 @@ void SimulationController::pushUndo(const char* kind) {
 
 void SimulationController::undo() {
   if (undo_.empty()) return;
-  redo_.push_back(snapshot());
   SceneSnapshot snap = std::move(undo_.back());
   undo_.pop_back();
   undo_kind_ = nullptr;  // the next edit is a step of its own
+  if (snap.set_points) {
+    // A set point changed during the run: the previous ones come back, the run goes on.
+    SceneSnapshot now;
+    now.set_points = liveState().actuator_command;
+    redo_.push_back(std::move(now));
+    quiet_ = true;
+    setActuatorCommands(*snap.set_points);
+    quiet_ = false;
+    Q_EMIT statusMessage(tr("Undone: the set points are back"));
+    Q_EMIT undoChanged();
+    return;
+  }
+  redo_.push_back(snapshot());
   quiet_ = true;
   restore(snap);
   quiet_ = false;
@@ -923,10 +897,21 @@ void SimulationController::undo() {
 
 void SimulationController::redo() {
   if (redo_.empty()) return;
-  undo_.push_back(snapshot());
   SceneSnapshot snap = std::move(redo_.back());
   redo_.pop_back();
   undo_kind_ = nullptr;
+  if (snap.set_points) {
+    SceneSnapshot now;
+    now.set_points = liveState().actuator_command;
+    undo_.push_back(std::move(now));
+    quiet_ = true;
+    setActuatorCommands(*snap.set_points);
+    quiet_ = false;
+    Q_EMIT statusMessage(tr("Redone: the set points are set again"));
+    Q_EMIT undoChanged();
+    return;
+  }
+  undo_.push_back(snapshot());
   quiet_ = true;
   restore(snap);
   quiet_ = false;

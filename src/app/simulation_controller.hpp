@@ -16,19 +16,12 @@
 #include "handsim/sim/run.hpp"
 #include "handsim/sim/scenario.hpp"
 #include "handsim/sim/sim_state.hpp"
+#include "handsim/sim/trajectory_segments.hpp"
 
 namespace handsim::app {
 
-/// One trapezoidal segment of a user trajectory, as the trajectory panel and scene files
-/// hold it (sim/trapezoidal_profile.hpp). The segment starts from where the previous one of
-/// the same actuator ended (or from the initial position).
-struct TrajectorySegment {
-  int actuator = 0;
-  double to = 0.0;                ///< target [actuator unit]
-  double max_velocity = 1.0;      ///< [unit/s]
-  double max_acceleration = 1.0;  ///< [unit/s^2]
-  double start = 0.0;             ///< earliest start [s]; later if the previous one runs on
-};
+/// One move of a user trajectory, as the trajectory panel and scene files hold it.
+using TrajectorySegment = sim::TrajectorySegment;
 
 /// Owns the simulation for the application (STYLE.md: the GUI is a thin shell): the scene as a
 /// scenario (sim::Scenario, what Save Scene writes), its compiled model and one sim::Run, plus
@@ -142,8 +135,9 @@ class SimulationController : public QObject {
   // --- perturbation (MuJoCo simulate's Ctrl + right drag) -------------------------------
   /// Pulls free object `object` at its point `grab_object` (object frame [m]) towards
   /// `target_world` [m] with a critically damped spring of kPerturbHz scaled by its mass,
-  /// F = m (w^2 d - 2 w v) at the grabbed point, until clearPerturbation(); applied before
-  /// every step as SimState::object_applied_wrench_world. A fixed object: false, nothing.
+  /// F = m (w^2 d - 2 w v) at the grabbed point, and a damping torque -2 w I omega about the
+  /// centre of mass (I the inertia in the world frame), until clearPerturbation(); applied
+  /// before every step as SimState::object_applied_wrench_world. A fixed object: false.
   bool setPerturbation(int object, const Eigen::Vector3d& grab_object,
                        const Eigen::Vector3d& target_world);
   void clearPerturbation();
@@ -260,6 +254,12 @@ class SimulationController : public QObject {
   /// start pose; trajectories; palm pose and motion; the hand; the ground plane) can be undone
   /// and redone. Edits of one kind in quick succession (a slider or a spin box being dragged)
   /// are one step. Undo and redo restore the scene and start the run anew from it.
+  /// Set points changed while a run is under way (sliders, spin boxes, poses, fingertip
+  /// targets) are undone too: undo puts the previous set points back and the run goes on.
+  /// A slider drag is one step however long it takes: the Joints panel brackets it with
+  /// beginDrag() and endDrag(), between which only the first edit keeps an undo step.
+  void beginDrag();
+  void endDrag();
   bool canUndo() const { return !undo_.empty(); }
   bool canRedo() const { return !redo_.empty(); }
   void undo();
@@ -297,12 +297,14 @@ class SimulationController : public QObject {
   void statusMessage(const QString& message);
 
  private:
-  /// What undo restores: the scene (hand, objects, options, plan) and the panels' rows.
+  /// What undo restores: the scene (hand, objects, options, plan) and the panels' rows; or,
+  /// for an edit during a run, only the actuators' set points (`set_points`).
   struct SceneSnapshot {
+    std::optional<std::vector<double>> set_points;
     sim::Scenario scene;
     std::shared_ptr<const sim::HandGeometry> geometry;
     std::vector<TrajectorySegment> segments;
-    std::vector<double> tendon_targets;
+    std::vector<sim::ActuatorTrajectory> closing_tendons;
     std::vector<sim::ActuatorTrajectory> scenario_tendons;
     double duration = 0.0;
   };
@@ -311,6 +313,13 @@ class SimulationController : public QObject {
   /// Called before a scene edit of kind `kind`: keeps the scene as it is for undo (unless the
   /// previous edit was of the same kind less than kMergeMs ago) and forgets the redo steps.
   void pushUndo(const char* kind);
+  /// The same for a set point changed during a run: keeps only the set points.
+  void pushSetPointUndo();
+  /// True when a drag is under way and has kept its undo step (the rest of it keeps none);
+  /// marks the step kept otherwise.
+  bool dragStepKept();
+  bool dragging_ = false;
+  bool drag_step_kept_ = false;
   static constexpr int kUndoLimit = 100;
   static constexpr qint64 kMergeMs = 1000;
   std::vector<SceneSnapshot> undo_;
@@ -339,13 +348,13 @@ class SimulationController : public QObject {
   void onTick();
   /// The run has an end and reached it, and no live lift carries it further.
   bool finishedForGood() const;
-  void teleport(const std::vector<double>& positions);
   void setRunning(bool running);
   /// The objects changed: recompiles the model with the hand geometry it has (no mesh is read
   /// again) and hands it to the run between steps.
   void setObjects(std::vector<sim::ObjectModel> objects, std::vector<Eigen::Isometry3d> poses);
   /// After a model change: when the recorder's columns no longer match the model's (an object
-  /// made free, the ground plane), a run with a fresh recorder takes over the current state.
+  /// made free, the ground plane), the run's recorder changes its columns
+  /// (sim::Run::updateRecorderColumns).
   void followRecorderColumns();
   /// Replaces scene and run together (a new hand or a scenario).
   void replaceScene(sim::Scenario scene, std::shared_ptr<const sim::Model> model);
@@ -355,8 +364,9 @@ class SimulationController : public QObject {
   std::vector<sim::SimState> history_;
   int history_stride_ = kHistoryStride;
   std::vector<TrajectorySegment> segments_;
-  /// Retraction targets of autoGrasp() per tendon [m]; empty: tendons follow their commands.
-  std::vector<double> tendon_targets_;
+  /// autoGrasp()'s tendon references, per tendon (sim::closingReferences); empty: the
+  /// scenario's (scenario_tendons_).
+  std::vector<sim::ActuatorTrajectory> closing_tendons_;
   std::vector<sim::ActuatorTrajectory> scenario_tendons_;  ///< a loaded scenario's, per tendon
   double duration_ = 0.0;
   /// A live lift carries the run past its plan's end to this time [s] (0: none).

@@ -205,6 +205,19 @@ std::vector<TrajectorySegment> trajectoriesFromJson(const hand::HandModel& hand,
 TrajectoryPanel::TrajectoryPanel(SimulationController* controller, QWidget* parent)
     : QWidget(parent), controller_(controller) {
   auto* layout = new QVBoxLayout(this);
+  buildSegmentTable(layout);
+  buildPalmTable(layout);
+  buildTransport(layout);
+  connect(controller_, &SimulationController::trajectoriesChanged, this,
+          &TrajectoryPanel::fillFromController);
+  connect(controller_, &SimulationController::handChanged, this,
+          &TrajectoryPanel::fillFromController);
+  connect(controller_, &SimulationController::snapshotChanged, this,
+          &TrajectoryPanel::updateTransport);
+  fillFromController();
+}
+
+void TrajectoryPanel::buildSegmentTable(QVBoxLayout* layout) {
   table_ = new QTableWidget(0, kColumns);
   table_->setHorizontalHeaderLabels(
       {tr("Actuator"), tr("To"), tr("Max vel /s"), tr("Max acc /s²"), tr("Start s")});
@@ -229,6 +242,41 @@ TrajectoryPanel::TrajectoryPanel(SimulationController* controller, QWidget* pare
   message_->setWordWrap(true);
   layout->addWidget(message_);
 
+  connect(add, &QPushButton::clicked, this, [this] {
+    TrajectorySegment s;
+    s.actuator = nextActuator();
+    const hand::Actuator& a =
+        controller_->hand().actuators.at(static_cast<std::size_t>(s.actuator));
+    s.to = a.upper;
+    s.max_velocity = std::max((a.upper - a.lower) / 2.0, 1e-6);
+    s.max_acceleration = 4.0 * s.max_velocity;
+    addRow(s);
+  });
+  connect(remove, &QPushButton::clicked, this, [this] { table_->removeRow(table_->currentRow()); });
+  connect(apply_button, &QPushButton::clicked, this, [this] { apply(); });
+  connect(load, &QPushButton::clicked, this, [this] {
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Load trajectories"), QString(), tr("JSON (*.json)"));
+    if (path.isEmpty()) return;
+    try {
+      loadFile(path);
+    } catch (const std::exception& e) {
+      QMessageBox::warning(this, tr("Cannot load trajectories"), QString::fromUtf8(e.what()));
+    }
+  });
+  connect(save, &QPushButton::clicked, this, [this] {
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save trajectories"), QStringLiteral("trajectories.json"), tr("JSON (*.json)"));
+    if (path.isEmpty()) return;
+    try {
+      saveFile(path);
+    } catch (const std::exception& e) {
+      QMessageBox::warning(this, tr("Cannot save trajectories"), QString::fromUtf8(e.what()));
+    }
+  });
+}
+
+void TrajectoryPanel::buildPalmTable(QVBoxLayout* layout) {
   // The palm's prescribed motion, as an arm's flange would carry it: moves and sinusoids per
   // world axis, offsets from the scene's palm pose (scenario files' "palm" block).
   auto* palm_title = new QLabel(tr("Palm motion (world axes, offsets from the palm pose; m, rad)"));
@@ -269,7 +317,9 @@ TrajectoryPanel::TrajectoryPanel(SimulationController* controller, QWidget* pare
   });
   connect(remove_palm, &QPushButton::clicked, this,
           [this] { palm_table_->removeRow(palm_table_->currentRow()); });
+}
 
+void TrajectoryPanel::buildTransport(QVBoxLayout* layout) {
   auto* transport = new QHBoxLayout;
   auto* play = new QToolButton;
   play->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
@@ -301,38 +351,6 @@ TrajectoryPanel::TrajectoryPanel(SimulationController* controller, QWidget* pare
   scrub_row->addWidget(time_);
   layout->addLayout(scrub_row);
 
-  connect(add, &QPushButton::clicked, this, [this] {
-    TrajectorySegment s;
-    s.actuator = nextActuator();
-    const hand::Actuator& a =
-        controller_->hand().actuators.at(static_cast<std::size_t>(s.actuator));
-    s.to = a.upper;
-    s.max_velocity = std::max((a.upper - a.lower) / 2.0, 1e-6);
-    s.max_acceleration = 4.0 * s.max_velocity;
-    addRow(s);
-  });
-  connect(remove, &QPushButton::clicked, this, [this] { table_->removeRow(table_->currentRow()); });
-  connect(apply_button, &QPushButton::clicked, this, [this] { apply(); });
-  connect(load, &QPushButton::clicked, this, [this] {
-    const QString path =
-        QFileDialog::getOpenFileName(this, tr("Load trajectories"), QString(), tr("JSON (*.json)"));
-    if (path.isEmpty()) return;
-    try {
-      loadFile(path);
-    } catch (const std::exception& e) {
-      QMessageBox::warning(this, tr("Cannot load trajectories"), QString::fromUtf8(e.what()));
-    }
-  });
-  connect(save, &QPushButton::clicked, this, [this] {
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Save trajectories"), QStringLiteral("trajectories.json"), tr("JSON (*.json)"));
-    if (path.isEmpty()) return;
-    try {
-      saveFile(path);
-    } catch (const std::exception& e) {
-      QMessageBox::warning(this, tr("Cannot save trajectories"), QString::fromUtf8(e.what()));
-    }
-  });
   connect(play, &QToolButton::clicked, this, [this] {
     if (apply()) controller_->play();
   });
@@ -343,13 +361,6 @@ TrajectoryPanel::TrajectoryPanel(SimulationController* controller, QWidget* pare
   connect(loop_, &QCheckBox::toggled, controller_, &SimulationController::setLoop);
   connect(scrubber_, &QSlider::valueChanged, this,
           [this](int v) { controller_->scrubTo(v >= scrubber_->maximum() ? -1 : v); });
-  connect(controller_, &SimulationController::trajectoriesChanged, this,
-          &TrajectoryPanel::fillFromController);
-  connect(controller_, &SimulationController::handChanged, this,
-          &TrajectoryPanel::fillFromController);
-  connect(controller_, &SimulationController::snapshotChanged, this,
-          &TrajectoryPanel::updateTransport);
-  fillFromController();
 }
 
 int TrajectoryPanel::nextActuator() const {

@@ -6,6 +6,7 @@
 #include <QLabel>
 #include <QSlider>
 #include <QTableWidget>
+#include <QVBoxLayout>
 #include <QWidget>
 #include <string>
 #include <vector>
@@ -62,6 +63,11 @@ class TrajectoryPanel : public QWidget {
   void saveFile(const QString& path) const;
 
  private:
+  /// The constructor's parts: the segment table with its buttons, the palm table with its
+  /// buttons, and the transport with the scrubber, each added to `layout`.
+  void buildSegmentTable(QVBoxLayout* layout);
+  void buildPalmTable(QVBoxLayout* layout);
+  void buildTransport(QVBoxLayout* layout);
   /// The actuator a new row gets: the first without a row.
   int nextActuator() const;
   void addRow(const TrajectorySegment& s);

@@ -117,9 +117,14 @@ int contactCases(const std::string& scene, int samples) {
                   qPrintable(shoe));
       return 0;
     }
-    if (!window.importObject(can) || !window.importObject(shoe)) return 1;
-    // The shoe's file is in millimetres (285 mm long); the dialog would offer 0.001.
-    if (!window.rescaleObject(static_cast<int>(controller.objects().size()) - 1, 0.001)) return 1;
+    if (!window.importObject(can)) return 1;
+    // The shoe's file is in millimetres (285 mm long): read at 0.001, as the import dialog's
+    // "Scale by 0.001" does, and placed in reach at that size (rescaling after the import
+    // would keep the pose found for a 285 m shoe, far out of view).
+    handsim::sim::ObjectModel object = controller.loadObjectFile(shoe.toStdString(), 0.001);
+    const handsim::sim::Placement place = controller.placeInReach(object, false);
+    controller.addObject(std::move(object), place.pose_world);
+    window.viewport()->setView(handsim::app::OsgViewport::View::Fit);
   } else if (scene != "grasp") {
     std::fprintf(stderr, "bench_viewport: unknown case %s\n", scene.c_str());
     return 2;
@@ -128,7 +133,13 @@ int contactCases(const std::string& scene, int samples) {
   window.show();
   handsim::app::OsgViewport* vp = window.viewport();
   std::size_t triangles = 0;
-  for (const auto& o : controller.objects()) triangles += o.geometry->visual.triangleCount();
+  for (const auto& o : controller.objects()) {
+    triangles += o.geometry->visual.triangleCount();
+    const Eigen::Vector3d at =
+        controller.objectPose(static_cast<int>(&o - &controller.objects()[0])).translation();
+    std::printf("  %s at (%.0f, %.0f, %.0f) mm\n", o.name.c_str(), at.x() * 1e3, at.y() * 1e3,
+                at.z() * 1e3);
+  }
   std::printf(
       "case %s: samples %d, viewport %dx%d (device pixels), %zu objects, %zu object "
       "triangles\n",
