@@ -283,6 +283,338 @@ double FigureLayout::timeAt(double x_pt) const {
   return t_lo + (x_pt - r.left()) / r.width() * (t_hi - t_lo);
 }
 
+namespace {
+
+// An event label placed above the top panel.
+struct PlacedEvent {
+  const Event* event;
+  double x;
+  double label_x;  // centre of the label
+  int row;         // 0 nearest the top panel
+};
+
+// Where everything of a figure goes, worked out before anything is drawn (layOut).
+struct Geometry {
+  double pad = 3.0;    // margin around the figure [pt]
+  double gap = 4.0;    // between panels [pt]
+  double top = 0.0;    // below the figure's title [pt]
+  double title_h = 0;  // an axis title's line [pt]
+  double leg_line = 0, ev_line = 0;
+  double x0 = 0, x1 = 0, pw = 0, ph = 0, strip_h = 0;
+  int title_lines = 1;  // axis titles on one line or (quantity, [unit]) on two
+  int event_rows = 0;
+  std::vector<double> label_w;  // widest tick label per axis slot
+  std::vector<double> slot_x;   // outer edge offsets of the right-hand axes
+  std::vector<std::vector<QStringList>> titles;  // [panel][axis]: the title's lines
+  std::vector<std::vector<LegendItem>> legends;  // [panel]
+  std::vector<double> legend_h;                  // [panel]
+  std::vector<PlacedEvent> placed;
+  double xOf(const Ticks& xt, double t_scaled) const {
+    return x0 + (t_scaled - xt.lo) / (xt.hi - xt.lo) * pw;
+  }
+};
+
+// The widest tick label of each axis slot (0: the left axis, then the right-hand ones).
+std::vector<double> tickLabelWidths(const Figure& fig, const Style& st) {
+  std::vector<double> label_w;
+  for (const Panel& p : fig.panels)
+    for (std::size_t a = 0; a < p.axes.size(); ++a) {
+      if (label_w.size() <= a) label_w.resize(a + 1, 0.0);
+      for (const std::string& l : p.axes[a].ticks.labels())
+        label_w[a] = std::max(label_w[a], textWidth(qs(l), st.small));
+    }
+  return label_w;
+}
+
+// Horizontal: the left axis' labels and title; extra (overlaid) axes stack on the right.
+void layOutColumns(const Figure& fig, const Style& st, QSizeF size, Geometry& g) {
+  const Ticks& xt = fig.time.ticks;
+  const double left = g.pad + g.title_h * g.title_lines + 2.0 + g.label_w[0] + kTick + 2.0;
+  g.slot_x.clear();
+  double right = 0.0;
+  for (std::size_t a = 1; a < g.label_w.size(); ++a) {
+    g.slot_x.push_back(right);
+    right += kTick + 2.0 + g.label_w[a] + 2.0 + g.title_h * g.title_lines +
+             (a + 1 < g.label_w.size() ? 4.0 : 0.0);
+  }
+  const QString last_x_label = xt.count() ? qs(xt.label(xt.count() - 1)) : QString();
+  right = std::max(right + g.pad, textWidth(last_x_label, st.small) / 2 + g.pad + 1.0);
+  g.x0 = left;
+  g.x1 = std::max(left + 10.0, size.width() - right);
+  g.pw = g.x1 - g.x0;
+}
+
+// Legends above each panel, wrapped to the plot width.
+void layOutLegends(const Figure& fig, const Style& st, Geometry& g) {
+  g.legends.assign(fig.panels.size(), {});
+  g.legend_h.assign(fig.panels.size(), 0.0);
+  for (std::size_t p = 0; p < fig.panels.size(); ++p) {
+    double x = g.x0, row = 0;
+    for (const Trace& tr : fig.panels[p].traces) {
+      const QString label = qs(tr.label);
+      const double w = kSample + 3.0 + textWidth(label, st.small);
+      if (x > g.x0 && x + w > g.x1) {
+        x = g.x0;
+        ++row;
+      }
+      g.legends[p].push_back({QPointF(x, row * g.leg_line + g.leg_line / 2), label,
+                              kPalette[tr.color % kPalette.size()]});
+      x += w + 8.0;
+    }
+    g.legend_h[p] = (row + 1) * g.leg_line;
+  }
+}
+
+// Event labels in rows above the top panel, each in the lowest row where it overlaps no label,
+// crosses no higher label's leader line, and its own leader crosses no label.
+void placeEvents(const Figure& fig, const Style& st, QSizeF size, Geometry& g) {
+  const double tscale = fig.time.scale.factor;
+  g.placed.clear();
+  g.event_rows = 0;
+  for (const Event& e : fig.events) {
+    const double x = g.xOf(fig.time.ticks, e.time / tscale);
+    const double w = textWidth(qs(e.label), st.small);
+    const double lx = std::clamp(x, w / 2 + 1.0, size.width() - w / 2 - 1.0);
+    // Leader lines may cross labels only when four rows cannot avoid it.
+    const auto fits = [&](int row, bool leaders) {
+      for (const PlacedEvent& q : g.placed) {
+        const double qw = textWidth(qs(q.event->label), st.small);
+        if (q.row == row && std::fabs(q.label_x - lx) < (w + qw) / 2 + 3.0) return false;
+        if (!leaders) continue;
+        if (q.row > row && std::fabs(q.x - lx) < w / 2 + 1.5) return false;
+        if (q.row < row && std::fabs(x - q.label_x) < qw / 2 + 1.5) return false;
+      }
+      return true;
+    };
+    int row = 0;
+    while (row < 4 && !fits(row, true)) ++row;
+    if (row == 4) {
+      row = 0;
+      while (!fits(row, false)) ++row;
+    }
+    g.event_rows = std::max(g.event_rows, row + 1);
+    g.placed.push_back({&e, x, lx, row});
+  }
+  g.strip_h = g.event_rows == 0 ? 0.0 : g.event_rows * g.ev_line + 2.0;
+}
+
+// Axis titles: one line, else quantity and [unit] on two lines, else [unit] alone, for plots
+// `ph` tall. Sets title_lines to 2 when a title needs two.
+void fitAxisTitles(const Figure& fig, const Style& st, Geometry& g) {
+  const double room = g.ph + 8.0;
+  for (std::size_t p = 0; p < fig.panels.size(); ++p) {
+    g.titles[p].clear();
+    for (const Axis& axis : fig.panels[p].axes) {
+      const QString full = qs(axis.title);
+      const auto cut = full.lastIndexOf(QStringLiteral(" ["));
+      const QString quantity = full.left(cut), unit = full.mid(cut + 1);
+      if (textWidth(full, st.font) <= room || cut < 0) {
+        g.titles[p].push_back({full});
+      } else if (textWidth(quantity, st.font) <= room) {
+        g.titles[p].push_back({quantity, unit});
+        g.title_lines = 2;
+      } else {
+        g.titles[p].push_back({unit});
+      }
+    }
+  }
+}
+
+// The whole layout: columns, legends, event rows and the panels' height; a second pass when a
+// title needs two lines (a wider left margin).
+Geometry layOut(const Figure& fig, const Style& st, QSizeF size, double top) {
+  Geometry g;
+  g.top = top;
+  g.title_h = st.font * 1.25;
+  g.leg_line = st.small * 1.45;
+  g.ev_line = st.small * 1.3;
+  g.label_w = tickLabelWidths(fig, st);
+  g.titles.resize(fig.panels.size());
+  const double bottom = kTick + 1.0 + st.small * 1.3 + g.title_h + g.pad;
+  for (int pass = 0; pass < 2; ++pass) {
+    layOutColumns(fig, st, size, g);
+    layOutLegends(fig, st, g);
+    placeEvents(fig, st, size, g);
+    // Vertical: title, then per panel its legend (the first also the event labels) and plot;
+    // the bottom panel's time labels and title below.
+    double fixed = top + bottom + g.strip_h + g.gap * static_cast<double>(fig.panels.size() - 1);
+    for (double h : g.legend_h) fixed += h;
+    g.ph = std::max(12.0, (size.height() - fixed) / static_cast<double>(fig.panels.size()));
+    if (pass == 1) break;
+    fitAxisTitles(fig, st, g);
+    if (g.title_lines == 1) break;
+  }
+  return g;
+}
+
+// The events' labels and lines, under the signals.
+void drawEvents(const Geometry& g, const FigureLayout& layout, Canvas& c, const Style& st) {
+  const double strip_top = layout.plots.front().top() - g.strip_h;
+  for (const PlacedEvent& pe : g.placed) {
+    const Event& e = *pe.event;
+    const EventStyle es = eventStyle(e.kind);
+    const Stroke s{es.color, 0.6, es.dashes};
+    c.beginGroup(
+        "event",
+        {{"time", num(e.time)}, {"kind", kindName(e.kind)}, {"label", e.label}, {"x", num(pe.x)}});
+    const QString label = qs(e.label);
+    const double ly = strip_top + (g.event_rows - 1 - pe.row + 0.5) * g.ev_line;
+    c.text(outline(label, st.small, QPointF(pe.label_x, ly), HAlign::Center), es.color, label);
+    c.line(QPointF(pe.x, ly + g.ev_line / 2), QPointF(pe.x, layout.plots.front().top()), s);
+    for (const QRectF& r : layout.plots)
+      c.line(QPointF(pe.x, r.top()), QPointF(pe.x, r.bottom()), s);
+    c.endGroup();
+  }
+}
+
+double yOf(const QRectF& r, const Ticks& t, double v) {
+  return r.bottom() - (v - t.lo) / (t.hi - t.lo) * r.height();
+}
+
+// Grid at the time ticks and the first axis' ticks, then the signals, split at non-finite
+// values.
+void drawGridAndTraces(const Figure& fig, const Panel& panel, const QRectF& r, const Geometry& g,
+                       Canvas& c, const Style& st) {
+  const Ticks& xt = fig.time.ticks;
+  const double tscale = fig.time.scale.factor;
+  const Stroke grid{kGrid, 0.4, {}};
+  for (std::size_t i = 0; i < xt.count(); ++i) {
+    const double x = g.xOf(xt, xt.value(i));
+    c.line(QPointF(x, r.top()), QPointF(x, r.bottom()), grid);
+  }
+  for (std::size_t i = 0; i < panel.axes.front().ticks.count(); ++i) {
+    const double yy = yOf(r, panel.axes.front().ticks, panel.axes.front().ticks.value(i));
+    c.line(QPointF(r.left(), yy), QPointF(r.right(), yy), grid);
+  }
+  for (const Trace& tr : panel.traces) {
+    const Ticks& yt = panel.axes[tr.axis].ticks;
+    c.beginGroup(
+        "trace",
+        {{"column", tr.column}, {"label", tr.label}, {"axis-title", panel.axes[tr.axis].title}});
+    const Stroke s{kPalette[tr.color % kPalette.size()], st.line, {}};
+    QPolygonF poly;
+    for (std::size_t i = 0; i < tr.t.size(); ++i) {
+      if (!std::isfinite(tr.y[i])) {
+        if (poly.size() > 1) c.polyline(poly, s, r);
+        poly.clear();
+        continue;
+      }
+      poly << QPointF(g.xOf(xt, tr.t[i] / tscale), yOf(r, yt, tr.y[i]));
+    }
+    if (poly.size() > 1) c.polyline(poly, s, r);
+    c.endGroup();
+  }
+}
+
+// Y axis `a` of panel `p`: the first on the left, the others outward on the right; its ticks,
+// labels and rotated title.
+void drawYAxis(const Panel& panel, std::size_t p, std::size_t a, const QRectF& r, const Geometry& g,
+               Canvas& c, const Style& st) {
+  const Stroke frame{kInk, st.frame, {}};
+  const Axis& axis = panel.axes[a];
+  const bool on_left = a == 0;
+  const double edge = on_left ? r.left() : r.right() + g.slot_x[a - 1];
+  if (!on_left && a > 1) c.line(QPointF(edge, r.top()), QPointF(edge, r.bottom()), frame);
+  const double dir = on_left ? -1.0 : 1.0;
+  // In a panel too short for every label, every second (or third...) tick keeps its label,
+  // starting from the one nearest zero so that zero stays labelled.
+  const std::size_t n_ticks = axis.ticks.count();
+  const double spacing = n_ticks > 1 ? r.height() / static_cast<double>(n_ticks - 1) : r.height();
+  const auto every = static_cast<std::size_t>(std::max(1.0, std::ceil(st.small * 1.25 / spacing)));
+  std::size_t anchor = 0;
+  for (std::size_t i = 0; i < n_ticks; ++i)
+    if (std::fabs(axis.ticks.value(i)) < std::fabs(axis.ticks.value(anchor))) anchor = i;
+  for (std::size_t i = 0; i < n_ticks; ++i) {
+    const double yy = yOf(r, axis.ticks, axis.ticks.value(i));
+    const QString label = qs(axis.ticks.label(i));
+    const bool labelled = (i + every - anchor % every) % every == 0;
+    c.beginGroup(labelled ? "ytick" : "ytick-unlabelled", {{"panel", std::to_string(p)},
+                                                           {"axis", std::to_string(a)},
+                                                           {"value", num(axis.ticks.value(i))},
+                                                           {"label", axis.ticks.label(i)},
+                                                           {"y", num(yy)}});
+    c.line(QPointF(edge, yy), QPointF(edge + dir * kTick, yy), frame);
+    if (labelled)
+      c.text(outline(label, st.small, QPointF(edge + dir * (kTick + 2.0), yy),
+                     on_left ? HAlign::Right : HAlign::Left),
+             kInk, label);
+    c.endGroup();
+  }
+  // The title, rotated, in one or two lines.
+  const QStringList& lines = g.titles[p][a];
+  const QString title = lines.join(QLatin1Char(' '));
+  c.beginGroup("axis-title", {{"panel", std::to_string(p)},
+                              {"axis", std::to_string(a)},
+                              {"text", title.toStdString()},
+                              {"unit", axis.scale.display}});
+  for (int l = 0; l < lines.size(); ++l) {
+    const double offset = (l + 0.8) * g.title_h / 1.25 + l * (g.title_h - st.font);
+    const double tx = on_left ? g.pad + offset : edge + kTick + 2.0 + g.label_w[a] + 2.0 + offset;
+    c.text(outline(lines[l], st.font, QPointF(tx, r.center().y()), HAlign::Center, false, true),
+           kInk, lines[l]);
+  }
+  c.endGroup();
+}
+
+// Time ticks in every panel; labels and title under the bottom one.
+void drawTimeAxis(const Figure& fig, std::size_t p, const QRectF& r, const Geometry& g, Canvas& c,
+                  const Style& st) {
+  const Ticks& xt = fig.time.ticks;
+  const bool bottom_panel = p + 1 == fig.panels.size();
+  const Stroke frame{kInk, st.frame, {}};
+  for (std::size_t i = 0; i < xt.count(); ++i) {
+    const double x = g.xOf(xt, xt.value(i));
+    const QString label = qs(xt.label(i));
+    c.beginGroup(bottom_panel ? "xtick" : "xtick-mark", {{"panel", std::to_string(p)},
+                                                         {"value", num(xt.value(i))},
+                                                         {"label", xt.label(i)},
+                                                         {"x", num(x)}});
+    c.line(QPointF(x, r.bottom()), QPointF(x, r.bottom() - kTick), frame);
+    if (bottom_panel)
+      c.text(outline(label, st.small, QPointF(x, r.bottom() + kTick + 1.0 + st.small * 0.65),
+                     HAlign::Center),
+             kInk, label);
+    c.endGroup();
+  }
+  if (!bottom_panel) return;
+  const QString title = qs(fig.time.title);
+  c.beginGroup("axis-title",
+               {{"panel", "time"}, {"text", fig.time.title}, {"unit", fig.time.scale.display}});
+  c.text(
+      outline(title, st.font,
+              QPointF(r.center().x(), r.bottom() + kTick + 1.0 + st.small * 1.3 + g.title_h * 0.55),
+              HAlign::Center),
+      kInk, title);
+  c.endGroup();
+}
+
+// One panel: grid, signals, frame, axes and legend.
+void drawPanel(const Figure& fig, std::size_t p, const QRectF& r, const Geometry& g, Canvas& c,
+               const Style& st) {
+  const Panel& panel = fig.panels[p];
+  c.beginGroup("panel", {{"index", std::to_string(p)},
+                         {"axis-title", panel.axes.front().title},
+                         {"unit", panel.axes.front().scale.display}});
+  drawGridAndTraces(fig, panel, r, g, c, st);
+  const Stroke frame{kInk, st.frame, {}};
+  c.line(r.topLeft(), r.topRight(), frame);
+  c.line(r.bottomLeft(), r.bottomRight(), frame);
+  c.line(r.topLeft(), r.bottomLeft(), frame);
+  c.line(r.topRight(), r.bottomRight(), frame);
+  for (std::size_t a = 0; a < panel.axes.size(); ++a) drawYAxis(panel, p, a, r, g, c, st);
+  drawTimeAxis(fig, p, r, g, c, st);
+  c.beginGroup("legend", {{"panel", std::to_string(p)}});
+  for (const LegendItem& item : g.legends[p]) {
+    c.line(item.at, item.at + QPointF(kSample, 0), Stroke{item.color, st.line * 1.2, {}});
+    c.text(outline(item.label, st.small, item.at + QPointF(kSample + 3.0, 0), HAlign::Left), kInk,
+           item.label);
+  }
+  c.endGroup();
+  c.endGroup();
+}
+
+}  // namespace
+
 FigureLayout drawFigure(const Figure& fig, Canvas& c, QSizeF size, const Style& st) {
   FigureLayout layout;
   c.fillRect(QRectF(QPointF(0, 0), size), Qt::white);
@@ -305,286 +637,20 @@ FigureLayout drawFigure(const Figure& fig, Canvas& c, QSizeF size, const Style& 
     c.endGroup();
     return layout;
   }
-  const Ticks& xt = fig.time.ticks;
-  const double tscale = fig.time.scale.factor;
-  layout.t_lo = xt.lo * tscale;
-  layout.t_hi = xt.hi * tscale;
-
-  // Horizontal: the left axis' labels and title; extra (overlaid) axes stack on the right.
-  const double title_h = st.font * 1.25;
-  std::vector<double> label_w;  // widest tick label per axis slot
-  for (const Panel& p : fig.panels)
-    for (std::size_t a = 0; a < p.axes.size(); ++a) {
-      if (label_w.size() <= a) label_w.resize(a + 1, 0.0);
-      for (const std::string& l : p.axes[a].ticks.labels())
-        label_w[a] = std::max(label_w[a], textWidth(qs(l), st.small));
-    }
-  // Axis titles: one line, else quantity and [unit] on two lines, else [unit] alone.
-  std::vector<std::vector<QStringList>> titles(fig.panels.size());
-  int title_lines = 1;
-  double x0 = 0, x1 = 0, pw = 0, ph = 0, strip_h = 0;
-  std::vector<double> slot_x;  // outer edge offsets of the right-hand axes
-  const auto xOf = [&](double t_scaled) { return x0 + (t_scaled - xt.lo) / (xt.hi - xt.lo) * pw; };
-  const double leg_line = st.small * 1.45;
-  std::vector<std::vector<LegendItem>> legends;
-  std::vector<double> legend_h;
-  struct PlacedEvent {
-    const Event* event;
-    double x;
-    double label_x;  // centre of the label
-    int row;         // 0 nearest the top panel
-  };
-  std::vector<PlacedEvent> placed;
-  int event_rows = 0;
-  const double ev_line = st.small * 1.3;
-  const double gap = 4.0;
-  const double bottom = kTick + 1.0 + st.small * 1.3 + title_h + pad;
-  // A second pass when a title needs two lines (a wider left margin).
-  for (int pass = 0; pass < 2; ++pass) {
-    const double left = pad + title_h * title_lines + 2.0 + label_w[0] + kTick + 2.0;
-    slot_x.clear();
-    double right = 0.0;
-    for (std::size_t a = 1; a < label_w.size(); ++a) {
-      slot_x.push_back(right);
-      right += kTick + 2.0 + label_w[a] + 2.0 + title_h * title_lines +
-               (a + 1 < label_w.size() ? 4.0 : 0.0);
-    }
-    const QString last_x_label = xt.count() ? qs(xt.label(xt.count() - 1)) : QString();
-    right = std::max(right + pad, textWidth(last_x_label, st.small) / 2 + pad + 1.0);
-    x0 = left;
-    x1 = std::max(left + 10.0, size.width() - right);
-    pw = x1 - x0;
-
-    // Legends above each panel, wrapped to the plot width.
-    legends.assign(fig.panels.size(), {});
-    legend_h.assign(fig.panels.size(), 0.0);
-    for (std::size_t p = 0; p < fig.panels.size(); ++p) {
-      double x = x0, row = 0;
-      for (const Trace& tr : fig.panels[p].traces) {
-        const QString label = qs(tr.label);
-        const double w = kSample + 3.0 + textWidth(label, st.small);
-        if (x > x0 && x + w > x1) {
-          x = x0;
-          ++row;
-        }
-        legends[p].push_back({QPointF(x, row * leg_line + leg_line / 2), label,
-                              kPalette[tr.color % kPalette.size()]});
-        x += w + 8.0;
-      }
-      legend_h[p] = (row + 1) * leg_line;
-    }
-
-    // Event labels in rows above the top panel, each in the lowest row where it overlaps no
-    // label, crosses no higher label's leader line, and its own leader crosses no label.
-    placed.clear();
-    event_rows = 0;
-    for (const Event& e : fig.events) {
-      const double x = xOf(e.time / tscale);
-      const double w = textWidth(qs(e.label), st.small);
-      const double lx = std::clamp(x, w / 2 + 1.0, size.width() - w / 2 - 1.0);
-      // Leader lines may cross labels only when four rows cannot avoid it.
-      const auto fits = [&](int row, bool leaders) {
-        for (const PlacedEvent& q : placed) {
-          const double qw = textWidth(qs(q.event->label), st.small);
-          if (q.row == row && std::fabs(q.label_x - lx) < (w + qw) / 2 + 3.0) return false;
-          if (!leaders) continue;
-          if (q.row > row && std::fabs(q.x - lx) < w / 2 + 1.5) return false;
-          if (q.row < row && std::fabs(x - q.label_x) < qw / 2 + 1.5) return false;
-        }
-        return true;
-      };
-      int row = 0;
-      while (row < 4 && !fits(row, true)) ++row;
-      if (row == 4) {
-        row = 0;
-        while (!fits(row, false)) ++row;
-      }
-      event_rows = std::max(event_rows, row + 1);
-      placed.push_back({&e, x, lx, row});
-    }
-    strip_h = event_rows == 0 ? 0.0 : event_rows * ev_line + 2.0;
-
-    // Vertical: title, then per panel its legend (the first also the event labels) and plot;
-    // the bottom panel's time labels and title below.
-    double fixed = top + bottom + strip_h + gap * static_cast<double>(fig.panels.size() - 1);
-    for (double h : legend_h) fixed += h;
-    ph = std::max(12.0, (size.height() - fixed) / static_cast<double>(fig.panels.size()));
-    if (pass == 1) break;
-    const double room = ph + 8.0;
-    for (std::size_t p = 0; p < fig.panels.size(); ++p) {
-      titles[p].clear();
-      for (const Axis& axis : fig.panels[p].axes) {
-        const QString full = qs(axis.title);
-        const auto cut = full.lastIndexOf(QStringLiteral(" ["));
-        const QString quantity = full.left(cut), unit = full.mid(cut + 1);
-        if (textWidth(full, st.font) <= room || cut < 0) {
-          titles[p].push_back({full});
-        } else if (textWidth(quantity, st.font) <= room) {
-          titles[p].push_back({quantity, unit});
-          title_lines = 2;
-        } else {
-          titles[p].push_back({unit});
-        }
-      }
-    }
-    if (title_lines == 1) break;
-  }
+  layout.t_lo = fig.time.ticks.lo * fig.time.scale.factor;
+  layout.t_hi = fig.time.ticks.hi * fig.time.scale.factor;
+  Geometry g = layOut(fig, st, size, top);
   double y = top;
   for (std::size_t p = 0; p < fig.panels.size(); ++p) {
-    for (LegendItem& item : legends[p]) item.at.ry() += y;
-    y += legend_h[p];
-    if (p == 0) y += strip_h;
-    layout.plots.push_back(QRectF(x0, y, pw, ph));
-    y += ph + gap;
+    for (LegendItem& item : g.legends[p]) item.at.ry() += y;
+    y += g.legend_h[p];
+    if (p == 0) y += g.strip_h;
+    layout.plots.push_back(QRectF(g.x0, y, g.pw, g.ph));
+    y += g.ph + g.gap;
   }
-  const double strip_top = layout.plots.front().top() - strip_h;
-
   // Events first, so the signals are drawn over them.
-  for (const PlacedEvent& pe : placed) {
-    const Event& e = *pe.event;
-    const EventStyle es = eventStyle(e.kind);
-    const Stroke s{es.color, 0.6, es.dashes};
-    c.beginGroup(
-        "event",
-        {{"time", num(e.time)}, {"kind", kindName(e.kind)}, {"label", e.label}, {"x", num(pe.x)}});
-    const QString label = qs(e.label);
-    const double ly = strip_top + (event_rows - 1 - pe.row + 0.5) * ev_line;
-    c.text(outline(label, st.small, QPointF(pe.label_x, ly), HAlign::Center), es.color, label);
-    c.line(QPointF(pe.x, ly + ev_line / 2), QPointF(pe.x, layout.plots.front().top()), s);
-    for (const QRectF& r : layout.plots)
-      c.line(QPointF(pe.x, r.top()), QPointF(pe.x, r.bottom()), s);
-    c.endGroup();
-  }
-
-  const Stroke frame{kInk, st.frame, {}};
-  const Stroke grid{kGrid, 0.4, {}};
-  for (std::size_t p = 0; p < fig.panels.size(); ++p) {
-    const Panel& panel = fig.panels[p];
-    const QRectF r = layout.plots[p];
-    const bool bottom_panel = p + 1 == fig.panels.size();
-    c.beginGroup("panel", {{"index", std::to_string(p)},
-                           {"axis-title", panel.axes.front().title},
-                           {"unit", panel.axes.front().scale.display}});
-    // Grid at the time ticks and the first axis' ticks.
-    for (std::size_t i = 0; i < xt.count(); ++i) {
-      const double x = xOf(xt.value(i));
-      c.line(QPointF(x, r.top()), QPointF(x, r.bottom()), grid);
-    }
-    const auto yOf = [&](const Ticks& t, double v) {
-      return r.bottom() - (v - t.lo) / (t.hi - t.lo) * r.height();
-    };
-    for (std::size_t i = 0; i < panel.axes.front().ticks.count(); ++i) {
-      const double yy = yOf(panel.axes.front().ticks, panel.axes.front().ticks.value(i));
-      c.line(QPointF(r.left(), yy), QPointF(r.right(), yy), grid);
-    }
-    // Signals, split at non-finite values.
-    for (const Trace& tr : panel.traces) {
-      const Ticks& yt = panel.axes[tr.axis].ticks;
-      c.beginGroup(
-          "trace",
-          {{"column", tr.column}, {"label", tr.label}, {"axis-title", panel.axes[tr.axis].title}});
-      const Stroke s{kPalette[tr.color % kPalette.size()], st.line, {}};
-      QPolygonF poly;
-      for (std::size_t i = 0; i < tr.t.size(); ++i) {
-        if (!std::isfinite(tr.y[i])) {
-          if (poly.size() > 1) c.polyline(poly, s, r);
-          poly.clear();
-          continue;
-        }
-        poly << QPointF(xOf(tr.t[i] / tscale), yOf(yt, tr.y[i]));
-      }
-      if (poly.size() > 1) c.polyline(poly, s, r);
-      c.endGroup();
-    }
-    // Frame.
-    c.line(r.topLeft(), r.topRight(), frame);
-    c.line(r.bottomLeft(), r.bottomRight(), frame);
-    c.line(r.topLeft(), r.bottomLeft(), frame);
-    c.line(r.topRight(), r.bottomRight(), frame);
-    // Y axes: the first on the left, the others outward on the right.
-    for (std::size_t a = 0; a < panel.axes.size(); ++a) {
-      const Axis& axis = panel.axes[a];
-      const bool on_left = a == 0;
-      const double edge = on_left ? r.left() : r.right() + slot_x[a - 1];
-      if (!on_left && a > 1) c.line(QPointF(edge, r.top()), QPointF(edge, r.bottom()), frame);
-      const double dir = on_left ? -1.0 : 1.0;
-      // In a panel too short for every label, every second (or third...) tick keeps its label,
-      // starting from the one nearest zero so that zero stays labelled.
-      const std::size_t n_ticks = axis.ticks.count();
-      const double spacing =
-          n_ticks > 1 ? r.height() / static_cast<double>(n_ticks - 1) : r.height();
-      const auto every =
-          static_cast<std::size_t>(std::max(1.0, std::ceil(st.small * 1.25 / spacing)));
-      std::size_t anchor = 0;
-      for (std::size_t i = 0; i < n_ticks; ++i)
-        if (std::fabs(axis.ticks.value(i)) < std::fabs(axis.ticks.value(anchor))) anchor = i;
-      for (std::size_t i = 0; i < n_ticks; ++i) {
-        const double yy = yOf(axis.ticks, axis.ticks.value(i));
-        const QString label = qs(axis.ticks.label(i));
-        const bool labelled = (i + every - anchor % every) % every == 0;
-        c.beginGroup(labelled ? "ytick" : "ytick-unlabelled", {{"panel", std::to_string(p)},
-                                                               {"axis", std::to_string(a)},
-                                                               {"value", num(axis.ticks.value(i))},
-                                                               {"label", axis.ticks.label(i)},
-                                                               {"y", num(yy)}});
-        c.line(QPointF(edge, yy), QPointF(edge + dir * kTick, yy), frame);
-        if (labelled)
-          c.text(outline(label, st.small, QPointF(edge + dir * (kTick + 2.0), yy),
-                         on_left ? HAlign::Right : HAlign::Left),
-                 kInk, label);
-        c.endGroup();
-      }
-      // The title, rotated, in one or two lines.
-      const QStringList& lines = titles[p][a];
-      const QString title = lines.join(QLatin1Char(' '));
-      c.beginGroup("axis-title", {{"panel", std::to_string(p)},
-                                  {"axis", std::to_string(a)},
-                                  {"text", title.toStdString()},
-                                  {"unit", axis.scale.display}});
-      for (int l = 0; l < lines.size(); ++l) {
-        const double offset = (l + 0.8) * title_h / 1.25 + l * (title_h - st.font);
-        const double tx = on_left ? pad + offset : edge + kTick + 2.0 + label_w[a] + 2.0 + offset;
-        c.text(outline(lines[l], st.font, QPointF(tx, r.center().y()), HAlign::Center, false, true),
-               kInk, lines[l]);
-      }
-      c.endGroup();
-    }
-    // Time ticks in every panel; labels and title under the bottom one.
-    for (std::size_t i = 0; i < xt.count(); ++i) {
-      const double x = xOf(xt.value(i));
-      const QString label = qs(xt.label(i));
-      c.beginGroup(bottom_panel ? "xtick" : "xtick-mark", {{"panel", std::to_string(p)},
-                                                           {"value", num(xt.value(i))},
-                                                           {"label", xt.label(i)},
-                                                           {"x", num(x)}});
-      c.line(QPointF(x, r.bottom()), QPointF(x, r.bottom() - kTick), frame);
-      if (bottom_panel)
-        c.text(outline(label, st.small, QPointF(x, r.bottom() + kTick + 1.0 + st.small * 0.65),
-                       HAlign::Center),
-               kInk, label);
-      c.endGroup();
-    }
-    if (bottom_panel) {
-      const QString title = qs(fig.time.title);
-      c.beginGroup("axis-title",
-                   {{"panel", "time"}, {"text", fig.time.title}, {"unit", fig.time.scale.display}});
-      c.text(outline(title, st.font,
-                     QPointF(r.center().x(),
-                             r.bottom() + kTick + 1.0 + st.small * 1.3 + title_h * 0.55),
-                     HAlign::Center),
-             kInk, title);
-      c.endGroup();
-    }
-    // Legend.
-    c.beginGroup("legend", {{"panel", std::to_string(p)}});
-    for (const LegendItem& item : legends[p]) {
-      c.line(item.at, item.at + QPointF(kSample, 0), Stroke{item.color, st.line * 1.2, {}});
-      c.text(outline(item.label, st.small, item.at + QPointF(kSample + 3.0, 0), HAlign::Left), kInk,
-             item.label);
-    }
-    c.endGroup();
-    c.endGroup();
-  }
+  drawEvents(g, layout, c, st);
+  for (std::size_t p = 0; p < fig.panels.size(); ++p) drawPanel(fig, p, layout.plots[p], g, c, st);
   return layout;
 }
 
@@ -689,28 +755,19 @@ void exportFigure(const Figure& figure, const QString& path, const FigureSize& s
 
 // --- heat maps ------------------------------------------------------------------------------
 
-HeatMapLayout drawHeatMap(const HeatMap& map, Canvas& c, QSizeF size, const Style& st) {
-  HeatMapLayout lay;
-  c.fillRect(QRectF(QPointF(0, 0), size), Qt::white);
-  const double top = map.title.empty() ? 8.0 : 8.0 + st.title * 1.6;
-  const double left = 16.0 + st.font + 4.0 + 34.0;   // y title, tick labels
-  const double bottom = kTick + 3.0 + st.small * 1.4 + st.font * 1.6 + 4.0;
-  const double bar_w = 10.0, bar_gap = 10.0;
-  const double right = bar_gap + bar_w + kTick + 3.0 + 34.0 + st.font * 1.6 + 4.0;
-  lay.plot = QRectF(left, top, std::max(10.0, size.width() - left - right),
-                    std::max(10.0, size.height() - top - bottom));
-  lay.bar = QRectF(lay.plot.right() + bar_gap, lay.plot.top(), bar_w, lay.plot.height());
-  const QRectF& P = lay.plot;
-  const Stroke frame{kInk, st.frame, {}};
-  if (!map.title.empty()) {
-    c.beginGroup("title", {{"text", map.title}});
-    c.text(outline(qs(map.title), st.title, QPointF(size.width() / 2, 4.0 + st.title * 0.6),
-                   HAlign::Center),
-           kInk, qs(map.title));
-    c.endGroup();
-  }
-  auto xAt = [&](double f) { return P.left() + f * P.width(); };
-  auto yAt = [&](double f) { return P.bottom() - f * P.height(); };
+namespace {
+
+double heatX(const QRectF& P, double f) {
+  return P.left() + f * P.width();
+}
+double heatY(const QRectF& P, double f) {
+  return P.bottom() - f * P.height();
+}
+
+// The cells, coloured by value; refused and lost cells crossed.
+void drawHeatCells(const HeatMap& map, const QRectF& P, Canvas& c, const Style& st) {
+  auto xAt = [&](double f) { return heatX(P, f); };
+  auto yAt = [&](double f) { return heatY(P, f); };
   const double xspan = map.x.edges.back() - map.x.edges.front();
   const double yspan = map.y.edges.back() - map.y.edges.front();
   for (const HeatCell& cell : map.cells) {
@@ -743,6 +800,13 @@ HeatMapLayout drawHeatMap(const HeatMap& map, Canvas& c, QSizeF size, const Styl
     }
     c.endGroup();
   }
+}
+
+// The frame, the x and y ticks with their labels, and the axis titles.
+void drawHeatAxes(const HeatMap& map, const QRectF& P, QSizeF size, Canvas& c, const Style& st) {
+  const Stroke frame{kInk, st.frame, {}};
+  auto xAt = [&](double f) { return heatX(P, f); };
+  auto yAt = [&](double f) { return heatY(P, f); };
   c.line(P.topLeft(), P.topRight(), frame);
   c.line(P.bottomLeft(), P.bottomRight(), frame);
   c.line(P.topLeft(), P.bottomLeft(), frame);
@@ -777,8 +841,11 @@ HeatMapLayout drawHeatMap(const HeatMap& map, Canvas& c, QSizeF size, const Styl
                  HAlign::Center, false, true),
          kInk, qs(map.y.title));
   c.endGroup();
-  // The colour bar: 64 bands, its ticks on the right, its title along it.
-  const QRectF& B = lay.bar;
+}
+
+// The colour bar: 64 bands, its ticks on the right, its title along it.
+void drawColourBar(const HeatMap& map, const QRectF& B, QSizeF size, Canvas& c, const Style& st) {
+  const Stroke frame{kInk, st.frame, {}};
   c.beginGroup("colourbar", {{"lo", num(map.colour_lo)},
                              {"hi", num(map.colour_hi)},
                              {"log", map.log_colour ? "1" : "0"},
@@ -811,26 +878,56 @@ HeatMapLayout drawHeatMap(const HeatMap& map, Canvas& c, QSizeF size, const Styl
                  QPointF(size.width() - 4.0, B.center().y()), HAlign::Center, false, true),
          kInk, qs(map.value_title));
   c.endGroup();
-  // The marked point: a green dot with a dark rim.
-  if (map.marker) {
-    const QPointF at(xAt(map.x.fraction((*map.marker)[0])), yAt(map.y.fraction((*map.marker)[1])));
-    lay.marker = at;
-    c.beginGroup("marker", {{"x", num((*map.marker)[0])},
-                            {"y", num((*map.marker)[1])},
-                            {"pos", num(at.x()) + " " + num(at.y())}});
-    auto ring = [&](double radius) {
-      QPolygonF poly;
-      for (int i = 0; i <= 32; ++i) {
-        const double a = 2.0 * 3.14159265358979323846 * i / 32;
-        poly << at + QPointF(radius * std::cos(a), radius * std::sin(a));
-      }
-      return poly;
-    };
-    const QRectF all(QPointF(0, 0), size);
-    c.polyline(ring(1.6), Stroke{QColor(0x00, 0xC0, 0x40), 3.2, {}}, all);
-    c.polyline(ring(3.4), Stroke{kInk, 0.8, {}}, all);
+}
+
+// The marked point: a green dot with a dark rim. Returns where it is drawn.
+QPointF drawHeatMarker(const HeatMap& map, const QRectF& P, QSizeF size, Canvas& c) {
+  auto xAt = [&](double f) { return heatX(P, f); };
+  auto yAt = [&](double f) { return heatY(P, f); };
+  const QPointF at(xAt(map.x.fraction((*map.marker)[0])), yAt(map.y.fraction((*map.marker)[1])));
+  c.beginGroup("marker", {{"x", num((*map.marker)[0])},
+                          {"y", num((*map.marker)[1])},
+                          {"pos", num(at.x()) + " " + num(at.y())}});
+  auto ring = [&](double radius) {
+    QPolygonF poly;
+    for (int i = 0; i <= 32; ++i) {
+      const double a = 2.0 * 3.14159265358979323846 * i / 32;
+      poly << at + QPointF(radius * std::cos(a), radius * std::sin(a));
+    }
+    return poly;
+  };
+  const QRectF all(QPointF(0, 0), size);
+  c.polyline(ring(1.6), Stroke{QColor(0x00, 0xC0, 0x40), 3.2, {}}, all);
+  c.polyline(ring(3.4), Stroke{kInk, 0.8, {}}, all);
+  c.endGroup();
+  return at;
+}
+
+}  // namespace
+
+HeatMapLayout drawHeatMap(const HeatMap& map, Canvas& c, QSizeF size, const Style& st) {
+  HeatMapLayout lay;
+  c.fillRect(QRectF(QPointF(0, 0), size), Qt::white);
+  const double top = map.title.empty() ? 8.0 : 8.0 + st.title * 1.6;
+  const double left = 16.0 + st.font + 4.0 + 34.0;  // y title, tick labels
+  const double bottom = kTick + 3.0 + st.small * 1.4 + st.font * 1.6 + 4.0;
+  const double bar_w = 10.0, bar_gap = 10.0;
+  const double right = bar_gap + bar_w + kTick + 3.0 + 34.0 + st.font * 1.6 + 4.0;
+  lay.plot = QRectF(left, top, std::max(10.0, size.width() - left - right),
+                    std::max(10.0, size.height() - top - bottom));
+  lay.bar = QRectF(lay.plot.right() + bar_gap, lay.plot.top(), bar_w, lay.plot.height());
+  const QRectF& P = lay.plot;
+  if (!map.title.empty()) {
+    c.beginGroup("title", {{"text", map.title}});
+    c.text(outline(qs(map.title), st.title, QPointF(size.width() / 2, 4.0 + st.title * 0.6),
+                   HAlign::Center),
+           kInk, qs(map.title));
     c.endGroup();
   }
+  drawHeatCells(map, P, c, st);
+  drawHeatAxes(map, P, size, c, st);
+  drawColourBar(map, lay.bar, size, c, st);
+  if (map.marker) lay.marker = drawHeatMarker(map, P, size, c);
   return lay;
 }
 
