@@ -33,6 +33,9 @@ packages=(
   libgl-dev libglu1-mesa-dev fonts-dejavu-core
   # Rendering tests under a virtual display with Mesa's software rasteriser (llvmpipe)
   xvfb xauth libgl1-mesa-dri libglx-mesa0
+  # The planner's Slurm test (tests/planner/slurm_cluster.sh): a single-node cluster on localhost
+  # (munged, slurmctld, slurmd) runs a job array of `plan --shard`
+  slurm-wlm munge
 )
 
 as_root() {
@@ -72,8 +75,12 @@ case "$mode" in
       # The long physics runs (grasps held for seconds, parameter sweeps, random IK and tree
       # scenes by the hundred) repeat under the sanitizers code paths the shorter tests already
       # take there, at ten times the cost; they run in the first build. So do the tests that bound
-      # a loader's time (linear, not quadratic, in Release).
-      long_runs='^(PenaltyGrasp|PenaltyConvergence|Stability\.TheBound|TorsionalFriction\.TheConverged|GraspSweepHold|IkMiss|Placement\.Every|KdopTree\.BoxesAndSpheres|BarrettLift|HandHostile\.ManyPoses|UrdfHostile\.Many[A-Za-z]*LinearTime)\.?'
+      # a loader's time (linear, not quadratic, in Release), and the Slurm cluster test (its
+      # daemons once per CI run are enough; the planner's sharding is tested here too). Also the
+      # energy integrations over seconds, the planner's constraint searches, the dense IK scans
+      # and the corpus hands closing (the sanitizer pass's ten costliest runs after the mutation
+      # tests, 2 of its 5 minutes; stop 28's costs).
+      long_runs='^(PlannerSlurm|PenaltyGrasp|PenaltyConvergence|Stability\.TheBound|TorsionalFriction\.TheConverged|GraspSweepHold|IkMiss|Placement\.Every|KdopTree\.BoxesAndSpheres|BarrettLift|HandHostile\.ManyPoses|UrdfHostile\.Many[A-Za-z]*LinearTime|ForwardDynamics\.ConservesEnergy|Breakaway\.Penetration|Seed004Objects\.LumpyBunny|PlannerConstraints|BarrettTransmissionIk\.Unreachable|VaryCli\.CellMetric|ShippedScenarios\.Anthro20|UrdfCorpus\.EveryPublicHand)'
       ASAN_OPTIONS=abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
         ctest --test-dir "$sanitized" --output-on-failure -j2 -E "$long_runs"
     fi

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The core library must never include Qt or OpenSceneGraph (DESIGN.md section 1): it is used
+// The core library must never include Qt or OpenSceneGraph (docs/design.md section 1): it is used
 // headless by the CLI, tests and benchmarks. This scans every core source and header.
 #include <gtest/gtest.h>
 
