@@ -195,7 +195,7 @@ bool OsgViewport::projectsInside(const Eigen::Vector3d& lo, const Eigen::Vector3
 
 void OsgViewport::syncFromSnapshot() {
   if (!dirty_) return;
-  scene_.update(controller_->model(), controller_->state());
+  scene_.update(controller_->model(), controller_->state(), controller_->armBaseWorld());
   if (perturbed_ >= 0) updateDragMarker();  // the pulled point moves with its object
   dirty_ = false;
 }

@@ -404,6 +404,7 @@ SceneGraph::SceneGraph()
       palm_(new osg::MatrixTransform),
       hand_group_(new osg::Group),
       object_group_(new osg::Group),
+      arm_group_(new osg::Group),
       contact_group_(new osg::Group),
       grid_(gridNode(0.3, 0.02)),
       link_material_(makeMaterial(osg::Vec4(0.72f, 0.74f, 0.78f, 1.0f))),
@@ -416,6 +417,12 @@ SceneGraph::SceneGraph()
   // holds them.
   palm_->addChild(hand_group_);
   root_->addChild(object_group_);
+  // The arm a hand is mounted on: drawn in the world from its base (it has no collision
+  // geometry: the arm is kinematic and does not collide, docs/arm.md).
+  arm_material_ = makeMaterial(osg::Vec4(0.55f, 0.6f, 0.7f, 1.0f));
+  arm_group_->setName("Arm");
+  arm_group_->getOrCreateStateSet()->setAttributeAndModes(arm_material_);
+  root_->addChild(arm_group_);
   root_->addChild(contact_group_);
   workspace_geode_ = new osg::Geode;
   workspace_geode_->getOrCreateStateSet()->setMode(
@@ -504,7 +511,41 @@ void SceneGraph::setHand(const sim::Model& model) {
       link_bounds_.back().push_back(bounds);
     }
   }
+  setArm(hand.arm);
   setOptions(options_);
+}
+
+void SceneGraph::setArm(const hand::ArmModel& arm) {
+  arm_group_->removeChildren(0, arm_group_->getNumChildren());
+  arm_links_.clear();
+  arm_axes_.clear();
+  if (arm.empty()) return;
+  for (std::size_t k = 0; k <= arm.chain.rows.size(); ++k) {
+    osg::ref_ptr<osg::MatrixTransform> frame = new osg::MatrixTransform;
+    const hand::BodyShapes* shapes = k < arm.link_shapes.size() ? &arm.link_shapes[k] : nullptr;
+    if (shapes && !shapes->visual.shapes.empty()) {
+      // URDF visuals carry their materials' colours (the reader's grey where a visual has none).
+      frame->addChild(modelGeode(shapes->visual, true));
+    } else if (k > 0) {
+      // A link without drawn geometry: a stick along its row, as for a hand's links.
+      frame->addChild(stickLink(arm.chain.rows[k - 1]));
+    }
+    osg::ref_ptr<osg::Node> axes = axesNode(kFrameAxis);
+    frame->addChild(axes);
+    arm_group_->addChild(frame);
+    arm_links_.push_back(frame);
+    arm_axes_.push_back(axes);
+  }
+}
+
+Eigen::Isometry3d SceneGraph::armFramePose(int k) const {
+  if (k < 0 || static_cast<std::size_t>(k) >= arm_links_.size())
+    return Eigen::Isometry3d::Identity();
+  const osg::Matrixd m = arm_links_[static_cast<std::size_t>(k)]->getMatrix();
+  Eigen::Isometry3d out;
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c) out.matrix()(r, c) = m(c, r);  // osg is row-vector convention
+  return out;
 }
 
 void SceneGraph::setObjects(const std::vector<sim::ObjectModel>& objects) {
@@ -595,9 +636,17 @@ int SceneGraph::objectIndexOf(const osg::NodePath& path) const {
   return -1;
 }
 
-void SceneGraph::update(const sim::Model& model, const sim::SimState& state) {
+void SceneGraph::update(const sim::Model& model, const sim::SimState& state,
+                        const Eigen::Isometry3d& arm_base_world) {
   const hand::HandModel& hand = model.hand();
   palm_->setMatrix(toOsg(state.palm_pose_world));
+  const hand::ArmModel& arm = hand.arm;
+  if (!arm.empty() && state.arm_position.size() == arm.dof() &&
+      arm_links_.size() == arm.chain.rows.size() + 1) {
+    kinematics::forwardKinematics(arm.chain, state.arm_position, arm_frames_);
+    for (std::size_t k = 0; k < arm_links_.size(); ++k)
+      arm_links_[k]->setMatrix(toOsg(arm_base_world * arm_frames_.at(static_cast<int>(k))));
+  }
   // The link frames the state's kinematics stage computed: no forward kinematics here.
   for (std::size_t f = 0;
        f < links_.size() && f < hand.fingers.size() && f < state.link_frames.size(); ++f) {
@@ -705,6 +754,7 @@ void SceneGraph::applyTransparency() {
 osg::BoundingSphere SceneGraph::contentBound() const {
   osg::BoundingSphere bound = palm_->getBound();
   bound.expandBy(object_group_->getBound());
+  if (arm_group_->getNumChildren() > 0) bound.expandBy(arm_group_->getBound());
   return bound;
 }
 
@@ -734,6 +784,7 @@ void SceneGraph::setOptions(const DisplayOptions& options) {
   for (auto& finger : link_bounds_)
     for (auto& n : finger) n->setNodeMask(options_.bounds ? ~0u : 0u);
   for (auto& n : object_bounds_) n->setNodeMask(options_.bounds ? ~0u : 0u);
+  for (auto& n : arm_axes_) n->setNodeMask(options_.frames ? ~0u : 0u);
   contact_group_->setNodeMask(options_.contacts ? ~0u : 0u);
   for (auto& [drawn, hull] : collision_swaps_) {
     drawn->setNodeMask(options_.collision ? 0u : ~0u);
