@@ -91,9 +91,15 @@ class ViewportWindow : public QWindow {
         renderNow();
         return true;
       case QEvent::DragEnter:
-      case QEvent::DragMove:
-        if (owner_) owner_->dragEnterEvent(static_cast<QDragEnterEvent*>(e));
+      case QEvent::DragMove: {
+        // Only files the window can open, as the viewport widget's own dragEnterEvent.
+        auto* drag = static_cast<QDragMoveEvent*>(e);
+        if (owner_ && !droppableFiles(drag->mimeData()).isEmpty())
+          drag->acceptProposedAction();
+        else
+          drag->ignore();
         return true;
+      }
       case QEvent::Drop:
         if (owner_) owner_->dropEvent(static_cast<QDropEvent*>(e));
         return true;
