@@ -923,6 +923,17 @@ class WidgetTest : public QObject {
     QVERIFY(frame());
     qInfo("camera moved %.3f m", (vp->cameraEye() - eye).norm());
     QVERIFY2((vp->cameraEye() - eye).norm() > 0.01, "the drag did not orbit the camera");
+    // The wheel zooms: the eye comes closer to what it looks at, along the same line.
+    const Eigen::Vector3d before = vp->cameraEye();
+    const Eigen::Vector3d look = vp->cameraLook();
+    QWheelEvent wheel(QPointF(c), native->mapToGlobal(QPointF(c)), QPoint(), QPoint(0, 120),
+                      Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+    QCoreApplication::sendEvent(native, &wheel);
+    QVERIFY(frame());
+    const Eigen::Vector3d moved = vp->cameraEye() - before;
+    qInfo("wheel moved the eye %.4f m", moved.norm());
+    QVERIFY2(moved.norm() > 1e-3 && std::abs(moved.normalized().dot(look)) > 0.99,
+             "the wheel did not zoom");
     // Keys typed with the viewport focused go through the window's shortcuts.
     QTest::keyClick(window_->windowHandle(), Qt::Key_1);  // View > Front: looking along +y
     QTRY_VERIFY(vp->cameraLook().dot(Eigen::Vector3d::UnitY()) > 0.99);
