@@ -18,6 +18,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPainter>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSaveFile>
@@ -784,8 +785,20 @@ bool MainWindow::saveScreenshot(const QString& path) {
   return true;
 }
 
+QPixmap MainWindow::windowImage() {
+  QPixmap image = grab();
+  const QImage frame = viewport_->grabFramebuffer();
+  if (!image.isNull() && !frame.isNull() && viewport_->isVisible()) {
+    QPainter painter(&image);
+    // Logical coordinates on both: the frame carries its device pixel ratio.
+    painter.drawImage(QRectF(QPointF(viewport_->mapTo(this, QPoint(0, 0))), viewport_->size()),
+                      frame);
+  }
+  return image;
+}
+
 bool MainWindow::saveWindowImage(const QString& path) {
-  const QPixmap image = grab();
+  const QPixmap image = windowImage();
   QSaveFile file(path);
   if (image.isNull() || !file.open(QIODevice::WriteOnly) || !image.save(&file, "PNG") ||
       !file.commit()) {

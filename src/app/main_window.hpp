@@ -6,6 +6,7 @@
 #include <QLabel>
 #include <QMainWindow>
 #include <QMenu>
+#include <QPixmap>
 #include <QString>
 #include <optional>
 
@@ -85,6 +86,9 @@ class MainWindow : public QMainWindow {
   bool saveScreenshot(const QString& path);
   /// Renders the whole window (panels included) and writes it as PNG atomically.
   bool saveWindowImage(const QString& path);
+  /// The whole window as drawn: the widgets, and the viewport's frame painted where the
+  /// viewport is (its native OpenGL window is not part of a widget grab).
+  QPixmap windowImage();
   /// Brings the dock of panel `name` (joints, cartesian, objects, grasp, trajectory, plot) to the
   /// front; false for an unknown name.
   bool raisePanel(const QString& name);

@@ -397,6 +397,66 @@ osg::ref_ptr<osg::Geode> stickLink(const kinematics::DhRow& row) {
   return geode;
 }
 
+// The contact arrow's parts in the arrow's frame (z out of the surface), as triangle corners
+// with normals: a dot at the contact point, a shaft of unit length along z (scaled to the
+// arrow's length) and a cone whose base sits at z = 0 (moved to the shaft's end).
+struct ArrowCorner {
+  Eigen::Vector3f point, normal;
+};
+struct ArrowParts {
+  std::vector<ArrowCorner> dot, shaft, head;
+};
+
+const ArrowParts& arrowParts() {
+  static const ArrowParts parts = [] {
+    constexpr int kSides = 10, kRings = 6;
+    constexpr float kDot = 0.003f, kShaft = 0.0015f, kHead = 0.004f, kHeadLength = 0.01f;
+    const float pi = 3.14159265f;
+    ArrowParts p;
+    const auto ring = [&](int j) {
+      const float a = 2.0f * pi * static_cast<float>(j % kSides) / kSides;
+      return Eigen::Vector3f(std::cos(a), std::sin(a), 0.0f);
+    };
+    // Dot: a UV sphere.
+    const auto sphere = [&](int i, int j) {
+      const float th = pi * static_cast<float>(i) / kRings;
+      const Eigen::Vector3f u = ring(j);
+      return Eigen::Vector3f(std::sin(th) * u.x(), std::sin(th) * u.y(), std::cos(th));
+    };
+    for (int i = 0; i < kRings; ++i)
+      for (int j = 0; j < kSides; ++j)
+        for (const auto& [a, b] : {std::pair{i, j}, std::pair{i + 1, j}, std::pair{i + 1, j + 1},
+                                   std::pair{i, j}, std::pair{i + 1, j + 1}, std::pair{i, j + 1}}) {
+          const Eigen::Vector3f n = sphere(a, b);
+          p.dot.push_back({kDot * n, n});
+        }
+    // Shaft: an open cylinder from z = 0 to z = 1.
+    for (int j = 0; j < kSides; ++j)
+      for (const auto& [s, z] : {std::pair{j, 0.0f}, std::pair{j + 1, 0.0f}, std::pair{j + 1, 1.0f},
+                                 std::pair{j, 0.0f}, std::pair{j + 1, 1.0f}, std::pair{j, 1.0f}}) {
+        const Eigen::Vector3f n = ring(s);
+        p.shaft.push_back({Eigen::Vector3f(kShaft * n.x(), kShaft * n.y(), z), n});
+      }
+    // Head: a cone with its base disc.
+    const float slope = kHead / kHeadLength;
+    for (int j = 0; j < kSides; ++j) {
+      const Eigen::Vector3f a = ring(j), b = ring(j + 1);
+      const Eigen::Vector3f na = Eigen::Vector3f(a.x(), a.y(), slope).normalized();
+      const Eigen::Vector3f nb = Eigen::Vector3f(b.x(), b.y(), slope).normalized();
+      const Eigen::Vector3f nm = (na + nb).normalized();
+      p.head.push_back({kHead * a, na});
+      p.head.push_back({kHead * b, nb});
+      p.head.push_back({Eigen::Vector3f(0.0f, 0.0f, kHeadLength), nm});
+      const Eigen::Vector3f down(0.0f, 0.0f, -1.0f);
+      p.head.push_back({Eigen::Vector3f::Zero(), down});
+      p.head.push_back({kHead * b, down});
+      p.head.push_back({kHead * a, down});
+    }
+    return p;
+  }();
+  return parts;
+}
+
 }  // namespace
 
 SceneGraph::SceneGraph()
@@ -431,6 +491,20 @@ SceneGraph::SceneGraph()
   palm_->addChild(workspace_geode_);
   hand_group_->getOrCreateStateSet()->setAttributeAndModes(link_material_);
   root_->getOrCreateStateSet()->setMode(GL_NORMALIZE, osg::StateAttribute::ON);
+  // The contact arrows: one geometry, its arrays rewritten in place by every update.
+  arrows_ = new osg::Geometry;
+  arrows_->setDataVariance(osg::Object::DYNAMIC);
+  arrows_->setUseDisplayList(false);
+  arrows_->setUseVertexBufferObjects(true);
+  arrows_->setVertexArray(new osg::Vec3Array);
+  arrows_->setNormalArray(new osg::Vec3Array, osg::Array::BIND_PER_VERTEX);
+  arrows_->addPrimitiveSet(new osg::DrawArrays(GL_TRIANGLES, 0, 0));
+  osg::ref_ptr<osg::Geode> arrows = new osg::Geode;
+  arrows->addDrawable(arrows_);
+  contact_group_->addChild(arrows);
+  contact_group_->getOrCreateStateSet()->setAttributeAndModes(
+      makeMaterial(osg::Vec4(0.1f, 0.9f, 0.3f, 1.0f)),
+      osg::StateAttribute::ON | osg::StateAttribute::OVERRIDE);
 }
 
 void SceneGraph::setHand(const sim::Model& model) {
@@ -679,41 +753,14 @@ void SceneGraph::rebuildContacts(const sim::SimState& state) {
   // Every contact of the step: link-object, object-ground/palm/object, link-link and link-palm.
   const std::size_t nc = state.contacts.size(), ng = state.object_contacts.size();
   const std::size_t n = options_.contacts ? nc + ng + state.link_contacts.size() : 0;
-  if (!arrow_shaft_) {
-    // One arrow, shared by every contact: a unit shaft along z (scaled to the length), the
-    // cone and the dot at the contact point. Built once; a frame only moves transforms.
-    osg::ref_ptr<osg::Geode> shaft = new osg::Geode;
-    shaft->addDrawable(new osg::ShapeDrawable(new osg::Cylinder(osg::Vec3(0, 0, 0.5f), 0.0015f, 1.0f)));
-    arrow_shaft_ = shaft;
-    osg::ref_ptr<osg::Geode> head = new osg::Geode;
-    head->addDrawable(new osg::ShapeDrawable(new osg::Cone(osg::Vec3(), 0.004f, 0.01f)));
-    arrow_head_ = head;
-    osg::ref_ptr<osg::Geode> dot = new osg::Geode;
-    dot->addDrawable(new osg::ShapeDrawable(new osg::Sphere(osg::Vec3(), 0.003f)));
-    arrow_dot_ = dot;
-    contact_group_->getOrCreateStateSet()->setAttributeAndModes(
-        makeMaterial(osg::Vec4(0.1f, 0.9f, 0.3f, 1.0f)),
-        osg::StateAttribute::ON | osg::StateAttribute::OVERRIDE);
-  }
-  while (contact_arrows_.size() < n) {
-    ContactArrow a;
-    a.frame = new osg::MatrixTransform;
-    a.shaft = new osg::MatrixTransform;
-    a.head = new osg::MatrixTransform;
-    a.shaft->addChild(arrow_shaft_);
-    a.head->addChild(arrow_head_);
-    a.frame->addChild(arrow_dot_);
-    a.frame->addChild(a.shaft);
-    a.frame->addChild(a.head);
-    contact_group_->addChild(a.frame);
-    contact_arrows_.push_back(a);
-  }
-  for (std::size_t i = 0; i < contact_arrows_.size(); ++i) {
-    ContactArrow& a = contact_arrows_[i];
-    if (i >= n) {
-      a.frame->setNodeMask(0u);
-      continue;
-    }
+  const ArrowParts& parts = arrowParts();
+  const std::size_t per_arrow = parts.dot.size() + parts.shaft.size() + parts.head.size();
+  auto* points = static_cast<osg::Vec3Array*>(arrows_->getVertexArray());
+  auto* normals = static_cast<osg::Vec3Array*>(arrows_->getNormalArray());
+  points->resize(n * per_arrow);
+  normals->resize(n * per_arrow);
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < n; ++i) {
     const bool on_object = i >= nc && i < nc + ng;
     const sim::Contact& c = i < nc      ? state.contacts[i]
                             : on_object ? state.object_contacts[i - nc]
@@ -722,16 +769,34 @@ void SceneGraph::rebuildContacts(const sim::SimState& state) {
     // (world frame): on the link for a link's contact (out of the object or the other link), on
     // the object for an object's contact (out of the ground, the palm or the other object).
     // 1 cm for a touch, 1 cm more per 5 N, so a breakaway-sized 18 N force is clearly longer.
-    const double length = std::min(0.01 + 0.002 * std::max(c.force, 0.0), 0.08);
+    const float length = static_cast<float>(std::min(0.01 + 0.002 * std::max(c.force, 0.0), 0.08));
     Eigen::Vector3d out = on_object ? c.normal_world : Eigen::Vector3d(-c.normal_world);
     if (!(out.norm() > 0.0) || !out.allFinite()) out = Eigen::Vector3d::UnitZ();
-    osg::Quat q;
-    q.makeRotate(osg::Vec3(0, 0, 1), toOsg(out.normalized()));
-    a.frame->setMatrix(osg::Matrixd::rotate(q) * osg::Matrixd::translate(toOsg(c.point_world)));
-    a.shaft->setMatrix(osg::Matrixd::scale(1.0, 1.0, length));
-    a.head->setMatrix(osg::Matrixd::translate(0.0, 0.0, length));
-    a.frame->setNodeMask(~0u);
+    // The arrow's frame: z along `out`, at the contact point.
+    const Eigen::Matrix3f r =
+        Eigen::Quaterniond::FromTwoVectors(Eigen::Vector3d::UnitZ(), out.normalized())
+            .toRotationMatrix()
+            .cast<float>();
+    const Eigen::Vector3f at = c.point_world.cast<float>();
+    const auto put = [&](const std::vector<ArrowCorner>& part, float z_scale, float z_shift) {
+      for (const ArrowCorner& v : part) {
+        const Eigen::Vector3f p =
+            r * Eigen::Vector3f(v.point.x(), v.point.y(), v.point.z() * z_scale + z_shift) + at;
+        const Eigen::Vector3f nn = r * v.normal;
+        (*points)[k].set(p.x(), p.y(), p.z());
+        (*normals)[k].set(nn.x(), nn.y(), nn.z());
+        ++k;
+      }
+    };
+    put(parts.dot, 1.0f, 0.0f);
+    put(parts.shaft, length, 0.0f);
+    put(parts.head, 1.0f, length);
   }
+  points->dirty();
+  normals->dirty();
+  static_cast<osg::DrawArrays*>(arrows_->getPrimitiveSet(0))
+      ->setCount(static_cast<GLsizei>(n * per_arrow));
+  arrows_->dirtyBound();
   drawn_contacts_ = static_cast<int>(n);
 }
 

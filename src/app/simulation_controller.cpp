@@ -24,7 +24,11 @@
 namespace handsim::app {
 
 namespace {
-constexpr int kFramePeriodMs = 16;
+// The run's timer: each tick advances the run and asks the viewport for a frame, drawn at once
+// (OsgViewport::requestFrame), so the timer sets the frame rate. 14 ms (71 fps) rather than
+// 16: at 16 ms the application made 62.4 fps on llvmpipe, no margin for a late tick before it
+// falls under 60 (docs/performance.md, viewport).
+constexpr int kFramePeriodMs = 14;
 // At most this much simulated time per frame, so a slow machine falls behind real time
 // instead of freezing the window (the status bar shows the real-time factor).
 // A step costs microseconds, so even software-rendered 4 fps keeps real time.

@@ -11,6 +11,7 @@
 #include <QMimeData>
 #include <QTemporaryDir>
 #include <QTextStream>
+#include <QWindow>
 #include <QtTest>
 #include <cmath>
 #include <osg/Geode>
@@ -107,13 +108,17 @@ QString writeBox(const QString& path, double side) {
   return path;
 }
 
-// A drag of `paths` entering and dropping on `target`; returns whether the enter was accepted.
-bool dragAndDrop(QWidget* target, const QStringList& paths, bool drop = true) {
+// A drag of `paths` entering and dropping on `target` (a widget, or a native window such as
+// the viewport's); returns whether the enter was accepted.
+bool dragAndDrop(QObject* target, const QStringList& paths, bool drop = true) {
   QMimeData mime;
   QList<QUrl> urls;
   for (const QString& p : paths) urls << QUrl::fromLocalFile(p);
   mime.setUrls(urls);
-  const QPoint at(target->width() / 2, target->height() / 2);
+  const auto* widget = qobject_cast<QWidget*>(target);
+  const auto* window = qobject_cast<QWindow*>(target);
+  const QSize size = widget ? widget->size() : window ? window->size() : QSize();
+  const QPoint at(size.width() / 2, size.height() / 2);
   QDragEnterEvent enter(at, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
   enter.setAccepted(false);
   QApplication::sendEvent(target, &enter);
@@ -227,6 +232,19 @@ class FrontEndTest : public QObject {
   void dropHandJsonLoadsTheHand() {
     const QString json = QStringLiteral(HANDSIM_SOURCE_DIR "/assets/hands/gripper2p.json");
     QVERIFY(dragAndDrop(window_->viewport(), {json}));
+    QCOMPARE(QString::fromStdString(controller_->hand().id), QStringLiteral("gripper2p"));
+  }
+
+  // The viewport draws in a native window of its own: a drop there (where the window system
+  // may deliver it) opens the file as on the widget; other files are refused at the enter.
+  void dropOnTheViewportsNativeWindow() {
+    QWindow* native = window_->viewport()->nativeWindow();
+    QVERIFY(native);
+    const QString text = dir_->filePath(QStringLiteral("notes.txt"));
+    QFile(text).open(QIODevice::WriteOnly);
+    QVERIFY(!dragAndDrop(native, {text}));
+    const QString json = QStringLiteral(HANDSIM_SOURCE_DIR "/assets/hands/gripper2p.json");
+    QVERIFY(dragAndDrop(native, {json}));
     QCOMPARE(QString::fromStdString(controller_->hand().id), QStringLiteral("gripper2p"));
   }
 
