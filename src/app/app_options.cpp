@@ -38,6 +38,8 @@ AppOptions parseAppOptions(const QStringList& arguments) {
       if (!value(o.scene)) return o;
     } else if (a == QLatin1String("--hand")) {
       if (!value(o.hand)) return o;
+    } else if (a == QLatin1String("--palm")) {
+      if (!value(o.palm)) return o;
     } else if (a == QLatin1String("--object")) {
       if (!value(v)) return o;
       o.objects << v;
@@ -81,6 +83,8 @@ AppOptions parseAppOptions(const QStringList& arguments) {
   }
   if (!o.panel_screenshot.isEmpty() && o.panel.isEmpty())
     o.error = QStringLiteral("--panel-screenshot needs --panel NAME");
+  else if (!o.palm.isEmpty() && o.hand.isEmpty())
+    o.error = QStringLiteral("--palm LINK needs --hand FILE (a URDF)");
   return o;
 }
 

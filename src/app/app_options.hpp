@@ -10,6 +10,7 @@ namespace handsim::app {
 struct AppOptions {
   QString scene;              ///< --scene FILE: scene or scenario JSON instead of the default scene
   QString hand;               ///< --hand ID|FILE: start with this hand (no objects)
+  QString palm;               ///< --palm LINK: the URDF link that is the palm (docs/arm.md)
   QStringList objects;        ///< --object FILE (repeatable): import these objects
   bool play = false;          ///< --play: start the simulation
   QString screenshot;         ///< --screenshot OUT.png: save the viewport just before quitting

@@ -2,6 +2,7 @@
 #include "joint_panel.hpp"
 
 #include <QFormLayout>
+#include <QLabel>
 #include <QHBoxLayout>
 #include <QPushButton>
 #include <QScrollArea>
@@ -110,6 +111,7 @@ void JointPanel::rebuild() {
             [this, index](double v) { sendValue(index, v); });
     rows_.push_back(row);
   }
+  addArmRows(form);
   {
     const QSignalBlocker block(poses_);
     poses_->clear();
@@ -117,6 +119,58 @@ void JointPanel::rebuild() {
     poses_->setEnabled(poses_->count() > 0);
   }
   refresh();
+}
+
+void JointPanel::addArmRows(QFormLayout* form) {
+  arm_rows_.clear();
+  const hand::ArmModel& arm = controller_->hand().arm;
+  if (arm.empty()) return;
+  // The arm's joints drive the palm (docs/arm.md): a group of their own below the hand's
+  // actuators, setting where the arm starts; the palm moves with them, the base stays.
+  auto* title = new QLabel(tr("<b>Arm</b> (%1 → %2)")
+                               .arg(QString::fromStdString(arm.base_link),
+                                    QString::fromStdString(arm.palm_link)),
+                           rows_widget_);
+  title->setObjectName(QStringLiteral("ArmTitle"));
+  form->addRow(title);
+  for (int j = 0; j < arm.dof(); ++j) {
+    const std::size_t r = static_cast<std::size_t>(arm.chain.rowOfJoint(j));
+    const kinematics::DhRow& dh = arm.chain.rows[r];
+    const bool slide = dh.type == kinematics::JointType::Prismatic;
+    Row row;
+    row.scale = slide ? 1000.0 : kDeg;
+    row.slider_step = 0.5;
+    const double lo = dh.lower * row.scale, hi = dh.upper * row.scale;
+    row.slider = new QSlider(Qt::Horizontal, rows_widget_);
+    row.slider->setRange(static_cast<int>(std::lround(lo / row.slider_step)),
+                         static_cast<int>(std::lround(hi / row.slider_step)));
+    row.spin = new QDoubleSpinBox(rows_widget_);
+    row.spin->setRange(lo, hi);
+    row.spin->setDecimals(1);
+    row.spin->setSuffix(slide ? QStringLiteral(" mm") : QStringLiteral(" °"));
+    row.spin->setKeyboardTracking(false);
+    const QString name = QString::fromStdString(r < arm.chain.joint_names.size()
+                                                    ? arm.chain.joint_names[r]
+                                                    : "arm " + std::to_string(j + 1));
+    row.slider->setToolTip(tr("Arm joint %1: where the arm starts; the palm moves with it").arg(name));
+    row.spin->setToolTip(row.slider->toolTip());
+    auto* box = new QWidget(rows_widget_);
+    auto* h = new QHBoxLayout(box);
+    h->setContentsMargins(0, 0, 0, 0);
+    h->addWidget(row.slider, 1);
+    h->addWidget(row.spin);
+    form->addRow(name, box);
+    connect(row.slider, &QSlider::valueChanged, this, [this, j](int v) {
+      const Row& rr = arm_rows_[static_cast<std::size_t>(j)];
+      controller_->setArmJoint(j, v * rr.slider_step / rr.scale);
+    });
+    connect(row.slider, &QSlider::sliderPressed, controller_, &SimulationController::beginDrag);
+    connect(row.slider, &QSlider::sliderReleased, controller_, &SimulationController::endDrag);
+    connect(row.spin, &QDoubleSpinBox::valueChanged, this, [this, j](double v) {
+      controller_->setArmJoint(j, v / arm_rows_[static_cast<std::size_t>(j)].scale);
+    });
+    arm_rows_.push_back(row);
+  }
 }
 
 void JointPanel::sendValue(int a, double displayed) {
@@ -131,6 +185,15 @@ void JointPanel::refresh() {
     // An actuator on a trajectory follows its reference, not the slider's set point.
     const bool follows = a < trajectories.size() && !trajectories[a].empty();
     const double shown = (follows ? s.actuator_reference[a] : s.actuator_command[a]) * row.scale;
+    const QSignalBlocker b1(row.slider);
+    const QSignalBlocker b2(row.spin);
+    row.slider->setValue(static_cast<int>(std::lround(shown / row.slider_step)));
+    row.spin->setValue(shown);
+  }
+  for (std::size_t j = 0; j < arm_rows_.size(); ++j) {
+    if (static_cast<Eigen::Index>(j) >= s.arm_position.size()) break;
+    const Row& row = arm_rows_[j];
+    const double shown = s.arm_position[static_cast<Eigen::Index>(j)] * row.scale;
     const QSignalBlocker b1(row.slider);
     const QSignalBlocker b2(row.spin);
     row.slider->setValue(static_cast<int>(std::lround(shown / row.slider_step)));

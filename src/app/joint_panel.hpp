@@ -10,6 +10,8 @@
 #include <QWidget>
 #include <vector>
 
+class QFormLayout;
+
 namespace handsim::app {
 
 class SimulationController;
@@ -30,6 +32,11 @@ class JointPanel : public QWidget {
   /// Text of the joint read-out.
   QString jointReadout() const { return joints_->text(); }
   QPushButton* recordButton() const { return record_; }
+  /// Arm joint `j`'s widgets (hands on an arm, docs/arm.md; degrees or millimetres).
+  QSlider* armSlider(int j) const { return arm_rows_.at(static_cast<std::size_t>(j)).slider; }
+  QDoubleSpinBox* armSpinBox(int j) const { return arm_rows_.at(static_cast<std::size_t>(j)).spin; }
+  /// Number of arm joint rows (0 without an arm).
+  int armRowCount() const { return static_cast<int>(arm_rows_.size()); }
   /// The scroll area around the sliders and the joint read-out.
   QScrollArea* scrollArea() const { return scroll_; }
 
@@ -47,11 +54,13 @@ class JointPanel : public QWidget {
   void rebuild();
   void refresh();
   void sendValue(int a, double displayed);
+  void addArmRows(QFormLayout* form);
 
   SimulationController* controller_;
   QScrollArea* scroll_ = nullptr;
   QWidget* rows_widget_ = nullptr;
   std::vector<Row> rows_;
+  std::vector<Row> arm_rows_;  ///< the arm's joints, a group of their own
   QComboBox* poses_ = nullptr;
   QLabel* joints_ = nullptr;
   QPushButton* record_ = nullptr;

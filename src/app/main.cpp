@@ -14,11 +14,13 @@
 namespace {
 
 const char* kUsage =
-    "usage: handsim [--scene FILE] [--hand ID|FILE] [--object FILE]... [--play]\n"
+    "usage: handsim [--scene FILE] [--hand ID|FILE [--palm LINK]] [--object FILE]... [--play]\n"
     "               [--screenshot OUT.png] [--window-screenshot OUT.png] [--quit-after SECONDS]\n"
     "               [--samples N]   (default: 4 on a GPU, 0 on a software rasteriser)\n"
     "               [--panel NAME] [--panel-screenshot OUT.png] [--show-collision]\n"
     "NAME: joints, cartesian, objects, grasp, planner, trajectory, plot.\n"
+    "--palm LINK: the link of a URDF --hand that is the palm; the joints from the URDF's root\n"
+    "to it are the arm (docs/arm.md).\n"
     "Without arguments handsim opens the BarrettHand and a cube (docs/gui.md).\n";
 
 }  // namespace
@@ -69,7 +71,7 @@ int main(int argc, char** argv) {
     if (!window.openFile(options.scene)) status = 1;
   } else if (!options.hand.isEmpty()) {
     try {
-      controller.loadHand(options.hand.toStdString());
+      controller.loadHand(options.hand.toStdString(), options.palm.toStdString());
     } catch (const std::exception& e) {
       std::fprintf(stderr, "handsim: %s\n", e.what());
       status = 1;

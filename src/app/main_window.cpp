@@ -18,6 +18,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPainter>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSaveFile>
@@ -37,6 +38,7 @@
 #include "dropped_files.hpp"
 #include "grasp_panel.hpp"
 #include "handsim/hand/hand_loader.hpp"
+#include "handsim/hand/urdf_reader.hpp"
 #include "handsim/sim/placement.hpp"
 #include "joint_panel.hpp"
 #include "load_progress.hpp"
@@ -274,6 +276,9 @@ void MainWindow::buildFileMenu() {
         this, tr("Open hand"), QString(), tr("Hands (*.json *.urdf);;URDF (*.urdf);;All files (*)"));
     if (!path.isEmpty()) openHandFile(path);
   })->setToolTip(tr("Load a hand file (.json) or a URDF robot description (.urdf)"));
+  hands->addAction(tr("Open Hand on an &Arm..."), this, &MainWindow::askOpenHandOnArm)
+      ->setToolTip(tr("Load a URDF of an arm and hand and choose the link that is the palm: the "
+                      "joints from the root to it drive the palm as an arm (docs/arm.md)"));
   file->addSeparator();
   QAction* record = file->addAction(tr("&Record Pose..."), this, &MainWindow::askRecordPose);
   record->setToolTip(tr("Append the current joint angles as a named pose to a pose file"));
@@ -589,15 +594,44 @@ void MainWindow::updateTitle() {
                      : tr("%1 — handsim — %2").arg(QFileInfo(scene_file_).fileName(), hand));
 }
 
-bool MainWindow::openHandFile(const QString& path) {
+void MainWindow::askOpenHandOnArm() {
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open hand on an arm"), QString(),
+                                                    tr("URDF (*.urdf);;All files (*)"));
+  if (path.isEmpty()) return;
+  QStringList links;
+  try {
+    // The link tree only (no meshes): quick even for large assemblies.
+    hand::UrdfOptions options;
+    options.load_geometry = false;
+    for (const auto& link : hand::loadUrdfHand(path.toStdString(), options).tree.links)
+      links << QString::fromStdString(link.name);
+  } catch (const std::exception& e) {
+    showError(tr("Cannot load hand"), QString::fromUtf8(e.what()));
+    return;
+  }
+  if (links.size() < 2) {
+    showError(tr("Cannot load hand"),
+              tr("%1 has a single link: there is no arm to choose").arg(path));
+    return;
+  }
+  bool ok = false;
+  const QString palm = QInputDialog::getItem(
+      this, tr("Palm link"),
+      tr("The link that is the palm (the joints from %1 to it are the arm):").arg(links.front()),
+      links.mid(1), 0, false, &ok);
+  if (ok && !palm.isEmpty()) openHandFile(path, palm);
+}
+
+bool MainWindow::openHandFile(const QString& path, const QString& palm_link) {
   // A bad file, or Cancel, leaves the open scene as it was (the hand is read and built on a
   // pool thread; only a complete one is installed).
   const std::string file = path.toStdString();
+  const std::string palm = palm_link.toStdString();
   QString error;
   std::optional<SimulationController::PreparedHand> prepared =
       load_progress_->run<SimulationController::PreparedHand>(
           tr("Loading %1").arg(QFileInfo(path).fileName()),
-          [file] { return SimulationController::prepareHand(file); }, &error);
+          [file, palm] { return SimulationController::prepareHand(file, palm); }, &error);
   if (!prepared) {
     if (load_progress_->cancelled())
       statusBar()->showMessage(
@@ -751,8 +785,20 @@ bool MainWindow::saveScreenshot(const QString& path) {
   return true;
 }
 
+QPixmap MainWindow::windowImage() {
+  QPixmap image = grab();
+  const QImage frame = viewport_->grabFramebuffer();
+  if (!image.isNull() && !frame.isNull() && viewport_->isVisible()) {
+    QPainter painter(&image);
+    // Logical coordinates on both: the frame carries its device pixel ratio.
+    painter.drawImage(QRectF(QPointF(viewport_->mapTo(this, QPoint(0, 0))), viewport_->size()),
+                      frame);
+  }
+  return image;
+}
+
 bool MainWindow::saveWindowImage(const QString& path) {
-  const QPixmap image = grab();
+  const QPixmap image = windowImage();
   QSaveFile file(path);
   if (image.isNull() || !file.open(QIODevice::WriteOnly) || !image.save(&file, "PNG") ||
       !file.commit()) {

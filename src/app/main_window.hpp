@@ -6,6 +6,7 @@
 #include <QLabel>
 #include <QMainWindow>
 #include <QMenu>
+#include <QPixmap>
 #include <QString>
 #include <optional>
 
@@ -60,7 +61,11 @@ class MainWindow : public QMainWindow {
   bool openFile(const QString& path);
   /// Loads a hand file (.json) or a URDF (.urdf) as File > Hand > Open Hand File... does; a
   /// bad file shows the loader's message and leaves the scene as it was. True on success.
-  bool openHandFile(const QString& path);
+  /// Loads a hand (built-in id, hand file or URDF); `palm_link` names the URDF link that is
+  /// the palm (the joints from the root to it are the arm, docs/arm.md).
+  bool openHandFile(const QString& path, const QString& palm_link = {});
+  /// File > Hand > Open Hand on an Arm: a URDF, then its palm link from a list.
+  void askOpenHandOnArm();
   /// Opens files dropped onto the window (dropped_files.hpp): hands and scenes first (a new
   /// hand keeps the scene's objects), then trajectory files, then meshes as imported objects
   /// (placed in reach). Each bad file shows its error as the menus do and is skipped; the
@@ -81,6 +86,9 @@ class MainWindow : public QMainWindow {
   bool saveScreenshot(const QString& path);
   /// Renders the whole window (panels included) and writes it as PNG atomically.
   bool saveWindowImage(const QString& path);
+  /// The whole window as drawn: the widgets, and the viewport's frame painted where the
+  /// viewport is (its native OpenGL window is not part of a widget grab).
+  QPixmap windowImage();
   /// Brings the dock of panel `name` (joints, cartesian, objects, grasp, trajectory, plot) to the
   /// front; false for an unknown name.
   bool raisePanel(const QString& name);

@@ -3,16 +3,23 @@
 
 #include "dropped_files.hpp"
 
+#include <QCoreApplication>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QExposeEvent>
+#include <QKeyEvent>
 #include <QMimeData>
 #include <QMouseEvent>
 #include <QOffscreenSurface>
 #include <QOpenGLContext>
+#include <QOpenGLFramebufferObject>
 #include <QOpenGLFunctions>
 #include <QSurfaceFormat>
+#include <QVBoxLayout>
 #include <QWheelEvent>
+#include <QWindow>
 #include <cmath>
+#include <cstdio>
 #include <osg/Light>
 #include <osg/LightSource>
 #include <osgUtil/IntersectionVisitor>
@@ -25,16 +32,127 @@ namespace {
 int g_samples = -1;  // OsgViewport::setSamples
 }  // namespace
 
-OsgViewport::OsgViewport(SimulationController* controller, QWidget* parent)
-    : QOpenGLWidget(parent), controller_(controller) {
-  if (g_samples >= 0) {
-    QSurfaceFormat f = format();
-    f.setSamples(g_samples);
+/// The native OpenGL window the viewport draws into: its own context, a frame drawn straight
+/// into its back buffer and swapped (no framebuffer object, no composition with the widgets).
+/// Input goes to the OsgViewport that hosts it; it never takes the keyboard focus itself, so
+/// key events keep going through the widgets (shortcuts, typing into fields).
+class ViewportWindow : public QWindow {
+ public:
+  explicit ViewportWindow(OsgViewport* owner) : owner_(owner) {
+    setSurfaceType(QWindow::OpenGLSurface);
+    QSurfaceFormat f = QSurfaceFormat::defaultFormat();
+    if (g_samples >= 0) f.setSamples(g_samples);
     setFormat(f);
+    setFlag(Qt::WindowDoesNotAcceptFocus);
   }
+  ~ViewportWindow() override = default;
+
+  /// The owner is going away: no more calls into it.
+  void detach() { owner_ = nullptr; }
+  QOpenGLContext* context() const { return context_.get(); }
+
+  /// Makes the context current on this window, creating it on first use. False when there is
+  /// no platform window yet or OpenGL fails.
+  bool makeCurrent() {
+    if (!handle()) return false;
+    if (!context_) {
+      auto context = std::make_unique<QOpenGLContext>();
+      context->setFormat(requestedFormat());
+      if (!context->create()) {
+        std::fprintf(stderr, "handsim: cannot create an OpenGL context for the viewport\n");
+        return false;
+      }
+      context_ = std::move(context);
+    }
+    return context_->makeCurrent(this);
+  }
+
+  void requestFrame() {
+    if (pending_) return;
+    pending_ = true;
+    QCoreApplication::postEvent(this, new QEvent(QEvent::UpdateRequest));
+  }
+
+  void renderNow() {
+    pending_ = false;
+    if (!owner_ || !isExposed() || !makeCurrent()) return;
+    if (!initialized_) {
+      initialized_ = true;
+      owner_->initializeGL();
+    }
+    owner_->paintGL();
+    context_->swapBuffers(this);
+  }
+
+ protected:
+  bool event(QEvent* e) override {
+    switch (e->type()) {
+      case QEvent::UpdateRequest:
+        renderNow();
+        return true;
+      case QEvent::DragEnter:
+      case QEvent::DragMove: {
+        // Only files the window can open, as the viewport widget's own dragEnterEvent.
+        auto* drag = static_cast<QDragMoveEvent*>(e);
+        if (owner_ && !droppableFiles(drag->mimeData()).isEmpty())
+          drag->acceptProposedAction();
+        else
+          drag->ignore();
+        return true;
+      }
+      case QEvent::Drop:
+        if (owner_) owner_->dropEvent(static_cast<QDropEvent*>(e));
+        return true;
+      default:
+        return QWindow::event(e);
+    }
+  }
+  void exposeEvent(QExposeEvent*) override {
+    if (isExposed()) renderNow();
+  }
+  void resizeEvent(QResizeEvent*) override { requestFrame(); }
+  void mousePressEvent(QMouseEvent* e) override {
+    if (!owner_) return;
+    owner_->setFocus(Qt::MouseFocusReason);  // the keyboard follows the click, as in a widget
+    owner_->mousePressEvent(e);
+  }
+  void mouseDoubleClickEvent(QMouseEvent* e) override { mousePressEvent(e); }
+  void mouseReleaseEvent(QMouseEvent* e) override {
+    if (owner_) owner_->mouseReleaseEvent(e);
+  }
+  void mouseMoveEvent(QMouseEvent* e) override {
+    if (owner_) owner_->mouseMoveEvent(e);
+  }
+  void wheelEvent(QWheelEvent* e) override {
+    if (owner_) owner_->wheelEvent(e);
+  }
+  // Only if a window system gives this window the keyboard after all: on to the widgets.
+  void keyPressEvent(QKeyEvent* e) override {
+    if (owner_) QCoreApplication::sendEvent(owner_, e);
+  }
+  void keyReleaseEvent(QKeyEvent* e) override {
+    if (owner_) QCoreApplication::sendEvent(owner_, e);
+  }
+
+ private:
+  OsgViewport* owner_;
+  std::unique_ptr<QOpenGLContext> context_;
+  bool initialized_ = false;
+  bool pending_ = false;
+};
+
+OsgViewport::OsgViewport(SimulationController* controller, QWidget* parent)
+    : QWidget(parent), controller_(controller) {
   setFocusPolicy(Qt::StrongFocus);
   setAcceptDrops(true);
   setMinimumSize(320, 240);
+  native_ = new ViewportWindow(this);
+  container_ = QWidget::createWindowContainer(native_, this);
+  container_->setFocusPolicy(Qt::NoFocus);  // the focus stays on this widget
+  container_->setAcceptDrops(false);        // drops land on this widget
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(container_);
 
   viewer_ = new osgViewer::Viewer;
   window_ = new osgViewer::GraphicsWindowEmbedded(0, 0, width(), height());
@@ -75,7 +193,7 @@ OsgViewport::OsgViewport(SimulationController* controller, QWidget* parent)
   connect(controller_, &SimulationController::objectsChanged, this, &OsgViewport::onObjectsChanged);
   connect(controller_, &SimulationController::snapshotChanged, this, [this] {
     dirty_ = true;
-    update();
+    requestFrame();
   });
   onHandChanged();
   onObjectsChanged();
@@ -84,17 +202,62 @@ OsgViewport::OsgViewport(SimulationController* controller, QWidget* parent)
 }
 
 OsgViewport::~OsgViewport() {
-  if (!gl_initialized_) {
+  native_->detach();
+  if (!gl_initialized_ || !native_->makeCurrent()) {
     // Never shown (an automated run that stopped on a load error): there is no GL context and
     // nothing to release, so OSG must not look for one ("OpenGL version test failed").
     viewer_->getCamera()->setGraphicsContext(nullptr);
     return;
   }
-  // OSG releases its GL objects with the viewer: with this widget's context current.
-  makeCurrent();
+  // OSG releases its GL objects with the viewer: with the window's context current.
   viewer_ = nullptr;
   window_ = nullptr;
-  doneCurrent();
+  native_->context()->doneCurrent();
+}
+
+void OsgViewport::requestFrame() {
+  native_->requestFrame();
+}
+
+QWindow* OsgViewport::nativeWindow() const {
+  return native_;
+}
+
+QSize OsgViewport::deviceSize() const {
+  // OSG works in device pixels; Qt reports logical ones. The native window fills this widget
+  // (it follows the widget's size through the container, also before it is first shown).
+  const qreal dpr = native_->devicePixelRatio();
+  return {std::max(1, static_cast<int>(std::lround(width() * dpr))),
+          std::max(1, static_cast<int>(std::lround(height() * dpr)))};
+}
+
+Eigen::Vector3d OsgViewport::cameraEye() const {
+  osg::Vec3d eye, centre, up;
+  manipulator_->getInverseMatrix().getLookAt(eye, centre, up);
+  return {eye.x(), eye.y(), eye.z()};
+}
+
+Eigen::Vector3d OsgViewport::cameraLook() const {
+  osg::Vec3d eye, centre, up;
+  manipulator_->getInverseMatrix().getLookAt(eye, centre, up);
+  const osg::Vec3d d = centre - eye;
+  return Eigen::Vector3d(d.x(), d.y(), d.z()).normalized();
+}
+
+QImage OsgViewport::grabFramebuffer() {
+  if (!native_->makeCurrent()) return {};
+  if (!gl_initialized_) initializeGL();
+  const QSize size = deviceSize();
+  QOpenGLFramebufferObjectFormat format;
+  format.setAttachment(QOpenGLFramebufferObject::CombinedDepthStencil);
+  format.setSamples(std::max(0, native_->format().samples()));
+  QOpenGLFramebufferObject fbo(size, format);
+  if (!fbo.isValid() || !fbo.bind()) return {};
+  drawScene();
+  QImage image = fbo.toImage();
+  fbo.release();
+  image.setDevicePixelRatio(native_->devicePixelRatio());
+  return image;
 }
 
 QString OsgViewport::rendererName() {
@@ -122,24 +285,24 @@ int OsgViewport::automaticSamples() {
 void OsgViewport::onHandChanged() {
   scene_.setHand(controller_->model());
   dirty_ = true;
-  update();
+  requestFrame();
 }
 
 void OsgViewport::onObjectsChanged() {
   scene_.setObjects(controller_->objects());
   dirty_ = true;
-  update();
+  requestFrame();
 }
 
 void OsgViewport::setDisplayOptions(const DisplayOptions& options) {
   scene_.setOptions(options);
   dirty_ = true;
-  update();
+  requestFrame();
 }
 
 void OsgViewport::setWorkspace(const std::vector<Eigen::Vector3d>& points) {
   scene_.setWorkspace(points);
-  update();
+  requestFrame();
 }
 
 void OsgViewport::setView(View view) {
@@ -152,7 +315,8 @@ void OsgViewport::setView(View view) {
   // The whole bounding sphere in view: at distance r / sin(half angle) of the narrower of the
   // vertical field of view (35 degrees) and the horizontal one of the widget's shape.
   const double half_v = osg::DegreesToRadians(35.0 / 2.0);
-  const double aspect = height() > 0 ? static_cast<double>(width()) / height() : 1.0;
+  const QSize size = deviceSize();
+  const double aspect = static_cast<double>(size.width()) / size.height();
   const double half = std::min(half_v, std::atan(std::tan(half_v) * aspect));
   const double dist = r / std::sin(half);
   osg::Vec3d dir;
@@ -178,7 +342,7 @@ void OsgViewport::setView(View view) {
   manipulator_->home(0.0);
   last_view_ = view;
   at_preset_ = true;
-  update();
+  requestFrame();
 }
 
 bool OsgViewport::projectsInside(const Eigen::Vector3d& lo, const Eigen::Vector3d& hi) const {
@@ -195,7 +359,7 @@ bool OsgViewport::projectsInside(const Eigen::Vector3d& lo, const Eigen::Vector3
 
 void OsgViewport::syncFromSnapshot() {
   if (!dirty_) return;
-  scene_.update(controller_->model(), controller_->state());
+  scene_.update(controller_->model(), controller_->state(), controller_->armBaseWorld());
   if (perturbed_ >= 0) updateDragMarker();  // the pulled point moves with its object
   dirty_ = false;
 }
@@ -205,17 +369,9 @@ void OsgViewport::initializeGL() {
   resizeViewer();
 }
 
-void OsgViewport::resizeGL(int, int) {
-  resizeViewer();
-  // A preset frames the scene for the widget's shape: keep it framed while the layout settles.
-  if (at_preset_) setView(last_view_);
-}
-
 void OsgViewport::resizeViewer() {
-  // OSG works in device pixels; Qt reports logical ones.
-  const qreal dpr = devicePixelRatioF();
-  const int w = std::max(1, static_cast<int>(std::lround(width() * dpr)));
-  const int h = std::max(1, static_cast<int>(std::lround(height() * dpr)));
+  const QSize size = deviceSize();
+  const int w = size.width(), h = size.height();
   window_->resized(0, 0, w, h);
   window_->getEventQueue()->windowResize(0, 0, w, h);
   viewer_->getCamera()->setViewport(0, 0, w, h);
@@ -223,15 +379,22 @@ void OsgViewport::resizeViewer() {
                                                          50.0);
 }
 
-void OsgViewport::paintGL() {
+void OsgViewport::drawScene() {
   syncFromSnapshot();
-  // After docking, undocking or a screen change the ratio may differ from the last resize.
-  const qreal dpr = devicePixelRatioF();
-  const int w = static_cast<int>(std::lround(width() * dpr));
-  const int h = static_cast<int>(std::lround(height() * dpr));
+  // After a resize, docking, undocking or a screen change (the ratio may differ too).
+  const QSize size = deviceSize();
   const osg::Viewport* vp = viewer_->getCamera()->getViewport();
-  if (!vp || static_cast<int>(vp->width()) != w || static_cast<int>(vp->height()) != h)
+  if (!vp || static_cast<int>(vp->width()) != size.width() ||
+      static_cast<int>(vp->height()) != size.height()) {
     resizeViewer();
+    // A preset frames the scene for the window's shape: keep it framed while the layout
+    // settles.
+    if (at_preset_) setView(last_view_);
+  }
+  viewer_->frame();
+}
+
+void OsgViewport::paintGL() {
   // A frame after a pause of over a second (loading, nothing to redraw) starts a new
   // measurement: until a second of frames has passed the rate is unknown (0, shown as a dash).
   if (!since_frame_.isValid() || since_frame_.elapsed() > 1000) {
@@ -240,7 +403,7 @@ void OsgViewport::paintGL() {
     fps_clock_.restart();
   }
   since_frame_.restart();
-  viewer_->frame();
+  drawScene();
   ++frames_;
   const double elapsed = static_cast<double>(fps_clock_.elapsed()) * 1e-3;
   if (elapsed >= 1.0) {
@@ -267,13 +430,13 @@ osg::Matrixd OsgViewport::worldToWindow() const {
 
 QPointF OsgViewport::widgetPointOf(const Eigen::Vector3d& p, double* depth) const {
   const osg::Vec3d w = osg::Vec3d(p.x(), p.y(), p.z()) * worldToWindow();
-  const qreal dpr = devicePixelRatioF();
+  const qreal dpr = native_->devicePixelRatio();
   if (depth) *depth = w.z();
   return {w.x() / dpr, height() - w.y() / dpr};
 }
 
 osg::Vec3d OsgViewport::dragPointAt(const QPointF& logical) const {
-  const qreal dpr = devicePixelRatioF();
+  const qreal dpr = native_->devicePixelRatio();
   const osg::Vec3d window(logical.x() * dpr, height() * dpr - logical.y() * dpr, drag_depth_);
   return window * osg::Matrixd::inverse(worldToWindow());
 }
@@ -307,13 +470,13 @@ void OsgViewport::dragFingertip(const QPointF& logical) {
                            .arg(finger)
                            .arg(miss_mm, 0, 'f', 1);
   updateDragMarker();
-  update();
+  requestFrame();
   Q_EMIT fingertipTargetMoved(message);
 }
 
 bool OsgViewport::startObjectDrag(const QPointF& logical, bool perturb) {
   syncFromSnapshot();
-  const qreal dpr = devicePixelRatioF();
+  const qreal dpr = native_->devicePixelRatio();
   const double x = logical.x() * dpr;
   const double y = height() * dpr - logical.y() * dpr;
   osg::ref_ptr<osgUtil::LineSegmentIntersector> picker =
@@ -361,7 +524,7 @@ bool OsgViewport::startObjectDrag(const QPointF& logical, bool perturb) {
 
 void OsgViewport::dragObject(const QPointF& logical) {
   if (dragged_ < 0 || dragged_ >= static_cast<int>(controller_->objects().size())) return;
-  const qreal dpr = devicePixelRatioF();
+  const qreal dpr = native_->devicePixelRatio();
   const osg::Vec3d window(logical.x() * dpr, height() * dpr - logical.y() * dpr, drag_depth_);
   const osg::Vec3d now = window * osg::Matrixd::inverse(worldToWindow());
   const osg::Vec3d moved = now - drag_point_;
@@ -379,11 +542,11 @@ void OsgViewport::mousePressEvent(QMouseEvent* e) {
       (e->modifiers() & Qt::ControlModifier) &&
       startObjectDrag(e->position(), e->button() == Qt::RightButton))
     return;
-  const qreal dpr = devicePixelRatioF();
+  const qreal dpr = native_->devicePixelRatio();
   window_->getEventQueue()->mouseButtonPress(
       static_cast<float>(e->position().x() * dpr), static_cast<float>(e->position().y() * dpr),
       static_cast<unsigned>(osgButton(e->button(), e->modifiers())));
-  update();
+  requestFrame();
 }
 
 void OsgViewport::mouseReleaseEvent(QMouseEvent* e) {
@@ -396,21 +559,21 @@ void OsgViewport::mouseReleaseEvent(QMouseEvent* e) {
     drag_finger_ = -1;
     tip_target_.reset();
     updateDragMarker();
-    update();
+    requestFrame();
     return;
   }
   if (perturbed_ >= 0) {
     perturbed_ = -1;
     controller_->clearPerturbation();
     updateDragMarker();
-    update();
+    requestFrame();
     return;
   }
-  const qreal dpr = devicePixelRatioF();
+  const qreal dpr = native_->devicePixelRatio();
   window_->getEventQueue()->mouseButtonRelease(
       static_cast<float>(e->position().x() * dpr), static_cast<float>(e->position().y() * dpr),
       static_cast<unsigned>(osgButton(e->button(), e->modifiers())));
-  update();
+  requestFrame();
 }
 
 void OsgViewport::mouseMoveEvent(QMouseEvent* e) {
@@ -431,13 +594,13 @@ void OsgViewport::mouseMoveEvent(QMouseEvent* e) {
                                      controller_->perturbationPoint(),
                                  Eigen::Vector3d(target.x(), target.y(), target.z()));
     updateDragMarker();
-    update();
+    requestFrame();
     return;
   }
-  const qreal dpr = devicePixelRatioF();
+  const qreal dpr = native_->devicePixelRatio();
   window_->getEventQueue()->mouseMotion(static_cast<float>(e->position().x() * dpr),
                                         static_cast<float>(e->position().y() * dpr));
-  update();
+  requestFrame();
 }
 
 void OsgViewport::wheelEvent(QWheelEvent* e) {
@@ -445,7 +608,7 @@ void OsgViewport::wheelEvent(QWheelEvent* e) {
   window_->getEventQueue()->mouseScroll(e->angleDelta().y() > 0
                                             ? osgGA::GUIEventAdapter::SCROLL_UP
                                             : osgGA::GUIEventAdapter::SCROLL_DOWN);
-  update();
+  requestFrame();
 }
 
 void OsgViewport::dragEnterEvent(QDragEnterEvent* e) {

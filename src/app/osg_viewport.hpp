@@ -2,7 +2,8 @@
 #pragma once
 
 #include <QElapsedTimer>
-#include <QOpenGLWidget>
+#include <QImage>
+#include <QWidget>
 #include <optional>
 #include <osg/ref_ptr>
 #include <osgGA/TrackballManipulator>
@@ -14,15 +15,22 @@
 namespace handsim::app {
 
 class SimulationController;
+class ViewportWindow;
 
-/// The 3-D view: an OpenSceneGraph viewer embedded in a QOpenGLWidget (GraphicsWindowEmbedded,
-/// single-threaded, drawn from paintGL; docs/design.md section 1). It only syncs the scene graph
-/// from the controller's snapshot; mouse: left orbit, middle (or shift-left) pan, right/wheel
-/// zoom; Ctrl + left drag on an object moves it in the screen plane, on a finger drags its
-/// fingertip target (inverse kinematics follows; the miss is shown in mm); Ctrl + right drag
-/// on a free object while the run plays pulls it with a spring (a perturbation force, as
-/// MuJoCo's simulate does).
-class OsgViewport : public QOpenGLWidget {
+/// The 3-D view: an OpenSceneGraph viewer (GraphicsWindowEmbedded, single-threaded;
+/// docs/design.md section 1) drawing into a native OpenGL window of its own, hosted in this
+/// widget through QWidget::createWindowContainer. A QOpenGLWidget would draw into a
+/// framebuffer object that Qt then composites into the window with the other widgets: on a
+/// software rasteriser (Mesa llvmpipe) that copy of the whole viewport, and the recomposition
+/// whenever any panel repaints, cost about as much as drawing the scene (docs/performance.md).
+/// The native window forwards its mouse, wheel, key and drop events to this widget, which
+/// takes the keyboard focus on a click (shortcuts and the one-key views keep working).
+/// It only syncs the scene graph from the controller's snapshot; mouse: left orbit, middle (or
+/// shift-left) pan, right/wheel zoom; Ctrl + left drag on an object moves it in the screen
+/// plane, on a finger drags its fingertip target (inverse kinematics follows; the miss is
+/// shown in mm); Ctrl + right drag on a free object while the run plays pulls it with a spring
+/// (a perturbation force, as MuJoCo's simulate does).
+class OsgViewport : public QWidget {
   Q_OBJECT
  public:
   enum class View { Front, Top, Side, Fit };
@@ -52,6 +60,17 @@ class OsgViewport : public QOpenGLWidget {
   double frameRate() const { return frame_rate_; }
   /// Number of frames drawn so far.
   long long frameCount() const { return frames_; }
+  /// Asks for a frame: drawn as soon as the event loop is back, once however often it is asked
+  /// before (posted directly, not left to the platform's refresh-rate throttle).
+  void requestFrame();
+  /// Draws the current scene into an offscreen framebuffer of the viewport's size (device
+  /// pixels) and returns it; null before the native window has an OpenGL context.
+  QImage grabFramebuffer();
+  /// The native window the scene is drawn in (tests send it events as the window system does).
+  QWindow* nativeWindow() const;
+  /// The camera's position in the world [m] and the unit direction it looks along.
+  Eigen::Vector3d cameraEye() const;
+  Eigen::Vector3d cameraLook() const;
   /// Where world point `p` [m] is drawn, in widget coordinates (logical pixels), and its
   /// window depth in [0, 1].
   QPointF widgetPointOf(const Eigen::Vector3d& p, double* depth = nullptr) const;
@@ -69,9 +88,6 @@ class OsgViewport : public QOpenGLWidget {
   void frameDrawn();
 
  protected:
-  void initializeGL() override;
-  void paintGL() override;
-  void resizeGL(int w, int h) override;
   void mousePressEvent(QMouseEvent* e) override;
   void mouseReleaseEvent(QMouseEvent* e) override;
   void mouseMoveEvent(QMouseEvent* e) override;
@@ -80,6 +96,15 @@ class OsgViewport : public QOpenGLWidget {
   void dropEvent(QDropEvent* e) override;
 
  private:
+  friend class ViewportWindow;
+  /// Called by the native window with its context current: the first frame, each frame (into
+  /// the window, or into the bound framebuffer object for grabFramebuffer).
+  void initializeGL();
+  void paintGL();
+  /// Draws the scene into whatever framebuffer is bound (no frame counting).
+  void drawScene();
+  /// Device pixels of the native window.
+  QSize deviceSize() const;
   void onHandChanged();
   void onObjectsChanged();
   void syncFromSnapshot();
@@ -98,7 +123,9 @@ class OsgViewport : public QOpenGLWidget {
   SceneGraph scene_;
   osg::ref_ptr<osgViewer::Viewer> viewer_;
   osg::ref_ptr<osgViewer::GraphicsWindowEmbedded> window_;
-  bool gl_initialized_ = false;  ///< initializeGL() ran: there is a context to release into
+  ViewportWindow* native_ = nullptr;  ///< owned by container_
+  QWidget* container_ = nullptr;      ///< createWindowContainer's widget, filling this one
+  bool gl_initialized_ = false;       ///< initializeGL() ran: there is a context to release into
   osg::ref_ptr<osgGA::TrackballManipulator> manipulator_;
   bool dirty_ = true;
   View last_view_ = View::Fit;

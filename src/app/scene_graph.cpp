@@ -397,6 +397,66 @@ osg::ref_ptr<osg::Geode> stickLink(const kinematics::DhRow& row) {
   return geode;
 }
 
+// The contact arrow's parts in the arrow's frame (z out of the surface), as triangle corners
+// with normals: a dot at the contact point, a shaft of unit length along z (scaled to the
+// arrow's length) and a cone whose base sits at z = 0 (moved to the shaft's end).
+struct ArrowCorner {
+  Eigen::Vector3f point, normal;
+};
+struct ArrowParts {
+  std::vector<ArrowCorner> dot, shaft, head;
+};
+
+const ArrowParts& arrowParts() {
+  static const ArrowParts parts = [] {
+    constexpr int kSides = 10, kRings = 6;
+    constexpr float kDot = 0.003f, kShaft = 0.0015f, kHead = 0.004f, kHeadLength = 0.01f;
+    const float pi = 3.14159265f;
+    ArrowParts p;
+    const auto ring = [&](int j) {
+      const float a = 2.0f * pi * static_cast<float>(j % kSides) / kSides;
+      return Eigen::Vector3f(std::cos(a), std::sin(a), 0.0f);
+    };
+    // Dot: a UV sphere.
+    const auto sphere = [&](int i, int j) {
+      const float th = pi * static_cast<float>(i) / kRings;
+      const Eigen::Vector3f u = ring(j);
+      return Eigen::Vector3f(std::sin(th) * u.x(), std::sin(th) * u.y(), std::cos(th));
+    };
+    for (int i = 0; i < kRings; ++i)
+      for (int j = 0; j < kSides; ++j)
+        for (const auto& [a, b] : {std::pair{i, j}, std::pair{i + 1, j}, std::pair{i + 1, j + 1},
+                                   std::pair{i, j}, std::pair{i + 1, j + 1}, std::pair{i, j + 1}}) {
+          const Eigen::Vector3f n = sphere(a, b);
+          p.dot.push_back({kDot * n, n});
+        }
+    // Shaft: an open cylinder from z = 0 to z = 1.
+    for (int j = 0; j < kSides; ++j)
+      for (const auto& [s, z] : {std::pair{j, 0.0f}, std::pair{j + 1, 0.0f}, std::pair{j + 1, 1.0f},
+                                 std::pair{j, 0.0f}, std::pair{j + 1, 1.0f}, std::pair{j, 1.0f}}) {
+        const Eigen::Vector3f n = ring(s);
+        p.shaft.push_back({Eigen::Vector3f(kShaft * n.x(), kShaft * n.y(), z), n});
+      }
+    // Head: a cone with its base disc.
+    const float slope = kHead / kHeadLength;
+    for (int j = 0; j < kSides; ++j) {
+      const Eigen::Vector3f a = ring(j), b = ring(j + 1);
+      const Eigen::Vector3f na = Eigen::Vector3f(a.x(), a.y(), slope).normalized();
+      const Eigen::Vector3f nb = Eigen::Vector3f(b.x(), b.y(), slope).normalized();
+      const Eigen::Vector3f nm = (na + nb).normalized();
+      p.head.push_back({kHead * a, na});
+      p.head.push_back({kHead * b, nb});
+      p.head.push_back({Eigen::Vector3f(0.0f, 0.0f, kHeadLength), nm});
+      const Eigen::Vector3f down(0.0f, 0.0f, -1.0f);
+      p.head.push_back({Eigen::Vector3f::Zero(), down});
+      p.head.push_back({kHead * b, down});
+      p.head.push_back({kHead * a, down});
+    }
+    return p;
+  }();
+  return parts;
+}
+
 }  // namespace
 
 SceneGraph::SceneGraph()
@@ -404,6 +464,7 @@ SceneGraph::SceneGraph()
       palm_(new osg::MatrixTransform),
       hand_group_(new osg::Group),
       object_group_(new osg::Group),
+      arm_group_(new osg::Group),
       contact_group_(new osg::Group),
       grid_(gridNode(0.3, 0.02)),
       link_material_(makeMaterial(osg::Vec4(0.72f, 0.74f, 0.78f, 1.0f))),
@@ -416,6 +477,12 @@ SceneGraph::SceneGraph()
   // holds them.
   palm_->addChild(hand_group_);
   root_->addChild(object_group_);
+  // The arm a hand is mounted on: drawn in the world from its base (it has no collision
+  // geometry: the arm is kinematic and does not collide, docs/arm.md).
+  arm_material_ = makeMaterial(osg::Vec4(0.55f, 0.6f, 0.7f, 1.0f));
+  arm_group_->setName("Arm");
+  arm_group_->getOrCreateStateSet()->setAttributeAndModes(arm_material_);
+  root_->addChild(arm_group_);
   root_->addChild(contact_group_);
   workspace_geode_ = new osg::Geode;
   workspace_geode_->getOrCreateStateSet()->setMode(
@@ -424,6 +491,20 @@ SceneGraph::SceneGraph()
   palm_->addChild(workspace_geode_);
   hand_group_->getOrCreateStateSet()->setAttributeAndModes(link_material_);
   root_->getOrCreateStateSet()->setMode(GL_NORMALIZE, osg::StateAttribute::ON);
+  // The contact arrows: one geometry, its arrays rewritten in place by every update.
+  arrows_ = new osg::Geometry;
+  arrows_->setDataVariance(osg::Object::DYNAMIC);
+  arrows_->setUseDisplayList(false);
+  arrows_->setUseVertexBufferObjects(true);
+  arrows_->setVertexArray(new osg::Vec3Array);
+  arrows_->setNormalArray(new osg::Vec3Array, osg::Array::BIND_PER_VERTEX);
+  arrows_->addPrimitiveSet(new osg::DrawArrays(GL_TRIANGLES, 0, 0));
+  osg::ref_ptr<osg::Geode> arrows = new osg::Geode;
+  arrows->addDrawable(arrows_);
+  contact_group_->addChild(arrows);
+  contact_group_->getOrCreateStateSet()->setAttributeAndModes(
+      makeMaterial(osg::Vec4(0.1f, 0.9f, 0.3f, 1.0f)),
+      osg::StateAttribute::ON | osg::StateAttribute::OVERRIDE);
 }
 
 void SceneGraph::setHand(const sim::Model& model) {
@@ -504,7 +585,41 @@ void SceneGraph::setHand(const sim::Model& model) {
       link_bounds_.back().push_back(bounds);
     }
   }
+  setArm(hand.arm);
   setOptions(options_);
+}
+
+void SceneGraph::setArm(const hand::ArmModel& arm) {
+  arm_group_->removeChildren(0, arm_group_->getNumChildren());
+  arm_links_.clear();
+  arm_axes_.clear();
+  if (arm.empty()) return;
+  for (std::size_t k = 0; k <= arm.chain.rows.size(); ++k) {
+    osg::ref_ptr<osg::MatrixTransform> frame = new osg::MatrixTransform;
+    const hand::BodyShapes* shapes = k < arm.link_shapes.size() ? &arm.link_shapes[k] : nullptr;
+    if (shapes && !shapes->visual.shapes.empty()) {
+      // URDF visuals carry their materials' colours (the reader's grey where a visual has none).
+      frame->addChild(modelGeode(shapes->visual, true));
+    } else if (k > 0) {
+      // A link without drawn geometry: a stick along its row, as for a hand's links.
+      frame->addChild(stickLink(arm.chain.rows[k - 1]));
+    }
+    osg::ref_ptr<osg::Node> axes = axesNode(kFrameAxis);
+    frame->addChild(axes);
+    arm_group_->addChild(frame);
+    arm_links_.push_back(frame);
+    arm_axes_.push_back(axes);
+  }
+}
+
+Eigen::Isometry3d SceneGraph::armFramePose(int k) const {
+  if (k < 0 || static_cast<std::size_t>(k) >= arm_links_.size())
+    return Eigen::Isometry3d::Identity();
+  const osg::Matrixd m = arm_links_[static_cast<std::size_t>(k)]->getMatrix();
+  Eigen::Isometry3d out;
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c) out.matrix()(r, c) = m(c, r);  // osg is row-vector convention
+  return out;
 }
 
 void SceneGraph::setObjects(const std::vector<sim::ObjectModel>& objects) {
@@ -595,9 +710,17 @@ int SceneGraph::objectIndexOf(const osg::NodePath& path) const {
   return -1;
 }
 
-void SceneGraph::update(const sim::Model& model, const sim::SimState& state) {
+void SceneGraph::update(const sim::Model& model, const sim::SimState& state,
+                        const Eigen::Isometry3d& arm_base_world) {
   const hand::HandModel& hand = model.hand();
   palm_->setMatrix(toOsg(state.palm_pose_world));
+  const hand::ArmModel& arm = hand.arm;
+  if (!arm.empty() && state.arm_position.size() == arm.dof() &&
+      arm_links_.size() == arm.chain.rows.size() + 1) {
+    kinematics::forwardKinematics(arm.chain, state.arm_position, arm_frames_);
+    for (std::size_t k = 0; k < arm_links_.size(); ++k)
+      arm_links_[k]->setMatrix(toOsg(arm_base_world * arm_frames_.at(static_cast<int>(k))));
+  }
   // The link frames the state's kinematics stage computed: no forward kinematics here.
   for (std::size_t f = 0;
        f < links_.size() && f < hand.fingers.size() && f < state.link_frames.size(); ++f) {
@@ -630,41 +753,14 @@ void SceneGraph::rebuildContacts(const sim::SimState& state) {
   // Every contact of the step: link-object, object-ground/palm/object, link-link and link-palm.
   const std::size_t nc = state.contacts.size(), ng = state.object_contacts.size();
   const std::size_t n = options_.contacts ? nc + ng + state.link_contacts.size() : 0;
-  if (!arrow_shaft_) {
-    // One arrow, shared by every contact: a unit shaft along z (scaled to the length), the
-    // cone and the dot at the contact point. Built once; a frame only moves transforms.
-    osg::ref_ptr<osg::Geode> shaft = new osg::Geode;
-    shaft->addDrawable(new osg::ShapeDrawable(new osg::Cylinder(osg::Vec3(0, 0, 0.5f), 0.0015f, 1.0f)));
-    arrow_shaft_ = shaft;
-    osg::ref_ptr<osg::Geode> head = new osg::Geode;
-    head->addDrawable(new osg::ShapeDrawable(new osg::Cone(osg::Vec3(), 0.004f, 0.01f)));
-    arrow_head_ = head;
-    osg::ref_ptr<osg::Geode> dot = new osg::Geode;
-    dot->addDrawable(new osg::ShapeDrawable(new osg::Sphere(osg::Vec3(), 0.003f)));
-    arrow_dot_ = dot;
-    contact_group_->getOrCreateStateSet()->setAttributeAndModes(
-        makeMaterial(osg::Vec4(0.1f, 0.9f, 0.3f, 1.0f)),
-        osg::StateAttribute::ON | osg::StateAttribute::OVERRIDE);
-  }
-  while (contact_arrows_.size() < n) {
-    ContactArrow a;
-    a.frame = new osg::MatrixTransform;
-    a.shaft = new osg::MatrixTransform;
-    a.head = new osg::MatrixTransform;
-    a.shaft->addChild(arrow_shaft_);
-    a.head->addChild(arrow_head_);
-    a.frame->addChild(arrow_dot_);
-    a.frame->addChild(a.shaft);
-    a.frame->addChild(a.head);
-    contact_group_->addChild(a.frame);
-    contact_arrows_.push_back(a);
-  }
-  for (std::size_t i = 0; i < contact_arrows_.size(); ++i) {
-    ContactArrow& a = contact_arrows_[i];
-    if (i >= n) {
-      a.frame->setNodeMask(0u);
-      continue;
-    }
+  const ArrowParts& parts = arrowParts();
+  const std::size_t per_arrow = parts.dot.size() + parts.shaft.size() + parts.head.size();
+  auto* points = static_cast<osg::Vec3Array*>(arrows_->getVertexArray());
+  auto* normals = static_cast<osg::Vec3Array*>(arrows_->getNormalArray());
+  points->resize(n * per_arrow);
+  normals->resize(n * per_arrow);
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < n; ++i) {
     const bool on_object = i >= nc && i < nc + ng;
     const sim::Contact& c = i < nc      ? state.contacts[i]
                             : on_object ? state.object_contacts[i - nc]
@@ -673,16 +769,34 @@ void SceneGraph::rebuildContacts(const sim::SimState& state) {
     // (world frame): on the link for a link's contact (out of the object or the other link), on
     // the object for an object's contact (out of the ground, the palm or the other object).
     // 1 cm for a touch, 1 cm more per 5 N, so a breakaway-sized 18 N force is clearly longer.
-    const double length = std::min(0.01 + 0.002 * std::max(c.force, 0.0), 0.08);
+    const float length = static_cast<float>(std::min(0.01 + 0.002 * std::max(c.force, 0.0), 0.08));
     Eigen::Vector3d out = on_object ? c.normal_world : Eigen::Vector3d(-c.normal_world);
     if (!(out.norm() > 0.0) || !out.allFinite()) out = Eigen::Vector3d::UnitZ();
-    osg::Quat q;
-    q.makeRotate(osg::Vec3(0, 0, 1), toOsg(out.normalized()));
-    a.frame->setMatrix(osg::Matrixd::rotate(q) * osg::Matrixd::translate(toOsg(c.point_world)));
-    a.shaft->setMatrix(osg::Matrixd::scale(1.0, 1.0, length));
-    a.head->setMatrix(osg::Matrixd::translate(0.0, 0.0, length));
-    a.frame->setNodeMask(~0u);
+    // The arrow's frame: z along `out`, at the contact point.
+    const Eigen::Matrix3f r =
+        Eigen::Quaterniond::FromTwoVectors(Eigen::Vector3d::UnitZ(), out.normalized())
+            .toRotationMatrix()
+            .cast<float>();
+    const Eigen::Vector3f at = c.point_world.cast<float>();
+    const auto put = [&](const std::vector<ArrowCorner>& part, float z_scale, float z_shift) {
+      for (const ArrowCorner& v : part) {
+        const Eigen::Vector3f p =
+            r * Eigen::Vector3f(v.point.x(), v.point.y(), v.point.z() * z_scale + z_shift) + at;
+        const Eigen::Vector3f nn = r * v.normal;
+        (*points)[k].set(p.x(), p.y(), p.z());
+        (*normals)[k].set(nn.x(), nn.y(), nn.z());
+        ++k;
+      }
+    };
+    put(parts.dot, 1.0f, 0.0f);
+    put(parts.shaft, length, 0.0f);
+    put(parts.head, 1.0f, length);
   }
+  points->dirty();
+  normals->dirty();
+  static_cast<osg::DrawArrays*>(arrows_->getPrimitiveSet(0))
+      ->setCount(static_cast<GLsizei>(n * per_arrow));
+  arrows_->dirtyBound();
   drawn_contacts_ = static_cast<int>(n);
 }
 
@@ -705,6 +819,7 @@ void SceneGraph::applyTransparency() {
 osg::BoundingSphere SceneGraph::contentBound() const {
   osg::BoundingSphere bound = palm_->getBound();
   bound.expandBy(object_group_->getBound());
+  if (arm_group_->getNumChildren() > 0) bound.expandBy(arm_group_->getBound());
   return bound;
 }
 
@@ -734,6 +849,7 @@ void SceneGraph::setOptions(const DisplayOptions& options) {
   for (auto& finger : link_bounds_)
     for (auto& n : finger) n->setNodeMask(options_.bounds ? ~0u : 0u);
   for (auto& n : object_bounds_) n->setNodeMask(options_.bounds ? ~0u : 0u);
+  for (auto& n : arm_axes_) n->setNodeMask(options_.frames ? ~0u : 0u);
   contact_group_->setNodeMask(options_.contacts ? ~0u : 0u);
   for (auto& [drawn, hull] : collision_swaps_) {
     drawn->setNodeMask(options_.collision ? 0u : ~0u);

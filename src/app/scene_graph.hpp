@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "handsim/hand/hand_model.hpp"
+#include "handsim/kinematics/forward_kinematics.hpp"
 #include "handsim/sim/model.hpp"
 #include "handsim/sim/sim_state.hpp"
 
@@ -47,8 +48,10 @@ class SceneGraph {
   /// Rebuilds the object nodes from the model's object meshes and colours.
   void setObjects(const std::vector<sim::ObjectModel>& objects);
   /// Poses palm, links and objects from a state (its palm and object poses in the world and its
-  /// link frames); colours inner links by clutch state; draws the contacts.
-  void update(const sim::Model& model, const sim::SimState& state);
+  /// link frames); colours inner links by clutch state; draws the contacts. A hand on an arm
+  /// (docs/arm.md): the arm's links from its base `arm_base_world` and the state's arm joints.
+  void update(const sim::Model& model, const sim::SimState& state,
+              const Eigen::Isometry3d& arm_base_world = Eigen::Isometry3d::Identity());
   /// Index of the object whose geometry contains `node` on its path, or -1.
   int objectIndexOf(const osg::NodePath& path) const;
   /// Finger whose link geometry contains `node` on its path, or -1.
@@ -72,6 +75,12 @@ class SceneGraph {
   }
   /// The node under which the hand hangs (palm frame), for tests that count what is drawn.
   const osg::Group* handNode() const { return hand_group_.get(); }
+  /// The node under which the arm's links hang (world frame), for tests.
+  const osg::Group* armNode() const { return arm_group_.get(); }
+  /// The world pose the last update gave arm frame `k` (0: the arm's base), for tests.
+  Eigen::Isometry3d armFramePose(int k) const;
+  /// The node under which the contact arrows hang (tests count its drawables).
+  osg::Group* contactNode() const { return contact_group_.get(); }
   /// The node under which objects hang (for picking).
   osg::Node* objectNode() const { return object_group_.get(); }
   void setOptions(const DisplayOptions& options);
@@ -86,6 +95,7 @@ class SceneGraph {
 
  private:
   void rebuildContacts(const sim::SimState& state);
+  void setArm(const hand::ArmModel& arm);
   void applyTransparency();
 
   DisplayOptions options_;
@@ -94,6 +104,12 @@ class SceneGraph {
   osg::ref_ptr<osg::MatrixTransform> palm_;  ///< palm frame in the world
   osg::ref_ptr<osg::Group> hand_group_;
   osg::ref_ptr<osg::Group> object_group_;
+  osg::ref_ptr<osg::Group> arm_group_;  ///< the arm's links, in the world
+  /// Per arm chain frame (0 the base), its transform in the world; frames without geometry too.
+  std::vector<osg::ref_ptr<osg::MatrixTransform>> arm_links_;
+  std::vector<osg::ref_ptr<osg::Node>> arm_axes_;
+  osg::ref_ptr<osg::Material> arm_material_;
+  kinematics::ChainFrames arm_frames_;  ///< scratch of update()
   osg::ref_ptr<osg::Group> contact_group_;
   osg::ref_ptr<osg::Node> grid_;
   osg::ref_ptr<osg::Geode> workspace_geode_;
@@ -115,14 +131,11 @@ class SceneGraph {
   std::vector<osg::ref_ptr<osg::Node>> object_bounds_;
   /// Level-of-detail nodes of large objects with their default pixel ranges.
   std::vector<std::pair<osg::ref_ptr<osg::LOD>, std::vector<std::pair<float, float>>>> lods_;
-  /// Contact arrows, reused from frame to frame (hidden when not needed).
-  struct ContactArrow {
-    osg::ref_ptr<osg::MatrixTransform> frame;  ///< at the contact point, z out of the object
-    osg::ref_ptr<osg::MatrixTransform> shaft;  ///< unit shaft scaled to the arrow's length
-    osg::ref_ptr<osg::MatrixTransform> head;   ///< cone at the tip
-  };
-  std::vector<ContactArrow> contact_arrows_;
-  osg::ref_ptr<osg::Node> arrow_shaft_, arrow_head_, arrow_dot_;
+  /// Every contact arrow (a dot at the point, a shaft and a cone) in one geometry in the
+  /// world, rewritten by each update: one draw call however many contacts there are (a
+  /// transform and three shapes per arrow cost a software rasteriser's driver about 10 us
+  /// each, milliseconds per frame in a grasp).
+  osg::ref_ptr<osg::Geometry> arrows_;
   osg::ref_ptr<osg::Group> drag_group_;  ///< the drag target: sphere and line
   osg::ref_ptr<osg::MatrixTransform> drag_sphere_;
   osg::ref_ptr<osg::Geometry> drag_line_;

@@ -13,6 +13,7 @@
 #include "handsim/kinematics/closed_form_ik.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
 #include "handsim/kinematics/unreachable_target.hpp"
+#include "handsim/sim/arm_motion.hpp"
 #include "handsim/sim/grasp_closing.hpp"
 #include "handsim/sim/lift_and_shake.hpp"
 #include "handsim/sim/object_names.hpp"
@@ -23,7 +24,11 @@
 namespace handsim::app {
 
 namespace {
-constexpr int kFramePeriodMs = 16;
+// The run's timer: each tick advances the run and asks the viewport for a frame, drawn at once
+// (OsgViewport::requestFrame), so the timer sets the frame rate. 14 ms (71 fps) rather than
+// 16: at 16 ms the application made 62.4 fps on llvmpipe, no margin for a late tick before it
+// falls under 60 (docs/performance.md, viewport).
+constexpr int kFramePeriodMs = 14;
 // At most this much simulated time per frame, so a slow machine falls behind real time
 // instead of freezing the window (the status bar shows the real-time factor).
 // A step costs microseconds, so even software-rendered 4 fps keeps real time.
@@ -62,15 +67,17 @@ void SimulationController::replaceScene(sim::Scenario scene,
 }
 
 SimulationController::PreparedHand SimulationController::prepareHand(
-    const std::string& id_or_path) {
+    const std::string& id_or_path, const std::string& palm_link) {
   // Everything that can fail (the hand file, its link meshes) comes first: a bad hand leaves
   // the scene as it was.
-  auto hand = std::make_shared<const hand::HandModel>(hand::loadHand(id_or_path));
-  return {id_or_path, sim::compileModel(std::move(hand), {}, sim::Options{})};
+  auto hand = std::make_shared<const hand::HandModel>(
+      palm_link.empty() ? hand::loadHand(id_or_path) : hand::loadHand(id_or_path, palm_link));
+  return {id_or_path, palm_link, sim::compileModel(std::move(hand), {}, sim::Options{})};
 }
 
-void SimulationController::loadHand(const std::string& id_or_path) {
-  installHand(prepareHand(id_or_path));
+void SimulationController::loadHand(const std::string& id_or_path,
+                                    const std::string& palm_link) {
+  installHand(prepareHand(id_or_path, palm_link));
 }
 
 void SimulationController::installHand(const PreparedHand& prepared) {
@@ -94,6 +101,7 @@ void SimulationController::installHand(const PreparedHand& prepared) {
                    : sim::compileModel(m.hand_ptr, objects, options, m.hand_geometry);
   sim::Scenario scene;
   scene.hand_ref = prepared.source;
+  scene.palm_link = prepared.palm_link;
   scene.hand = m.hand_ptr;
   scene.options = options;
   scene.objects = objects;
@@ -119,6 +127,10 @@ sim::Scenario SimulationController::scenario() const {
   // The start poses are the scene's plan's (the run's plan has them as of the last reset; an
   // object added since is in the scene's only).
   sc.plan.object_pose_world = scene_.plan.object_pose_world;
+  // So are the palm's and the arm's (moved since the last reset by the palm or arm controls);
+  // they go together, since the arm's base is where they put it.
+  sc.plan.palm_pose_world = scene_.plan.palm_pose_world;
+  sc.plan.arm.initial = scene_.plan.arm.initial;
   // Objects are written with their start poses; the plan then needs none of its own.
   sc.objects = run_->model().objects;
   for (std::size_t o = 0; o < sc.objects.size() && o < sc.plan.object_pose_world.size(); ++o)
@@ -393,6 +405,31 @@ void SimulationController::setPalmPose(const Eigen::Isometry3d& pose) {
   scene_.plan.palm_pose_world = pose;
   sim::teleportPalm(run_->model(), run_->state(), pose);
   scrubbing_ = false;
+  Q_EMIT snapshotChanged();
+}
+
+void SimulationController::setArmJoint(int joint, double value) {
+  const hand::ArmModel& arm = hand().arm;
+  if (arm.empty() || joint < 0 || joint >= arm.dof() || !std::isfinite(value)) return;
+  if (running_ && scene_.plan.arm.drives()) return;
+  const kinematics::DhRow& row = arm.chain.rows[static_cast<std::size_t>(arm.chain.rowOfJoint(joint))];
+  value = std::clamp(value, row.lower, row.upper);
+  Eigen::VectorXd q = liveState().arm_position;
+  if (q.size() != arm.dof()) q = Eigen::VectorXd::Zero(arm.dof());
+  if (q[joint] == value) return;
+  q[joint] = value;
+  pushUndo("arm pose");
+  // The base stays where the run put it; the palm goes where the arm now holds it.
+  const Eigen::Isometry3d palm = armBaseWorld() * sim::armPalmPose(arm.chain, q);
+  scene_.plan.arm.initial.assign(q.data(), q.data() + q.size());
+  scene_.plan.palm_pose_world = palm;
+  scrubbing_ = false;
+  if (!running_ && liveState().step == 0) {
+    resetRun();  // the start pose: the run starts from it
+  } else {
+    sim::teleportPalm(run_->model(), run_->state(), palm);
+    run_->state().arm_position = q;
+  }
   Q_EMIT snapshotChanged();
 }
 

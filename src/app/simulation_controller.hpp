@@ -38,17 +38,21 @@ class SimulationController : public QObject {
   /// prepareHand returns on any thread.
   struct PreparedHand {
     std::string source;                       ///< id or path it was loaded from
+    std::string palm_link;                    ///< the URDF link that is the palm, or ""
     std::shared_ptr<const sim::Model> model;  ///< the hand without objects, default options
   };
   /// Reads a built-in id or a hand file and builds its geometry: the slow part of loadHand,
   /// touching nothing of a controller, so it runs on any thread. Throws io::InputError.
-  static PreparedHand prepareHand(const std::string& id_or_path);
+  /// `palm_link` names the link of a URDF that is the palm: the joints from the root to it
+  /// become the arm (docs/arm.md); empty: the sidecar's or the root link.
+  static PreparedHand prepareHand(const std::string& id_or_path,
+                                  const std::string& palm_link = {});
   /// Replaces the hand by a prepared one; the scene's objects stay where they are in the world
   /// (with the scene's options). Clears trajectories and history.
   void installHand(const PreparedHand& prepared);
   /// Replaces the hand by a built-in id or a hand file (prepareHand then installHand). Throws
   /// io::InputError and keeps the current hand when the file is bad.
-  void loadHand(const std::string& id_or_path);
+  void loadHand(const std::string& id_or_path, const std::string& palm_link = {});
   /// Back to the scene handsim starts with (File > New): the BarrettHand and a 5 cm cube
   /// above the palm between the fingers, default options, no trajectories.
   void newScene();
@@ -131,6 +135,12 @@ class SimulationController : public QObject {
   void jogPalm(const Eigen::Isometry3d& delta);
   /// Sets the palm pose in the world (and the run's start pose).
   void setPalmPose(const Eigen::Isometry3d& pose);
+  /// The arm's base in {W} (docs/arm.md); identity without an arm.
+  const Eigen::Isometry3d& armBaseWorld() const { return run_->armBaseWorld(); }
+  /// Sets arm joint `joint` (the arm's movable joints in order) [rad or m], clamped to its
+  /// limits: the arm's start pose, and the palm moves with it while the arm's base stays.
+  /// Ignored while the run plays and the arm's motion drives the palm.
+  void setArmJoint(int joint, double value);
 
   // --- perturbation (MuJoCo simulate's Ctrl + right drag) -------------------------------
   /// Pulls free object `object` at its point `grab_object` (object frame [m]) towards

@@ -11,6 +11,7 @@
 #include <QMimeData>
 #include <QTemporaryDir>
 #include <QTextStream>
+#include <QWindow>
 #include <QtTest>
 #include <cmath>
 #include <osg/Geode>
@@ -26,6 +27,8 @@
 #include "scene_graph.hpp"
 #include "simulation_controller.hpp"
 #include "trajectory_panel.hpp"
+#include "joint_panel.hpp"
+#include "handsim/kinematics/dh_row.hpp"
 
 using handsim::app::MainWindow;
 using handsim::app::SimulationController;
@@ -105,13 +108,17 @@ QString writeBox(const QString& path, double side) {
   return path;
 }
 
-// A drag of `paths` entering and dropping on `target`; returns whether the enter was accepted.
-bool dragAndDrop(QWidget* target, const QStringList& paths, bool drop = true) {
+// A drag of `paths` entering and dropping on `target` (a widget, or a native window such as
+// the viewport's); returns whether the enter was accepted.
+bool dragAndDrop(QObject* target, const QStringList& paths, bool drop = true) {
   QMimeData mime;
   QList<QUrl> urls;
   for (const QString& p : paths) urls << QUrl::fromLocalFile(p);
   mime.setUrls(urls);
-  const QPoint at(target->width() / 2, target->height() / 2);
+  const auto* widget = qobject_cast<QWidget*>(target);
+  const auto* window = qobject_cast<QWindow*>(target);
+  const QSize size = widget ? widget->size() : window ? window->size() : QSize();
+  const QPoint at(size.width() / 2, size.height() / 2);
   QDragEnterEvent enter(at, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
   enter.setAccepted(false);
   QApplication::sendEvent(target, &enter);
@@ -225,6 +232,19 @@ class FrontEndTest : public QObject {
   void dropHandJsonLoadsTheHand() {
     const QString json = QStringLiteral(HANDSIM_SOURCE_DIR "/assets/hands/gripper2p.json");
     QVERIFY(dragAndDrop(window_->viewport(), {json}));
+    QCOMPARE(QString::fromStdString(controller_->hand().id), QStringLiteral("gripper2p"));
+  }
+
+  // The viewport draws in a native window of its own: a drop there (where the window system
+  // may deliver it) opens the file as on the widget; other files are refused at the enter.
+  void dropOnTheViewportsNativeWindow() {
+    QWindow* native = window_->viewport()->nativeWindow();
+    QVERIFY(native);
+    const QString text = dir_->filePath(QStringLiteral("notes.txt"));
+    QFile(text).open(QIODevice::WriteOnly);
+    QVERIFY(!dragAndDrop(native, {text}));
+    const QString json = QStringLiteral(HANDSIM_SOURCE_DIR "/assets/hands/gripper2p.json");
+    QVERIFY(dragAndDrop(native, {json}));
     QCOMPARE(QString::fromStdString(controller_->hand().id), QStringLiteral("gripper2p"));
   }
 
@@ -463,6 +483,65 @@ class FrontEndTest : public QObject {
     QVERIFY2(std::abs(ke - expected) < 0.01 * expected,
              qPrintable(QStringLiteral("%1 vs %2").arg(ke).arg(expected)));
     QVERIFY(!dock->figure().panels.empty());
+  }
+
+  // --- A hand on an arm (issue 24, docs/arm.md) ---------------------------------------------
+  void anArmIsDrawnAndItsSlidersMoveThePalmAboutTheJointAxis() {
+    controller_->loadHand(HANDSIM_SOURCE_DIR "/assets/hands/urdf/wrist_hand.urdf", "palm");
+    const handsim::hand::ArmModel& arm = controller_->hand().arm;
+    QCOMPARE(arm.dof(), 2);  // wrist_yaw, wrist_pitch
+    handsim::app::JointPanel* panel = window_->jointPanel();
+    QCOMPARE(panel->armRowCount(), 2);
+    // The scene the viewport draws, from the controller's model and state.
+    const auto drawn = [this] {
+      auto scene = std::make_unique<handsim::app::SceneGraph>();
+      scene->setHand(controller_->model());
+      scene->update(controller_->model(), controller_->state(), controller_->armBaseWorld());
+      return scene;
+    };
+    const int last = static_cast<int>(arm.chain.rows.size());
+    std::unique_ptr<handsim::app::SceneGraph> scene = drawn();
+    QCOMPARE(scene->armNode()->getNumChildren(), static_cast<unsigned>(last + 1));
+    // The arm ends where the palm is: the drawn arm closes on the run's palm pose.
+    const Eigen::Isometry3d palm0 = controller_->state().palm_pose_world;
+    QVERIFY(scene->armFramePose(last).isApprox(palm0, 1e-12));
+    const Eigen::Isometry3d base0 = scene->armFramePose(0);
+    // The yaw joint's axis in the world, before the move.
+    const int row = arm.chain.rowOfJoint(0);
+    const handsim::kinematics::JointAxis axis = handsim::kinematics::jointAxisInBase(
+        arm.chain.rows[static_cast<std::size_t>(row)], scene->armFramePose(row));
+
+    const double delta = 20.0 * kPi / 180.0;
+    panel->armSpinBox(0)->setValue(20.0);  // degrees, from 0
+    QVERIFY(std::abs(controller_->state().arm_position[0] - delta) < 1e-12);
+    // A rotation by delta about that axis carries the old palm pose to the new one.
+    Eigen::Isometry3d turn = Eigen::Isometry3d::Identity();
+    turn.linear() = Eigen::AngleAxisd(delta, axis.direction).toRotationMatrix();
+    turn.translation() = axis.point - turn.linear() * axis.point;
+    const Eigen::Isometry3d expected = turn * palm0;
+    const Eigen::Isometry3d palm1 = controller_->state().palm_pose_world;
+    QVERIFY2(palm1.isApprox(expected, 1e-9),
+             qPrintable(QStringLiteral("moved %1 mm from the expected pose")
+                            .arg(1e3 * (palm1.translation() - expected.translation()).norm())));
+    // It did turn, by delta (the wrist's axes pass through the palm's origin: it turns in place).
+    QVERIFY(std::abs(Eigen::AngleAxisd(palm1.linear() * palm0.linear().transpose()).angle() -
+                     delta) < 1e-9);
+    scene = drawn();
+    QVERIFY(scene->armFramePose(0).isApprox(base0, 1e-12));  // the base stays
+    QVERIFY(scene->armFramePose(last).isApprox(palm1, 1e-12));
+    // What is saved starts where the screen shows; undo puts the arm back.
+    QVERIFY(std::abs(controller_->scenario().plan.arm.initial[0] - delta) < 1e-12);
+    QVERIFY(controller_->scenario().plan.palm_pose_world.isApprox(palm1, 1e-12));
+    controller_->undo();
+    QVERIFY(std::abs(controller_->state().arm_position[0]) < 1e-12);
+    QVERIFY(controller_->state().palm_pose_world.isApprox(palm0, 1e-12));
+    // Limits hold: 90 degrees is beyond wrist_yaw's 0.8 rad.
+    controller_->setArmJoint(0, 1.5);
+    QVERIFY(std::abs(controller_->state().arm_position[0] - 0.8) < 1e-12);
+    // A hand without an arm has no arm rows and draws no arm.
+    controller_->loadHand("barrett");
+    QCOMPARE(panel->armRowCount(), 0);
+    QCOMPARE(drawn()->armNode()->getNumChildren(), 0u);
   }
 
  private:

@@ -15,6 +15,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
+#include <osg/Geometry>
+#include <osg/NodeVisitor>
 
 #include "cartesian_panel.hpp"
 #include "grasp_panel.hpp"
@@ -39,7 +41,28 @@ using handsim::app::SimulationController;
 
 namespace {
 constexpr double kDeg = 3.14159265358979323846 / 180.0;
+
+/// The drawables under a node (each one a draw call), their vertices and their bounds.
+struct DrawableCount : osg::NodeVisitor {
+  DrawableCount() : osg::NodeVisitor(TRAVERSE_ALL_CHILDREN) {}
+  void apply(osg::Drawable& d) override {
+    ++drawables;
+    if (const osg::Geometry* g = d.asGeometry())
+      for (unsigned i = 0; i < g->getNumPrimitiveSets(); ++i)
+        vertices += static_cast<int>(g->getPrimitiveSet(i)->getNumIndices());
+    bounds.expandBy(d.getBoundingBox());
+  }
+  int drawables = 0;
+  int vertices = 0;
+  osg::BoundingBox bounds;
+};
+
+DrawableCount countDrawables(osg::Node* node) {
+  DrawableCount count;
+  node->accept(count);
+  return count;
 }
+}  // namespace
 
 class WidgetTest : public QObject {
   Q_OBJECT
@@ -118,7 +141,7 @@ class WidgetTest : public QObject {
     controller_->pause();
     // The viewport draws the new state.
     const int frames = window_->viewport()->frameCount();
-    window_->viewport()->update();
+    window_->viewport()->requestFrame();
     QTRY_VERIFY(window_->viewport()->frameCount() > frames);
   }
 
@@ -447,6 +470,76 @@ class WidgetTest : public QObject {
     QVERIFY(!scene.showsBrokenClutch(inner.finger, row));
   }
 
+  // Every contact arrow is in one geometry (one draw call), whatever the number of contacts:
+  // a transform and three shapes per arrow cost a software rasteriser milliseconds a frame.
+  void contactArrowsAreOneGeometry() {
+    handsim::app::SceneGraph scene;
+    scene.setHand(controller_->model());
+    handsim::sim::SimState state = controller_->state();
+    handsim::sim::Contact c;
+    c.finger = 0;
+    c.row = 2;
+    c.object = 0;
+    c.normal_world = -Eigen::Vector3d::UnitY();
+    c.force = 5.0;
+    c.point_world = Eigen::Vector3d(0.01, 0.02, 0.13);
+    state.contacts = {c};
+    scene.update(controller_->model(), state);
+    const DrawableCount one = countDrawables(scene.contactNode());
+    QCOMPARE(one.drawables, 1);
+    QVERIFY(one.vertices > 0);
+    // Three contacts: still one drawable, three times the vertices.
+    handsim::sim::Contact d = c;
+    d.point_world = Eigen::Vector3d(-0.02, 0.0, 0.1);
+    d.normal_world = Eigen::Vector3d::UnitZ();  // an arrow pointing straight down
+    handsim::sim::Contact e = c;
+    e.point_world = Eigen::Vector3d(0.03, -0.01, 0.15);
+    e.normal_world = Eigen::Vector3d(1.0, 1.0, 0.0).normalized();
+    state.contacts = {c, d, e};
+    scene.update(controller_->model(), state);
+    const DrawableCount three = countDrawables(scene.contactNode());
+    QCOMPARE(scene.drawnContactCount(), 3);
+    QCOMPARE(three.drawables, 1);
+    QCOMPARE(three.vertices, 3 * one.vertices);
+    for (const auto& contact : state.contacts) {
+      const osg::Vec3 p(static_cast<float>(contact.point_world.x()),
+                        static_cast<float>(contact.point_world.y()),
+                        static_cast<float>(contact.point_world.z()));
+      QVERIFY2(three.bounds.contains(p), "an arrow is not at its contact point");
+    }
+    // The arrow of contact c (normal -y, from the link into the object) starts at its point
+    // and shows the push on the link, along +y: a shaft 1 cm + 2 mm per newton long (2 cm at
+    // 5 N) and a cone beyond it, millimetres thick.
+    state.contacts = {c};
+    scene.update(controller_->model(), state);
+    const osg::BoundingBox b = countDrawables(scene.contactNode()).bounds;
+    qInfo("arrow bounds y %.4f .. %.4f, x %.4f .. %.4f", b.yMin(), b.yMax(), b.xMin(), b.xMax());
+    QVERIFY2(b.yMax() >= 0.02f + 0.02f && b.yMax() < 0.02f + 0.02f + 0.015f,
+             qPrintable(QString::number(b.yMax())));
+    QVERIFY(b.yMin() > 0.02f - 0.005f);
+    QVERIFY(b.xMin() > 0.01f - 0.005f && b.xMax() < 0.01f + 0.005f);
+
+    // In the application, with the BarrettHand closing on the cube: contacts, one drawable.
+    controller_->setTrajectories({{0, 17000.0, 3000.0, 20000.0, 0.0},
+                                  {1, 17000.0, 3000.0, 20000.0, 0.0},
+                                  {2, 17000.0, 3000.0, 20000.0, 0.0}});
+    controller_->play();
+    while (controller_->liveState().contacts.size() < 2 && controller_->liveState().time < 10.0)
+      controller_->advance(0.05);
+    qInfo("%zu contacts at t = %.2f s", controller_->liveState().contacts.size(),
+          controller_->liveState().time);
+    controller_->pause();
+    handsim::app::OsgViewport* vp = window_->viewport();
+    const long long frames = vp->frameCount();
+    vp->requestFrame();
+    QTRY_VERIFY(vp->frameCount() > frames);
+    QVERIFY2(vp->scene().drawnContactCount() >= 2,
+             qPrintable(QString::number(vp->scene().drawnContactCount())));
+    QCOMPARE(countDrawables(vp->scene().contactNode()).drawables, 1);
+    QCOMPARE(countDrawables(vp->scene().contactNode()).vertices,
+             vp->scene().drawnContactCount() * one.vertices);
+  }
+
   void autoGraspClosesOnACylinderAndShowsItsQuality() {
     // A cylinder across the palm between finger 3 and fingers 1 and 2 (axis along x).
     controller_->clearObjects();
@@ -769,6 +862,83 @@ class WidgetTest : public QObject {
     QCOMPARE(panel->message(), QStringLiteral("Reached."));
     QVERIFY((controller_->fingertip(0) - target).norm() < 5e-4);
     QVERIFY(std::abs(*controller_->fingertipPhi(0) - phi) < 2e-3);
+  }
+
+  // The viewport draws into a native OpenGL window of its own (no framebuffer object
+  // composited with the widgets), and the window's screenshot still shows the scene there.
+  void viewportDrawsInItsOwnWindowAndWindowShotsShowIt() {
+    handsim::app::OsgViewport* vp = window_->viewport();
+    QWindow* native = vp->nativeWindow();
+    QVERIFY(native);
+    QCOMPARE(native->surfaceType(), QSurface::OpenGLSurface);
+    QVERIFY(native->parent() != nullptr);  // a child of the main window's native window
+    QVERIFY(native->winId() != window_->winId());
+    QVERIFY(QTest::qWaitForWindowExposed(native));
+    QTRY_VERIFY(vp->frameCount() > 0);
+    const QImage shot = window_->windowImage().toImage();
+    QVERIFY(!shot.isNull());
+    const qreal dpr = shot.devicePixelRatio();
+    const QRect area(vp->mapTo(window_, QPoint(0, 0)) * dpr, vp->size() * dpr);
+    int pixels = 0, dark = 0, cube = 0, metal = 0;
+    for (int y = area.top(); y <= area.bottom(); y += 2)
+      for (int x = area.left(); x <= area.right(); x += 2) {
+        const QRgb p = shot.pixel(x, y);
+        const int r = qRed(p), g = qGreen(p), b = qBlue(p);
+        ++pixels;
+        if (r + g + b < 24) ++dark;
+        if (r > 90 && r > 2 * g && r > 2 * b) ++cube;
+        if (std::abs(r - g) < 18 && std::abs(g - b) < 24 && r > 70) ++metal;
+      }
+    qInfo("viewport area %dx%d: %d samples, %d black, %d cube, %d hand", area.width(),
+          area.height(), pixels, dark, cube, metal);
+    QVERIFY2(dark < pixels / 10, "the viewport is black in the window's screenshot");
+    QVERIFY2(cube > pixels / 500, "the cube is not in the window's screenshot");
+    QVERIFY2(metal > pixels / 200, "the hand is not in the window's screenshot");
+  }
+
+  // Mouse and keys as the window system delivers them: a drag on the native window orbits the
+  // camera and gives the viewport the keyboard focus, after which the one-key views work.
+  void mouseAndKeysReachTheViewportThroughItsWindow() {
+    handsim::app::OsgViewport* vp = window_->viewport();
+    QWindow* native = vp->nativeWindow();
+    window_->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(window_));
+    QVERIFY(QTest::qWaitForWindowExposed(native));
+    vp->setView(handsim::app::OsgViewport::View::Fit);
+    window_->jointPanel()->slider(0)->setFocus();
+    QVERIFY(window_->focusWidget() != vp);
+    const auto frame = [vp] {
+      const long long frames = vp->frameCount();
+      vp->requestFrame();
+      return QTest::qWaitFor([&] { return vp->frameCount() > frames; });
+    };
+    QVERIFY(frame());
+    const Eigen::Vector3d eye = vp->cameraEye();
+    const QPoint c(native->width() / 2, native->height() / 2);
+    QTest::mousePress(native, Qt::LeftButton, {}, c);
+    QTest::mouseMove(native, c + QPoint(40, 0));
+    QTest::mouseMove(native, c + QPoint(90, 10));
+    QTest::mouseRelease(native, Qt::LeftButton, {}, c + QPoint(90, 10));
+    QCOMPARE(window_->focusWidget(), static_cast<QWidget*>(vp));
+    QVERIFY(frame());
+    qInfo("camera moved %.3f m", (vp->cameraEye() - eye).norm());
+    QVERIFY2((vp->cameraEye() - eye).norm() > 0.01, "the drag did not orbit the camera");
+    // The wheel zooms: the eye comes closer to what it looks at, along the same line.
+    const Eigen::Vector3d before = vp->cameraEye();
+    const Eigen::Vector3d look = vp->cameraLook();
+    QWheelEvent wheel(QPointF(c), native->mapToGlobal(QPointF(c)), QPoint(), QPoint(0, 120),
+                      Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+    QCoreApplication::sendEvent(native, &wheel);
+    QVERIFY(frame());
+    const Eigen::Vector3d moved = vp->cameraEye() - before;
+    qInfo("wheel moved the eye %.4f m", moved.norm());
+    QVERIFY2(moved.norm() > 1e-3 && std::abs(moved.normalized().dot(look)) > 0.99,
+             "the wheel did not zoom");
+    // Keys typed with the viewport focused go through the window's shortcuts.
+    QTest::keyClick(window_->windowHandle(), Qt::Key_1);  // View > Front: looking along +y
+    QTRY_VERIFY(vp->cameraLook().dot(Eigen::Vector3d::UnitY()) > 0.99);
+    QTest::keyClick(window_->windowHandle(), Qt::Key_3);  // View > Side: looking along -x
+    QTRY_VERIFY(vp->cameraLook().dot(-Eigen::Vector3d::UnitX()) > 0.99);
   }
 
   void viewportSurvivesDockingAndFullScreen() {

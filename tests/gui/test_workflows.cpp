@@ -695,7 +695,7 @@ class WorkflowTest : public QObject {
     handsim::app::OsgViewport* vp = window_->viewport();
     vp->setView(handsim::app::OsgViewport::View::Fit);
     QTRY_VERIFY(vp->frameCount() > 2);
-    vp->update();
+    vp->requestFrame();
     QTest::qWait(50);
     const auto send = [vp](QEvent::Type type, QPointF at, Qt::MouseButton button,
                            Qt::MouseButtons held) {
@@ -742,7 +742,7 @@ class WorkflowTest : public QObject {
     menuAction(window_, QStringLiteral("New Scene"))->trigger();
     window_->objectPanel()->list()->setCurrentRow(0);
     QTest::mouseClick(window_->objectPanel()->freeBox(), Qt::LeftButton);
-    vp->update();
+    vp->requestFrame();
     QTest::qWait(50);
     menuAction(window_, QStringLiteral("Play"))->trigger();
     const Eigen::Vector3d cube = controller_->objectPose(0).translation();

@@ -75,6 +75,9 @@ class Run {
   /// For commands between steps (set points, object and palm poses, loads). After editing
   /// actuator positions or velocities call sim::forwardPosition(model(), state()).
   SimState& state() { return state_; }
+  /// The arm's base (its URDF root frame) in {W} since the last reset: where the plan's palm pose
+  /// and arm start put it (docs/arm.md); identity without an arm.
+  const Eigen::Isometry3d& armBaseWorld() const { return arm_base_world_; }
   const Recorder& recorder() const { return *recorder_; }
   /// For streaming the recording to a file (Recorder::streamCsv) before runToEnd(). A new
   /// plan (setPlan) starts a new recorder.
