@@ -70,8 +70,9 @@ class Hand:
     def arm_ik(self, palm_in_base: ArrayLike, q0: Optional[ArrayLike] = None) -> dict:
         """The arm's joints for a palm pose: {'q', 'reached', 'miss_mm', 'miss_deg'}."""
     def fk(self, finger: int, q: ArrayLike, in_base: bool = False, *,
-           threads: int = 0) -> Array:
-        """(n+1, 4, 4) DH frames in {P} (or {k0}); q (N, dof) gives (N, n+1, 4, 4)."""
+           threads: int = 0, out: Optional[Array] = None) -> Array:
+        """(n+1, 4, 4) DH frames in {P} (or {k0}); q (N, dof) gives (N, n+1, 4, 4); out: a
+        float64 C-order writeable array of exactly that shape, filled and returned."""
     def fingertip(self, finger: int, q: ArrayLike, point: str = "tip", *,
                   threads: int = 0) -> Array:
         """(3,) fingertip position in {P} [m] (the tip link where the file has one; point
