@@ -99,8 +99,9 @@ class Hand:
         """Every movable joint's value by name."""
     def ik_actuators(self, finger: int, target: ArrayLike, actuators_now: Sequence[float],
                      clutches: Optional[Sequence[ClutchState]] = None,
-                     phi: Optional[float] = None) -> list[float]:
-        """Actuator positions reaching `target` through the transmission."""
+                     phi: Optional[float] = None, *, point: str = "tip") -> list[float]:
+        """Actuator positions putting the point ('tip' or 'last_frame') at `target` through
+        the transmission."""
     def dynamics(self, finger: int, q: ArrayLike, qd: ArrayLike,
                  gravity: ArrayLike = ...) -> tuple[Array, Array, Array]:
         """Lagrange-Euler (D [kg m^2], H [N m], C [N m]); gravity in {P} [m/s^2]."""
