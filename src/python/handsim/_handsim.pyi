@@ -219,6 +219,21 @@ class RunPlan:
         segments: list[tuple[float, float, float, float | None]] = ...,
         sinusoids: list[tuple[float, float, float, float]] = ...,
     ) -> None: ...
+    arm_initial: list[float]  # arm joints at t = 0 [rad or m], arm_joint_names order
+    @property
+    def arm_moves(self) -> bool:
+        """Whether an arm joint has a motion (the arm then drives the palm)."""
+    def set_arm(self, hand: Union[Hand, Model],
+                initial: Union[dict[str, float], ArrayLike, None] = None) -> None:
+        """The arm's start by joint name or per joint, within the limits (others 0 clamped)."""
+    def set_arm_motion(
+        self,
+        hand: Union[Hand, Model],
+        joint: Union[int, str],
+        segments: list[tuple[float, float, float, float | None]] = ...,
+        sinusoids: list[tuple[float, float, float, float]] = ...,
+    ) -> None:
+        """An arm joint's offsets from its start: segments and sinusoids as set_palm_motion."""
     def set_trajectory(self, model: Model, actuator: Union[int, str],
                        segments: Sequence[tuple[float, float, float, Optional[float]]]) -> None:
         """(to, max_velocity, max_acceleration, start_s or None) per segment, actuator units."""
