@@ -388,7 +388,8 @@ def evaluate_grasp(points: ArrayLike, normals: ArrayLike, friction: Union[float,
                    torque_reference: ArrayLike = ..., torque_radius: float = 1.0,
                    cone_edges: int = 8) -> GraspQuality:
     """Points (N, 3) [m], normals (N, 3) INTO the object, friction [-] for all or (N,);
-    torques about torque_reference (3,) [m] divided by torque_radius [m]."""
+    torques about torque_reference (3,) [m] divided by torque_radius [m]. More than 256
+    wrench points (N x cone_edges) raise ValueError up front."""
 
 def torque_radius(mesh: Mesh, centre: ArrayLike) -> float:
     """Largest distance of a vertex of mesh from centre (3,) [m]; 0 for an empty mesh."""
