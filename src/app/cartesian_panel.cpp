@@ -11,6 +11,7 @@
 #include <cmath>
 #include <limits>
 
+#include "handsim/hand/hand_ik.hpp"
 #include "handsim/kinematics/manipulability.hpp"
 
 #include "simulation_controller.hpp"
@@ -135,7 +136,9 @@ void CartesianPanel::refreshCondition() {
     condition_->clear();
     return;
   }
-  const kinematics::Chain& chain = controller_->hand().fingers[static_cast<std::size_t>(f)];
+  // Of the fingertip the other APIs mean (hand::FingerPoint::Tip).
+  const kinematics::Chain chain =
+      hand::fingerPointChain(controller_->hand(), f, hand::FingerPoint::Tip);
   const Eigen::MatrixXd j = kinematics::taskJacobian(chain, q[static_cast<std::size_t>(f)],
                                                      kinematics::TaskSpace::Position);
   const double c = kinematics::conditionNumber(j);
@@ -162,7 +165,8 @@ void CartesianPanel::refreshWorkspace() {
   const int f = finger_->currentIndex();
   std::vector<Eigen::Vector3d> points;
   if (show_workspace_->isChecked() && f >= 0) {
-    const kinematics::Chain& chain = controller_->hand().fingers[static_cast<std::size_t>(f)];
+    const kinematics::Chain chain =
+        hand::fingerPointChain(controller_->hand(), f, hand::FingerPoint::Tip);
     points = kinematics::sampleWorkspace(chain, workspaceOptions(chain));
     for (Eigen::Vector3d& p : points) p = chain.base * p;
   }

@@ -467,9 +467,10 @@ std::vector<double> SimulationController::actuatorsForJoints(
 }
 
 Eigen::Vector3d SimulationController::fingertip(int finger) const {
-  const kinematics::Chain& chain = hand().fingers.at(static_cast<std::size_t>(finger));
-  return chain.base *
-         kinematics::fingertipPosition(chain, state().q[static_cast<std::size_t>(finger)]);
+  // The fingertip every API means (hand::FingerPoint::Tip), the point moveFingertip and
+  // followFingertip place.
+  return hand::fingerPointPosition(hand(), finger, state().q.at(static_cast<std::size_t>(finger)),
+                                   hand::FingerPoint::Tip);
 }
 
 std::optional<double> SimulationController::fingertipPhi(int finger) const {

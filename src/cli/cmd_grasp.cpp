@@ -24,9 +24,6 @@ const char* kHelp =
     "Output: {\"force_closure\": bool, \"epsilon\", \"volume\", \"facets\", \"weakest_direction\"\n"
     "(6 numbers: force, torque / radius), \"note\" (why the result is degenerate, or \"\")}\n";
 
-/// Most wrench points (contacts x cone edges) `grasp` rates.
-constexpr std::size_t kMaxWrenchPoints = 256;
-
 int run(const std::vector<std::string>& argv) {
   const Args args(argv, {"--edges", "--radius"}, {});
   if (args.help()) {
@@ -47,13 +44,13 @@ int run(const std::vector<std::string>& argv) {
   }
   // The 6-D convex hull of the wrench points grows steeply with their number (about 15 s for
   // 400 points, minutes for 1,000 contacts): refused up front above a bound, not left to run.
-  const std::size_t points = in.contacts.size() * static_cast<std::size_t>(in.options.cone_edges);
-  if (points > kMaxWrenchPoints)
-    throw UsageError(args.positional()[0] + ": " + std::to_string(in.contacts.size()) +
-                     " contacts x " + std::to_string(in.options.cone_edges) +
-                     " cone edges = " + std::to_string(points) + " wrench points; at most " +
-                     std::to_string(kMaxWrenchPoints) +
-                     " are rated (fewer contacts, or fewer --edges)");
+  // The bound is the core's (grasp::kMaxWrenchPoints), shared with Python's evaluate_grasp.
+  try {
+    grasp::checkWrenchPointBudget(in.contacts.size(), in.options.cone_edges);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(args.positional()[0] + ": " + e.what() +
+                     " (fewer contacts, or fewer --edges)");
+  }
   const grasp::GraspQuality q = grasp::evaluateGrasp(in.contacts, in.options);
   printJson({{"force_closure", q.force_closure},
              {"epsilon", q.epsilon},

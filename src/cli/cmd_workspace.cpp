@@ -12,6 +12,7 @@
 #include "handsim/io/atomic_file.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
 #include "handsim/kinematics/manipulability.hpp"
+#include "handsim/hand/hand_ik.hpp"
 #include "handsim/kinematics/workspace.hpp"
 #include "outputs.hpp"
 
@@ -22,7 +23,7 @@ const char* kHelp =
     "usage: handsim-cli workspace --hand ID --finger NAME [--samples N | --random N [--seed S]]\n"
     "                             [--from-joint NAME] [--task position|pose|planar]\n"
     "                             [--hold JOINT=VALUE,... [--deg]] [--max-points N]\n"
-    "                             [--csv OUT.csv]\n\n"
+    "                             [--point tip|last_frame] [--csv OUT.csv]\n\n"
     "Samples the fingertip workspace over the joint limits and reports its size and how well\n"
     "conditioned the finger is there.\n"
     "  --hand ID          built-in hand id or a hand file\n"
@@ -40,8 +41,11 @@ const char* kHelp =
     "                     degrees for revolute joints with --deg); before --from-joint they\n"
     "                     set the frozen joints\n"
     "  --max-points N     point budget (default 2000000); a larger grid is an error\n"
+    "  --point P          the finger's point sampled: tip (default; the fingertip every API\n"
+    "                     means, the tip link where the file has one) or last_frame (the\n"
+    "                     origin of the last joint frame)\n"
     "  --csv OUT.csv      write x,y,z (m, frame {k0}) and condition per sample, atomically\n\n"
-    "Output: {\"hand\", \"finger\", \"from_joint\", \"frame\", \"sampling\", \"points\",\n"
+    "Output: {\"hand\", \"finger\", \"point\", \"from_joint\", \"frame\", \"sampling\", \"points\",\n"
     "\"bbox_m\": {\"min\", \"max\"}, \"reach_m\": {\"min\", \"max\"} (from the frame origin),\n"
     "\"condition\": {\"task\", \"best\", \"median\", \"worst\", \"worst_finite\",\n"
     "\"singular_samples\"}, \"csv\"}. Condition numbers of singular samples are infinite:\n"
@@ -212,7 +216,7 @@ nlohmann::ordered_json conditionJson(std::vector<double> sorted, const std::stri
 int run(const std::vector<std::string>& argv) {
   const Args args(argv,
                   {"--hand", "--finger", "--samples", "--random", "--seed", "--from-joint",
-                   "--task", "--max-points", "--csv", "--hold"},
+                   "--task", "--max-points", "--csv", "--hold", "--point"},
                   {"--deg"});
   if (args.help()) {
     std::cout << kHelp;
@@ -224,8 +228,15 @@ int run(const std::vector<std::string>& argv) {
   for (const auto& out : outputs) requireWritable(out);
   const hand::HandModel h = hand::loadHand(args.required("--hand"));
   requireDistinct(outputs, {h.source_file});
-  const auto& finger =
-      h.fingers[static_cast<std::size_t>(requireFinger(h, args.required("--finger")))];
+  const int finger_index = requireFinger(h, args.required("--finger"));
+  hand::FingerPoint point = hand::FingerPoint::Tip;
+  try {
+    point = hand::fingerPointFromName(args.value("--point").value_or("tip"), "--point");
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  // The finger's chain ending at the point sampled (a tip link appended as a fixed row).
+  const kinematics::Chain finger = hand::fingerPointChain(h, finger_index, point);
 
   kinematics::WorkspaceOptions options = readSampling(args);
   const std::string task_name = args.value("--task").value_or("position");
@@ -282,6 +293,7 @@ int run(const std::vector<std::string>& argv) {
   }
   printJson({{"hand", h.id},
              {"finger", finger.name},
+             {"point", hand::fingerPointName(point)},
              {"held", heldJson(finger, held)},
              {"from_joint", from ? nlohmann::ordered_json(*from) : nlohmann::ordered_json(nullptr)},
              {"frame", frame},

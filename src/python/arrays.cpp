@@ -20,6 +20,30 @@ py::array_t<double, py::array::c_style> realArray(const py::handle& object, cons
   return py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(a);
 }
 
+py::array_t<double, py::array::c_style> outputArray(const py::object& out,
+                                                    const std::vector<py::ssize_t>& shape) {
+  if (out.is_none()) return py::array_t<double, py::array::c_style>(shape);
+  std::string wanted = "(";
+  for (std::size_t d = 0; d < shape.size(); ++d)
+    wanted += (d ? ", " : "") + std::to_string(shape[d]);
+  wanted += shape.size() == 1 ? ",)" : ")";
+  const std::string expected = "out: expected a writeable C-contiguous float64 numpy array of "
+                               "shape " + wanted + ", got ";
+  if (!py::isinstance<py::array>(out))
+    throw std::invalid_argument(expected + std::string(py::str(py::type::of(out).attr("__name__"))));
+  const auto a = py::reinterpret_borrow<py::array>(out);
+  if (!a.dtype().is(py::dtype::of<double>()))
+    throw std::invalid_argument(expected + "dtype " + std::string(py::str(a.dtype())));
+  bool same = a.ndim() == static_cast<py::ssize_t>(shape.size());
+  for (std::size_t d = 0; same && d < shape.size(); ++d)
+    same = a.shape(static_cast<py::ssize_t>(d)) == shape[d];
+  if (!same) throw std::invalid_argument(expected + "shape " + shapeText(a));
+  if (!(a.flags() & py::array::c_style))
+    throw std::invalid_argument(expected + "an array that is not C-contiguous");
+  if (!a.writeable()) throw std::invalid_argument(expected + "a read-only array");
+  return py::reinterpret_borrow<py::array_t<double, py::array::c_style>>(out);
+}
+
 RowMatrix3d rowsOf3(const py::handle& object, const char* what) {
   const auto a = realArray(object, what);
   if (a.ndim() != 2 || a.shape(1) != 3)

@@ -8,6 +8,7 @@
 
 #include <Eigen/Geometry>
 #include <string>
+#include <vector>
 
 #include "handsim/hand/hand_model.hpp"
 
@@ -20,6 +21,11 @@ std::string shapeText(const pybind11::array& a);
 /// A real array as float64 (C order); a non-numeric one is a ValueError naming `what`.
 pybind11::array_t<double, pybind11::array::c_style> realArray(const pybind11::handle& object,
                                                               const char* what);
+/// The caller's output array `out=` (issue 22, item 4), checked: a numpy array of float64, C
+/// order, writeable, of exactly the shape `shape`; anything else is a ValueError naming what
+/// was expected and what came. `out` None gives a fresh array of that shape.
+pybind11::array_t<double, pybind11::array::c_style> outputArray(
+    const pybind11::object& out, const std::vector<pybind11::ssize_t>& shape);
 /// A real (N, 3) array as rows.
 RowMatrix3d rowsOf3(const pybind11::handle& object, const char* what);
 /// A real (3,) array.

@@ -2,6 +2,7 @@
 #include "batch.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <exception>
 #include <limits>
 #include <mutex>
@@ -61,28 +62,163 @@ void parallelFor(std::size_t n, int threads,
   if (failure) std::rethrow_exception(failure);
 }
 
-void forwardKinematics(const kinematics::Chain& c, const double* q, std::size_t n, bool in_base,
-                       double* out, int threads) {
-  const auto dof = static_cast<std::size_t>(c.dof());
-  const std::size_t frames = c.rows.size() + 1;
-  const Eigen::Isometry3d start = in_base ? Eigen::Isometry3d::Identity() : c.base;
-  parallelFor(n, threads, [&](std::size_t begin, std::size_t end) {
-    // The frames are accumulated from the base (palm frame) on, each written as it is made: no
-    // frame set allocated per configuration and no second product with the base per frame.
-    for (std::size_t i = begin; i < end; ++i) {
-      const double* qi = q + i * dof;
-      double* o = out + i * frames * 16;
-      Eigen::Isometry3d t = start;
-      put(t, o);
-      std::size_t j = 0;
-      for (std::size_t r = 0; r + 1 < frames; ++r) {
-        const kinematics::DhRow& row = c.rows[r];
-        t = t *
-            kinematics::dhTransform(row, row.type == kinematics::JointType::Fixed ? 0.0 : qi[j++]);
-        put(t, o + (r + 1) * 16);
+namespace {
+
+FkKernel::Constant constantOf(const Eigen::Isometry3d& x) {
+  FkKernel::Constant k;
+  const Eigen::Matrix3d r = x.linear();
+  const Eigen::Vector3d t = x.translation();
+  k.rotates = r != Eigen::Matrix3d::Identity();
+  k.present = k.rotates || t != Eigen::Vector3d::Zero();
+  for (int a = 0; a < 3; ++a) {
+    k.t[a] = t[a];
+    for (int b = 0; b < 3; ++b) k.r[3 * a + b] = r(a, b);
+  }
+  return k;
+}
+
+// Which of +-x, +-y, +-z a unit axis is exactly (0: none), with its sign.
+int unitAxis(const Eigen::Vector3d& a, double& sign) {
+  for (int k = 0; k < 3; ++k) {
+    if (std::abs(a[k]) == 1.0 && a[(k + 1) % 3] == 0.0 && a[(k + 2) % 3] == 0.0) {
+      sign = a[k];
+      return k + 1;
+    }
+  }
+  return 0;
+}
+
+// (r, t) <- (r, t) * k
+inline void compose(double* r, double* t, const FkKernel::Constant& k) {
+  for (int a = 0; a < 3; ++a)
+    t[a] += r[3 * a] * k.t[0] + r[3 * a + 1] * k.t[1] + r[3 * a + 2] * k.t[2];
+  if (!k.rotates) return;
+  for (int a = 0; a < 3; ++a) {
+    const double x = r[3 * a], y = r[3 * a + 1], z = r[3 * a + 2];
+    r[3 * a] = x * k.r[0] + y * k.r[3] + z * k.r[6];
+    r[3 * a + 1] = x * k.r[1] + y * k.r[4] + z * k.r[7];
+    r[3 * a + 2] = x * k.r[2] + y * k.r[5] + z * k.r[8];
+  }
+}
+
+// Columns u, v of r turned by the rotation about the third axis: u' = c u + s v, v' = c v - s u.
+inline void turn(double* r, int u, int v, double c, double s) {
+  for (int a = 0; a < 3; ++a) {
+    const double x = r[3 * a + u], y = r[3 * a + v];
+    r[3 * a + u] = c * x + s * y;
+    r[3 * a + v] = c * y - s * x;
+  }
+}
+
+inline void write(const double* r, const double* t, double* o) {
+  o[0] = r[0], o[1] = r[1], o[2] = r[2], o[3] = t[0];
+  o[4] = r[3], o[5] = r[4], o[6] = r[5], o[7] = t[1];
+  o[8] = r[6], o[9] = r[7], o[10] = r[8], o[11] = t[2];
+  o[12] = 0.0, o[13] = 0.0, o[14] = 0.0, o[15] = 1.0;
+}
+
+}  // namespace
+
+FkKernel::FkKernel(const kinematics::Chain& c, const Eigen::Isometry3d& start)
+    : start_(constantOf(start)), dof_(static_cast<std::size_t>(c.dof())) {
+  using kinematics::JointType;
+  steps_.reserve(c.rows.size());
+  for (const kinematics::DhRow& row : c.rows) {
+    Step s;
+    Eigen::Vector3d axis = Eigen::Vector3d::UnitZ();
+    if (row.form == kinematics::JointFrameForm::Placement) {
+      s.pre = constantOf(row.placement);
+      axis = row.axis;
+    } else {
+      // Rz(theta + q) Tz(d) Tx(a) Rx(alpha) = Rz(q) [Rz(theta) Tz(d) Tx(a) Rx(alpha)], and
+      // Tz(q) commutes with Rz(theta) for a prismatic row.
+      kinematics::DhRow at_zero = row;
+      at_zero.type = JointType::Revolute;
+      s.post = constantOf(kinematics::dhTransform(at_zero, 0.0));
+    }
+    if (row.type == JointType::Revolute) {
+      const int k = unitAxis(axis, s.sign);
+      s.motion = k == 1 ? Motion::RotX : k == 2 ? Motion::RotY : k == 3 ? Motion::RotZ
+                                                                        : Motion::RotAxis;
+    } else if (row.type == JointType::Prismatic) {
+      s.motion = Motion::Slide;
+    }
+    for (int a = 0; a < 3; ++a) s.axis[a] = axis[a];
+    steps_.push_back(s);
+  }
+}
+
+template <bool kAll>
+void FkKernel::walk(const double* q, double* out) const {
+  double r[9], t[3];
+  std::copy(start_.r, start_.r + 9, r);
+  std::copy(start_.t, start_.t + 3, t);
+  if (kAll) write(r, t, out);
+  std::size_t j = 0;
+  for (std::size_t k = 0; k < steps_.size(); ++k) {
+    const Step& s = steps_[k];
+    if (s.pre.present) compose(r, t, s.pre);
+    if (s.motion != Motion::None) {
+      const double v = q[j++];
+      switch (s.motion) {
+        case Motion::RotX:
+          turn(r, 1, 2, std::cos(v), s.sign * std::sin(v));
+          break;
+        case Motion::RotY:
+          turn(r, 2, 0, std::cos(v), s.sign * std::sin(v));
+          break;
+        case Motion::RotZ:
+          turn(r, 0, 1, std::cos(v), s.sign * std::sin(v));
+          break;
+        case Motion::RotAxis: {
+          // Rodrigues: c I + s [a]x + (1 - c) a a^T
+          Constant m;
+          m.present = m.rotates = true;
+          const double c = std::cos(v), sn = std::sin(v), w = 1.0 - c;
+          const double* a = s.axis;
+          m.r[0] = c + w * a[0] * a[0];
+          m.r[1] = w * a[0] * a[1] - sn * a[2];
+          m.r[2] = w * a[0] * a[2] + sn * a[1];
+          m.r[3] = w * a[1] * a[0] + sn * a[2];
+          m.r[4] = c + w * a[1] * a[1];
+          m.r[5] = w * a[1] * a[2] - sn * a[0];
+          m.r[6] = w * a[2] * a[0] - sn * a[1];
+          m.r[7] = w * a[2] * a[1] + sn * a[0];
+          m.r[8] = c + w * a[2] * a[2];
+          compose(r, t, m);
+          break;
+        }
+        case Motion::Slide:
+          for (int a = 0; a < 3; ++a)
+            t[a] += v * (r[3 * a] * s.axis[0] + r[3 * a + 1] * s.axis[1] +
+                         r[3 * a + 2] * s.axis[2]);
+          break;
+        case Motion::None:
+          break;
       }
     }
+    if (s.post.present) compose(r, t, s.post);
+    if (kAll) write(r, t, out + (k + 1) * 16);
+  }
+  if (!kAll) std::copy(t, t + 3, out);
+}
+
+void FkKernel::run(const double* q, double* out) const { walk<true>(q, out); }
+
+void FkKernel::lastOrigin(const double* q, double* out) const { walk<false>(q, out); }
+
+void forwardKinematics(const FkKernel& k, const double* q, std::size_t n, double* out,
+                       int threads) {
+  const std::size_t dof = k.dof(), size = k.frames() * 16;
+  parallelFor(n, threads, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) k.run(q + i * dof, out + i * size);
   });
+}
+
+void forwardKinematics(const kinematics::Chain& c, const double* q, std::size_t n, bool in_base,
+                       double* out, int threads) {
+  forwardKinematics(FkKernel(c, in_base ? Eigen::Isometry3d::Identity() : c.base), q, n, out,
+                    threads);
 }
 
 void jacobian(const kinematics::Chain& c, const double* q, std::size_t n, int frame,

@@ -27,6 +27,54 @@ int defaultThreads(std::size_t n);
 void parallelFor(std::size_t n, int threads,
                  const std::function<void(std::size_t, std::size_t)>& body);
 
+/// Forward kinematics compiled for one chain (issue 22, item 4): each row written as
+/// pre * motion(q) * post with constant pre and post (a placement row: pre = placement; a DH
+/// row: post = Rz(theta) Tz(d) Tx(a) Rx(alpha), which the motion Rz(q) or Tz(q) precedes) and a
+/// motion specialised by kind: a rotation about +-x, +-y or +-z touches two columns of the
+/// rotation (no 4x4 product), about another axis one 3x3 product, a slide one matrix-vector
+/// product; identity pre/post are skipped and pure translations cost no rotation product. The
+/// frames are accumulated from `start` on and each written as it is made. The per-call and the
+/// batch paths of the Python module share it, so they agree to the last bit.
+class FkKernel {
+ public:
+  /// Frames of chain `c` in the frame `start` is given in (the palm: c.base; {k0}: identity).
+  FkKernel(const kinematics::Chain& c, const Eigen::Isometry3d& start);
+  std::size_t dof() const { return dof_; }
+  /// rows + 1
+  std::size_t frames() const { return steps_.size() + 1; }
+  /// Every frame {k0}..{kn} for one joint vector q (dof values): out (frames() x 4 x 4,
+  /// row-major).
+  void run(const double* q, double* out) const;
+  /// Only the last frame's origin (3 values).
+  void lastOrigin(const double* q, double* out) const;
+
+  enum class Motion { None, RotX, RotY, RotZ, RotAxis, Slide };
+  /// A constant rigid transform, rotation row-major; `rotates` false when it is the identity.
+  struct Constant {
+    bool present = false;
+    bool rotates = false;
+    double r[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    double t[3] = {0, 0, 0};
+  };
+  struct Step {
+    Constant pre, post;
+    Motion motion = Motion::None;
+    double sign = 1.0;                ///< RotX/Y/Z: -1 when the axis is the negative one
+    double axis[3] = {0.0, 0.0, 1.0};  ///< RotAxis, Slide: unit axis in the joint frame
+  };
+
+ private:
+  template <bool kAll>
+  void walk(const double* q, double* out) const;
+  Constant start_;
+  std::vector<Step> steps_;
+  std::size_t dof_ = 0;
+};
+
+/// FkKernel::run for n joint vectors (n x dof, row-major): out (n x frames x 4 x 4).
+void forwardKinematics(const FkKernel& k, const double* q, std::size_t n, double* out,
+                       int threads = 0);
+
 /// Forward kinematics of finger chain `c` for `n` joint vectors q (n x dof, row-major): every
 /// frame {k0}..{kn}, out (n x (rows+1) x 4 x 4, row-major), in the palm frame (or the finger
 /// base {k0} with in_base).

@@ -89,6 +89,13 @@ void bindGraspQuality(py::module_& m) {
         o.torque_radius = torque_radius;
         o.cone_edges = cone_edges;
         const auto contacts = graspContacts(points, normals, friction);
+        // Refused up front, as handsim-cli grasp refuses it (the hull would run for minutes).
+        try {
+          grasp::checkWrenchPointBudget(contacts.size(), cone_edges);
+        } catch (const std::invalid_argument& e) {
+          throw std::invalid_argument(std::string(e.what()) +
+                                      " (fewer contacts, or fewer cone_edges)");
+        }
         py::gil_scoped_release release;
         return grasp::evaluateGrasp(contacts, o);
       },
@@ -100,7 +107,9 @@ void bindGraspQuality(py::module_& m) {
       "here), in any one frame; friction a coefficient [-] for all or an (N,) array. Torques are "
       "taken about torque_reference (3,) [m] and divided by torque_radius [m] (e.g. "
       "torque_radius(mesh, centre)); each friction cone has cone_edges edges (>= 3). Degenerate "
-      "grasps give force_closure False and a note. Raises ValueError for bad shapes or values.");
+      "grasps give force_closure False and a note. Raises ValueError for bad shapes or values "
+      "and, up front, for more than 256 wrench points (contacts x cone_edges), as "
+      "handsim-cli grasp does: the hull's cost grows steeply with them.");
   m.def(
       "torque_radius",
       [](const geometry::TriangleMesh& mesh, const py::handle& centre) {

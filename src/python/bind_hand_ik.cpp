@@ -174,18 +174,24 @@ void bindHandIkThroughParts(HandClass& h) {
           "ik_actuators",
           [](const HandModel& x, int f, const Eigen::Vector3d& target,
              const std::vector<double>& actuators_now,
-             std::optional<std::vector<hand::ClutchState>> clutches, std::optional<double> phi) {
+             std::optional<std::vector<hand::ClutchState>> clutches, std::optional<double> phi,
+             const std::string& point) {
+            finger(x, f);
             hand::FingertipIkOptions o;
             o.phi = phi;
+            o.point = hand::fingerPointFromName(point);
             return hand::fingertipActuators(x, f, finiteVector3(target, "target"),
                                             actuatorVector(x, actuators_now),
                                             clutchStates(x, clutches), o);
           },
           py::arg("finger"), py::arg("target"), py::arg("actuators_now"),
-          py::arg("clutches") = py::none(), py::arg("phi") = py::none(),
+          py::arg("clutches") = py::none(), py::arg("phi") = py::none(), py::kw_only(),
+          py::arg("point") = "tip",
           "Actuator positions that put the fingertip at `target` (palm frame [m]) through the "
-          "transmission (coupled joints included), from the current actuator positions. Raises "
-          "UnreachableTarget with the miss distance [m].");
+          "transmission (coupled joints included), from the current actuator positions. "
+          "point='tip' (the default) places the fingertip fingertip() gives (the tip link "
+          "where the file has one), point='last_frame' the origin of the last joint frame. "
+          "Raises UnreachableTarget with the miss distance [m].");
 }
 
 }  // namespace handsim::python

@@ -37,37 +37,38 @@ using Vector = Eigen::VectorXd;
 void bindHandForwardKinematics(HandClass& h) {
   h.def(
        "fk",
-       [](const HandModel& x, int f, const py::object& q, bool in_base, int threads) -> py::object {
+       [](const HandModel& x, int f, const py::object& q, bool in_base, int threads,
+          const py::object& out) -> py::object {
          const auto& c = finger(x, f);
          bool many = false;
          const auto a = jointArray(c, q, "q", many);
-         if (many) {
-           const auto n = static_cast<std::size_t>(a.shape(0));
-           py::array_t<double> out({static_cast<py::ssize_t>(n),
-                                    static_cast<py::ssize_t>(c.rows.size() + 1), py::ssize_t{4},
-                                    py::ssize_t{4}});
-           double* o = out.mutable_data();
-           {
-             py::gil_scoped_release release;
-             batch::forwardKinematics(c, a.data(), n, in_base, o, threads);
-           }
-           return std::move(out);
+         // One kernel for one configuration and for a batch (batch::FkKernel): the same bits.
+         const batch::FkKernel k(c, in_base ? Eigen::Isometry3d::Identity() : c.base);
+         const auto frames = static_cast<py::ssize_t>(k.frames());
+         if (!many) {
+           auto o = outputArray(out, {frames, 4, 4});
+           k.run(a.data(), o.mutable_data());
+           return std::move(o);
          }
-         const auto frames = kinematics::forwardKinematics(c, jointVectorOf(a));
-         std::vector<Eigen::Matrix4d> out;
-         for (int i = 0; i < frames.count; ++i)
-           out.push_back(in_base ? frames.at(i).matrix() : (c.base * frames.at(i)).matrix());
-         return framesArray(out);
+         const auto n = static_cast<std::size_t>(a.shape(0));
+         auto o = outputArray(out, {static_cast<py::ssize_t>(n), frames, 4, 4});
+         double* d = o.mutable_data();
+         {
+           py::gil_scoped_release release;
+           batch::forwardKinematics(k, a.data(), n, d, threads);
+         }
+         return std::move(o);
        },
        py::arg("finger"), py::arg("q"), py::arg("in_base") = false, py::kw_only(),
-       py::arg("threads") = 0,
+       py::arg("threads") = 0, py::arg("out") = py::none(),
        "Forward kinematics: every DH frame {k0}..{kn} of the finger as an (n+1, 4, 4) array of "
        "homogeneous transforms, in the palm frame {P} (or the finger base {k0} with "
        "in_base=True); the last is the last joint frame {kn} (the fingertip may lie beyond it "
        "on a URDF tip link: fingertip(), fingertip_offset()). q: joint values [rad or m], "
-       "shape (dof,); or "
-       "a batch (N, dof), giving (N, n+1, 4, 4), computed without the GIL on `threads` threads "
-       "(0: one per core).")
+       "shape (dof,); or a batch (N, dof), giving (N, n+1, 4, 4), computed without the GIL on "
+       "`threads` threads (0: one per core). out: an array to write the result into and "
+       "return (float64, C order, writeable, exactly the result's shape), so that a loop "
+       "reuses its memory; otherwise a fresh array.")
       .def(
           "fingertip",
           [](const HandModel& x, int f, const py::object& q, const std::string& point,
@@ -77,21 +78,22 @@ void bindHandForwardKinematics(HandClass& h) {
             const auto a = jointArray(c, q, "q", many);
             if (many) {
               const auto n = static_cast<std::size_t>(a.shape(0));
-              const std::size_t frames = c.rows.size() + 1;
-              std::vector<double> all(n * frames * 16);
               py::array_t<double> out({static_cast<py::ssize_t>(n), py::ssize_t{3}});
               double* o = out.mutable_data();
               {
                 py::gil_scoped_release release;
-                batch::forwardKinematics(c, a.data(), n, false, all.data(), threads);
-                for (std::size_t i = 0; i < n; ++i)
-                  for (std::size_t r = 0; r < 3; ++r)
-                    o[3 * i + r] = all[(i * frames + frames - 1) * 16 + r * 4 + 3];
+                const batch::FkKernel k(c, c.base);
+                const std::size_t dof = k.dof();
+                batch::parallelFor(n, threads, [&](std::size_t begin, std::size_t end) {
+                  for (std::size_t i = begin; i < end; ++i)
+                    k.lastOrigin(a.data() + i * dof, o + 3 * i);
+                });
               }
               return std::move(out);
             }
-            return py::cast(
-                Eigen::Vector3d(c.base * kinematics::fingertipPosition(c, jointVectorOf(a))));
+            py::array_t<double> out(py::ssize_t{3});
+            batch::FkKernel(c, c.base).lastOrigin(a.data(), out.mutable_data());
+            return std::move(out);
           },
           py::arg("finger"), py::arg("q"), py::arg("point") = "tip", py::kw_only(),
           py::arg("threads") = 0,

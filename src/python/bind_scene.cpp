@@ -156,6 +156,69 @@ void bindModel(py::module_& m) {
           "options", [](const Model& x) { return x.options; }, "A copy of the model's options.");
 }
 
+namespace {
+
+using Segments = std::vector<std::tuple<double, double, double, std::optional<double>>>;
+using Sinusoids = std::vector<std::tuple<double, double, double, double>>;
+
+// One axis's (a palm axis's, an arm joint's) offsets: trapezoidal segments chained from 0 and
+// sinusoids, as a scenario file gives them.
+sim::AxisMotion axisMotionOf(const Segments& segments, const Sinusoids& sinusoids) {
+  sim::AxisMotion motion;
+  double from = 0.0, start = 0.0;
+  for (const auto& [to, v, acc, s] : segments) {
+    if (s) {
+      if (*s < start) throw std::invalid_argument("a segment starts before the previous one ends");
+      start = *s;
+    }
+    const sim::TrapezoidalProfile prof(from, to, v, acc, start);
+    motion.segments.append(prof);
+    from = to;
+    start = prof.end();
+  }
+  for (const auto& [amplitude, f, s, cycles] : sinusoids)
+    motion.sinusoids.push_back({amplitude, f, s, cycles});
+  return motion;
+}
+
+// The arm of a hand (handsim.Hand or handsim.Model), refused when it has none.
+const hand::ArmModel& armOf(const py::object& hand_or_model) {
+  const hand::HandModel* h = nullptr;
+  if (py::isinstance<hand::HandModel>(hand_or_model))
+    h = &hand_or_model.cast<const hand::HandModel&>();
+  else if (py::isinstance<Model>(hand_or_model))
+    h = &hand_or_model.cast<const Model&>().hand();
+  else
+    throw std::invalid_argument("expected a handsim.Hand or handsim.Model, got " +
+                                std::string(py::str(py::type::of(hand_or_model).attr("__name__"))));
+  if (h->arm.empty())
+    throw std::invalid_argument("hand '" + h->id +
+                                "' has no arm: load a URDF hand with palm='LINK' (docs/arm.md)");
+  return h->arm;
+}
+
+// Arm joint `which` (index or URDF joint name) of `arm`: a ValueError listing the joints for an
+// unknown name, an IndexError for an index out of range.
+int armJoint(const hand::ArmModel& arm, const py::handle& which) {
+  const kinematics::Chain& c = arm.chain;
+  if (py::isinstance<py::str>(which)) {
+    const std::string name = which.cast<std::string>();
+    for (int j = 0; j < c.dof(); ++j)
+      if (c.joint_names[static_cast<std::size_t>(c.rowOfJoint(j))] == name) return j;
+    std::string known;
+    for (int j = 0; j < c.dof(); ++j)
+      known += (j ? ", " : "") + c.joint_names[static_cast<std::size_t>(c.rowOfJoint(j))];
+    throw std::invalid_argument("no arm joint '" + name + "' (the arm's joints: " + known + ")");
+  }
+  const int j = which.cast<int>();
+  if (j < 0 || j >= c.dof())
+    throw py::index_error("arm joint " + std::to_string(j) + " is not in 0.." +
+                          std::to_string(c.dof() - 1));
+  return j;
+}
+
+}  // namespace
+
 void bindRunPlan(py::module_& m) {
   py::class_<RunPlan>(m, "RunPlan",
                       "What a run does: start pose, references, controller, duration.")
@@ -216,28 +279,13 @@ void bindRunPlan(py::module_& m) {
           "start_s or when the previous ends (None).")
       .def(
           "set_palm_motion",
-          [](RunPlan& p, const std::string& axis,
-             const std::vector<std::tuple<double, double, double, std::optional<double>>>& segments,
-             const std::vector<std::tuple<double, double, double, double>>& sinusoids) {
+          [](RunPlan& p, const std::string& axis, const Segments& segments,
+             const Sinusoids& sinusoids) {
             const int a = sim::PalmMotion::axisIndex(axis);
             if (a < 0)
               throw std::invalid_argument("palm axis '" + axis +
                                           "': expected x, y, z (m) or rx, ry, rz (rad)");
-            sim::AxisMotion motion;
-            double from = 0.0, start = 0.0;
-            for (const auto& [to, v, acc, s] : segments) {
-              if (s) {
-                if (*s < start)
-                  throw std::invalid_argument("a segment starts before the previous one ends");
-                start = *s;
-              }
-              const sim::TrapezoidalProfile prof(from, to, v, acc, start);
-              motion.segments.append(prof);
-              from = to;
-              start = prof.end();
-            }
-            for (const auto& [amplitude, f, s, cycles] : sinusoids)
-              motion.sinusoids.push_back({amplitude, f, s, cycles});
+            const sim::AxisMotion motion = axisMotionOf(segments, sinusoids);
             p.palm_motion.axis(a) = motion;
           },
           py::arg("axis"),
@@ -247,7 +295,73 @@ void bindRunPlan(py::module_& m) {
           "The palm's prescribed motion on one axis ('x', 'y', 'z' in m; 'rx', 'ry', 'rz' in rad "
           "about world axes through the palm origin): trapezoidal segments (to, max_velocity, "
           "max_acceleration, start_s or None) from 0, plus sinusoids (amplitude, frequency_hz, "
-          "start_s, cycles). Replaces what the axis had.");
+          "start_s, cycles). Replaces what the axis had.")
+      .def_property(
+          "arm_initial", [](const RunPlan& p) { return p.arm.initial; },
+          [](RunPlan& p, const std::vector<double>& q) { p.arm.initial = q; },
+          "Arm joint positions at t = 0 [rad or m], one per arm joint in Hand.arm_joint_names "
+          "order (empty: all 0; docs/arm.md). The palm starts at palm_pose; the arm's base is "
+          "where that puts it. set_arm sets them by name, checked against the limits.")
+      .def_property_readonly(
+          "arm_moves", [](const RunPlan& p) { return p.arm.drives(); },
+          "Whether an arm joint has a motion (set_arm_motion): the arm then drives the palm, "
+          "and the plan may have no palm motion.")
+      .def(
+          "set_arm",
+          [](RunPlan& p, const py::object& hand_or_model, const py::object& initial) {
+            const hand::ArmModel& arm = armOf(hand_or_model);
+            const kinematics::Chain& c = arm.chain;
+            std::vector<double> q(static_cast<std::size_t>(c.dof()));
+            for (int j = 0; j < c.dof(); ++j) {
+              const auto& row = c.rows[static_cast<std::size_t>(c.rowOfJoint(j))];
+              q[static_cast<std::size_t>(j)] = std::clamp(0.0, row.lower, row.upper);
+            }
+            std::vector<std::pair<int, double>> given;
+            if (py::isinstance<py::dict>(initial)) {
+              for (const auto& [k, v] : initial.cast<py::dict>())
+                given.emplace_back(armJoint(arm, k), v.cast<double>());
+            } else if (!initial.is_none()) {
+              const auto a = realArray(initial, "initial");
+              if (a.ndim() != 1 || a.shape(0) != c.dof())
+                throw std::invalid_argument("initial: the arm has " + std::to_string(c.dof()) +
+                                            " joints, got shape " + shapeText(a));
+              for (int j = 0; j < c.dof(); ++j) given.emplace_back(j, a.data()[j]);
+            }
+            for (const auto& [j, v] : given) {
+              const auto& row = c.rows[static_cast<std::size_t>(c.rowOfJoint(j))];
+              const std::string& name = c.joint_names[static_cast<std::size_t>(c.rowOfJoint(j))];
+              if (!std::isfinite(v) || v < row.lower || v > row.upper)
+                throw std::invalid_argument("arm joint '" + name + "': " + std::to_string(v) +
+                                            " is outside its limits [" +
+                                            std::to_string(row.lower) + ", " +
+                                            std::to_string(row.upper) + "]");
+              q[static_cast<std::size_t>(j)] = v;
+            }
+            p.arm.initial = q;
+          },
+          py::arg("hand"), py::arg("initial") = py::none(),
+          "The arm's start (docs/arm.md) for a hand with an arm (Hand or Model): `initial` "
+          "by URDF joint name (dict) or one value per arm joint [rad or m], within the limits; "
+          "joints not named start at 0 clamped into their limits. As a scenario file's "
+          "\"arm\": {\"initial\": ...}.")
+      .def(
+          "set_arm_motion",
+          [](RunPlan& p, const py::object& hand_or_model, const py::object& joint,
+             const Segments& segments, const Sinusoids& sinusoids) {
+            const hand::ArmModel& arm = armOf(hand_or_model);
+            const int j = armJoint(arm, joint);
+            sim::AxisMotion motion = axisMotionOf(segments, sinusoids);
+            if (p.arm.motion.size() != static_cast<std::size_t>(arm.dof()))
+              p.arm.motion.assign(static_cast<std::size_t>(arm.dof()), sim::AxisMotion());
+            p.arm.motion[static_cast<std::size_t>(j)] = std::move(motion);
+          },
+          py::arg("hand"), py::arg("joint"),
+          py::arg("segments") = Segments{}, py::arg("sinusoids") = Sinusoids{},
+          "An arm joint's motion (joint: index or URDF name) as offsets from its start "
+          "[rad or m]: trapezoidal segments (to, max_velocity, max_acceleration, start_s or "
+          "None) from 0, plus sinusoids (amplitude, frequency_hz, start_s, cycles), as "
+          "set_palm_motion. Replaces what the joint had. When an arm joint moves, the arm "
+          "drives the palm (arm_moves) and a palm motion is refused when the run starts.");
 }
 
 void bindScenario(py::module_& m) {
@@ -269,6 +383,9 @@ void bindScenario(py::module_& m) {
                      std::filesystem::path(hand::assetDirectory()) / "hands" / (h->id + ".json"),
                      ec);
              s.hand_ref = builtin ? h->id : h->source_file;
+             // A hand loaded with palm='LINK' keeps its palm link in the file ("arm":
+             // {"palm_link": ...}), so that the CLI reads the same arm back.
+             if (!h->arm.empty()) s.palm_link = h->arm.palm_link;
              s.hand = std::make_shared<const hand::HandModel>(*h);
              s.objects = std::move(objects);
              s.options = options.value_or(sim::Options{});

@@ -61,22 +61,14 @@ kinematics::JointVector jointVectorOf(const py::array_t<double, py::array::c_sty
 // the finger's chain with that link appended as a fixed row (unchanged when there is none), so
 // its last frame is the fingertip.
 kinematics::Chain tipChain(const HandModel& x, int f) {
-  kinematics::Chain c = finger(x, f);
-  const Eigen::Isometry3d offset = hand::fingerEndpoint(x, f).in_frame;
-  if (offset.matrix() != Eigen::Matrix4d::Identity()) {
-    c.rows.push_back(
-        kinematics::placementRow(offset, Eigen::Vector3d::UnitZ(), kinematics::JointType::Fixed));
-    c.joint_names.push_back("tip");
-    c.links.emplace_back();
-  }
-  return c;
+  finger(x, f);
+  return hand::fingerPointChain(x, f, hand::FingerPoint::Tip);
 }
 
 // The chain ending at `point`: "tip" (the fingertip) or "last_frame" (the last joint frame).
 kinematics::Chain pointChain(const HandModel& x, int f, const std::string& point) {
-  if (point == "tip") return tipChain(x, f);
-  if (point == "last_frame") return finger(x, f);
-  throw std::invalid_argument("point: expected 'tip' or 'last_frame', got '" + point + "'");
+  finger(x, f);
+  return hand::fingerPointChain(x, f, hand::fingerPointFromName(point));
 }
 
 Eigen::Vector3d finiteVector3(const Eigen::Vector3d& v, const char* what) {

@@ -114,10 +114,28 @@ def batch_main():
     print(f"link_poses, Allegro ({len(hand.link_poses(rows[0]))} links), {n} configurations: "
           f"loop {loop:.0f} ns, batch 1 thread {batch1:.0f} ns, batch {batch:.0f} ns per "
           f"configuration ({loop / batch:.1f}x the loop)")
-    fk_loop = wall(lambda: [hand.fk(f, q[f][i]) for i in range(n) for f in fingers], 1) / n * 1e9
-    fk_batch = wall(lambda: [hand.fk(f, q[f]) for f in fingers]) / n * 1e9
-    print(f"fk of the {len(hand.fingers)} fingers, {n} configurations: loop {fk_loop:.0f} ns, "
-          f"batch {fk_batch:.0f} ns per configuration ({fk_loop / fk_batch:.1f}x the loop)")
+    # fk of every finger: a Python loop of single calls against the batch, fresh result arrays
+    # or the caller's (out=), one thread or one per core. CPU time (least of 5; the loop least of
+    # 2) counts the work on a shared machine; wall time (least of 3) shows the threads.
+    outs = [np.empty((n, hand.fk(f, q[f][0]).shape[0], 4, 4)) for f in fingers]
+    variants = {
+        "loop": (lambda: [hand.fk(f, q[f][i]) for i in range(n) for f in fingers], 2),
+        "batch, 1 thread": (lambda: [hand.fk(f, q[f], threads=1) for f in fingers], 5),
+        "batch, out=, 1 thread": (
+            lambda: [hand.fk(f, q[f], threads=1, out=outs[f]) for f in fingers], 5),
+        "batch, threads": (lambda: [hand.fk(f, q[f]) for f in fingers], 5),
+        "batch, out=, threads": (lambda: [hand.fk(f, q[f], out=outs[f]) for f in fingers], 5),
+    }
+    print(f"fk of the {len(hand.fingers)} fingers, {n} configurations, load average "
+          f"{os.getloadavg()[0]:.1f}; ns per configuration:")
+    loop_cpu = loop_wall = None
+    for name, (fn, repeats) in variants.items():
+        c = min(cpu(fn) for _ in range(repeats)) / n * 1e9
+        w = wall(fn, min(repeats, 3)) / n * 1e9
+        if loop_cpu is None:
+            loop_cpu, loop_wall = c, w
+        print(f"  {name:24s} CPU {c:7.0f} ({loop_cpu / c:5.1f}x the loop)  wall {w:7.0f} "
+              f"({loop_wall / w:5.1f}x the loop)")
 
     # A Python controller loop against run_to_end on the Allegro: the commands through the view.
     model = handsim.Model(hand)

@@ -9,7 +9,8 @@
 //   loop      HandModel::linkPoses per configuration (the per-call path of link_poses)
 //   batch_1   batch::linkPoses on one thread
 //   batch     batch::linkPoses on one thread per core
-//   fk_batch  batch::forwardKinematics of the four fingers (every DH frame), one per core
+//   fk_batch  batch::forwardKinematics of the four fingers (every DH frame; the FkKernel
+//             Hand.fk runs), one thread per core (fk_batch) and one thread (fk_batch_1thread)
 //   mujoco    qpos set, mj_kinematics (every body's, geom's and site's pose)
 // Counters are ns per configuration, the speed-ups over the loop and the ratios to MuJoCo
 // (handsim time / MuJoCo time: below 1 is faster), and the peak RSS. Before timing, the
@@ -175,7 +176,7 @@ void BM_AllegroKinematics(benchmark::State& state) {
   }
 #endif
 
-  double loop = 0.0, batch1 = 0.0, batch = 0.0, fk = 0.0, mujoco = 0.0;
+  double loop = 0.0, batch1 = 0.0, batch = 0.0, fk = 0.0, fk1 = 0.0, mujoco = 0.0;
   std::vector<kinematics::JointVector> one(h.fingers.size());
   double sink = 0.0;
   for (auto _ : state) {
@@ -200,6 +201,10 @@ void BM_AllegroKinematics(benchmark::State& state) {
       python::batch::forwardKinematics(h.fingers[f], q[f].data(), n, false, frames[f].data(),
                                        cores);
     fk += now() - t;
+    t = now();
+    for (std::size_t f = 0; f < h.fingers.size(); ++f)
+      python::batch::forwardKinematics(h.fingers[f], q[f].data(), n, false, frames[f].data(), 1);
+    fk1 += now() - t;
 #ifdef HANDSIM_BENCH_MUJOCO
     t = now();
     for (std::size_t i = 0; i < n; ++i) {
@@ -217,12 +222,15 @@ void BM_AllegroKinematics(benchmark::State& state) {
   state.counters["batch_1thread_ns"] = batch1 * per;
   state.counters["batch_ns"] = batch * per;
   state.counters["fk_batch_ns"] = fk * per;
+  state.counters["fk_batch_1thread_ns"] = fk1 * per;
   state.counters["threads"] = cores;
   state.counters["speedup_vs_loop"] = loop / batch;
 #ifdef HANDSIM_BENCH_MUJOCO
   state.counters["mujoco_ns"] = mujoco * per;
   state.counters["batch_vs_mujoco"] = batch / mujoco;
   state.counters["batch_1thread_vs_mujoco"] = batch1 / mujoco;
+  state.counters["fk_batch_vs_mujoco"] = fk / mujoco;
+  state.counters["fk_batch_1thread_vs_mujoco"] = fk1 / mujoco;
 #endif
   state.counters["peak_rss_MB"] = static_cast<double>(bench::peakRssKb()) / 1024.0;
 }

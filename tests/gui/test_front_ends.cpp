@@ -14,6 +14,7 @@
 #include <QWindow>
 #include <QtTest>
 #include <cmath>
+#include <optional>
 #include <osg/Geode>
 #include <osg/Geometry>
 #include <osg/NodeVisitor>
@@ -227,6 +228,24 @@ class FrontEndTest : public QObject {
     QCOMPARE(QString::fromStdString(controller_->handSource()), urdf);
     QCOMPARE(QString::fromStdString(controller_->hand().name), QStringLiteral("wrist_hand"));
     QVERIFY(window_->lastError().isEmpty());
+  }
+
+  // The GUI's fingertip is the one every API means (hand::FingerPoint::Tip): on wrist_hand's
+  // index finger the tip link's origin as the link tree places it, beyond the last joint frame.
+  void fingertipIsTheTipLink() {
+    controller_->loadHand(HANDSIM_SOURCE_DIR "/assets/hands/urdf/wrist_hand.urdf");
+    const handsim::hand::HandModel& h = controller_->hand();
+    int f = -1;
+    for (std::size_t k = 0; k < h.fingers.size(); ++k)
+      if (h.fingers[k].name == "index_distal") f = static_cast<int>(k);
+    QVERIFY(f >= 0);
+    std::optional<Eigen::Vector3d> tip;
+    for (const auto& [name, pose] : h.linkPoses(controller_->state().q))
+      if (name == "index_tip") tip = pose.translation();
+    QVERIFY(tip);
+    QVERIFY2((controller_->fingertip(f) - *tip).norm() < 1e-12,
+             qPrintable(QString::number((controller_->fingertip(f) - *tip).norm())));
+    controller_->loadHand("barrett");
   }
 
   void dropHandJsonLoadsTheHand() {

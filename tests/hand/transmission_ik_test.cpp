@@ -223,3 +223,51 @@ TEST(TransmissionIk, PlanarFingerReachesTheTipAngleAndRejectsOffPlaneTargets) {
     EXPECT_NEAR(e.miss(), 0.005, 1e-9);
   }
 }
+
+// hand::FingerPoint (issue 22, item 3): on a URDF finger with a tip link beyond its last joint
+// frame (wrist_hand's index_tip) the default point is the tip link's origin as the link tree
+// places it (HandModel::linkPoses, an independent path), and fingertipActuators places that
+// point; the last joint frame is placed when asked for by name.
+TEST(FingerPoint, TipLinkByDefaultLastFrameByName) {
+  const HandModel h = loadHand(HANDSIM_SOURCE_DIR "/assets/hands/urdf/wrist_hand.urdf");
+  int f = -1;
+  for (std::size_t k = 0; k < h.fingers.size(); ++k)
+    if (h.fingers[k].name == "index_distal") f = static_cast<int>(k);
+  ASSERT_GE(f, 0);
+  const std::vector<ClutchState> clutches(h.clutches.size());
+  const std::vector<double> goal = {0.2, -0.1, 0.1, 0.5, 0.4, 0.3, 0.3, 0.2, 0.01};
+  ASSERT_EQ(goal.size(), h.actuators.size());
+  const auto q = jointPositions(h, goal, clutches);
+  Eigen::Vector3d tip_link = Eigen::Vector3d::Constant(std::nan(""));
+  for (const auto& [name, pose] : h.linkPoses(q))
+    if (name == "index_tip") tip_link = pose.translation();
+  ASSERT_TRUE(tip_link.allFinite());
+  const auto fi = static_cast<std::size_t>(f);
+  const Eigen::Vector3d last =
+      h.fingers[fi].base * kinematics::forwardKinematics(h.fingers[fi], q[fi]).tip().translation();
+  ASSERT_GT((tip_link - last).norm(), 1e-3);
+
+  EXPECT_LT((fingerPointPosition(h, f, q[fi], FingerPoint::Tip) - tip_link).norm(), 1e-15);
+  EXPECT_LT((fingerPointPosition(h, f, q[fi], FingerPoint::LastFrame) - last).norm(), 1e-15);
+  EXPECT_EQ(fingerPointChain(h, f, FingerPoint::Tip).dof(), h.fingers[fi].dof());
+  EXPECT_EQ(fingerPointChain(h, f, FingerPoint::LastFrame).rows.size(), h.fingers[fi].rows.size());
+  EXPECT_EQ(fingerPointFromName("last_frame"), FingerPoint::LastFrame);
+  EXPECT_STREQ(fingerPointName(FingerPoint::Tip), "tip");
+  EXPECT_THROW(fingerPointFromName("nail", "--point"), std::invalid_argument);
+
+  const std::vector<double> start = {0.0, 0.0, 0.0, 0.3, 0.3, 0.3, 0.3, 0.2, 0.01};
+  for (const FingerPoint p : {FingerPoint::Tip, FingerPoint::LastFrame}) {
+    const Eigen::Vector3d target = p == FingerPoint::Tip ? tip_link : last;
+    FingertipIkOptions o;
+    o.point = p;
+    const auto a = fingertipActuators(h, f, target, start, clutches, o);
+    const auto qa = jointPositions(h, a, clutches);
+    EXPECT_LT((fingerPointPosition(h, f, qa[fi], p) - target).norm(), kTransmissionIkAcceptDistance)
+        << fingerPointName(p);
+  }
+  // The default is the tip.
+  const auto a = fingertipActuators(h, f, tip_link, start, clutches);
+  const auto qa = jointPositions(h, a, clutches);
+  EXPECT_LT((fingerPointPosition(h, f, qa[fi], FingerPoint::Tip) - tip_link).norm(),
+            kTransmissionIkAcceptDistance);
+}

@@ -62,3 +62,55 @@ def test_hand_files_have_one_point():
     np.testing.assert_array_equal(hand.fingertip(0, q), hand.fingertip(0, q, point="last_frame"))
     with pytest.raises(ValueError, match="last_frame"):
         hand.fingertip(0, q, point="nail")
+
+
+def workspace_point(cli, hand, f, q, point):
+    """handsim-cli workspace with every joint held at q: its one sample, in the palm frame."""
+    names = [n.split(".", 1)[1] for n in hand.joint_names(f)]
+    hold = ",".join(f"{n}={v!r}" for n, v in zip(names, q))
+    args = [cli, "workspace", "--hand", URDF, "--finger", hand.fingers[f], "--hold", hold]
+    if point is not None:
+        args += ["--point", point]
+    out = json.loads(subprocess.run(args, check=True, capture_output=True, text=True).stdout)
+    assert out["points"] == 1
+    np.testing.assert_array_equal(out["bbox_m"]["min"], out["bbox_m"]["max"])
+    return out["point"], (hand.base(f) @ np.append(out["bbox_m"]["min"], 1.0))[:3]
+
+
+def test_workspace_and_ik_actuators_name_the_point(cli):
+    """C++ (handsim-cli workspace, hand::fingerPointChain; ik_actuators, hand::fingertipActuators)
+    and Python (fingertip) put the same point, the tip link's origin as link_poses places it,
+    by default; the last joint frame by name."""
+    hand = handsim.load_hand(URDF)
+    f = hand.finger_index("index_distal")
+    actuators = [0.2, -0.1, 0.1, 0.5, 0.4, 0.3, 0.3, 0.2, 0.01]
+    q_all = hand.joint_positions(actuators)
+    q = q_all[f]
+    tip_link = hand.link_poses(q_all)["index_tip"][:3, 3]
+    last = hand.fk(f, q)[-1][:3, 3]
+    assert np.linalg.norm(tip_link - last) > 1e-3
+
+    name, p = workspace_point(cli, hand, f, q, None)
+    assert name == "tip"
+    np.testing.assert_allclose(p, tip_link, atol=1e-12)
+    np.testing.assert_allclose(hand.fingertip(f, q), tip_link, atol=1e-15)
+    name, p = workspace_point(cli, hand, f, q, "last_frame")
+    assert name == "last_frame"
+    np.testing.assert_allclose(p, last, atol=1e-12)
+    bad = subprocess.run([cli, "workspace", "--hand", URDF, "--finger", "index_distal",
+                          "--point", "nail"], capture_output=True, text=True)
+    assert bad.returncode != 0 and "--point: expected 'tip' or 'last_frame'" in bad.stderr
+
+    # Through the transmission, from other actuator positions: the default places the tip link
+    # at the target, point="last_frame" the last joint frame.
+    start = [0.0, 0.0, 0.0, 0.3, 0.3, 0.3, 0.3, 0.2, 0.01]
+    for point, where in [("tip", tip_link), ("last_frame", last)]:
+        kwargs = {} if point == "tip" else {"point": point}
+        a = hand.ik_actuators(f, where, start, **kwargs)
+        reached = hand.joint_positions(a)[f]
+        np.testing.assert_allclose(hand.fingertip(f, reached, point=point), where, atol=5e-4)
+    a = hand.ik_actuators(f, tip_link, start)
+    assert np.linalg.norm(hand.fingertip(f, hand.joint_positions(a)[f], point="last_frame")
+                          - tip_link) > 1e-2
+    with pytest.raises(ValueError, match="last_frame"):
+        hand.ik_actuators(f, tip_link, start, point="nail")

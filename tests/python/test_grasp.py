@@ -286,3 +286,31 @@ def test_without_friction_nothing_holds(sweep_file):
     for r in handsim.run_sweep(spec, indices=[0, 1], threads=2):
         assert r.quality.force_closure is False  # no friction cones: no force closure either
         assert r.held is False and r.slip_m > h.tolerance_m
+
+
+def test_more_than_256_wrench_points_are_refused_up_front(cli, tmp_path):
+    """evaluate_grasp refuses contacts x cone_edges above handsim-cli grasp's bound (the
+    core's grasp::kMaxWrenchPoints, 256) before building the hull, with the CLI's numbers;
+    at the bound it rates the grasp."""
+    rng = np.random.default_rng(256)
+    directions = rng.normal(size=(33, 3))
+    directions /= np.linalg.norm(directions, axis=1)[:, None]
+    points = 0.05 * directions
+    normals = -directions
+    with pytest.raises(ValueError,
+                       match=r"33 contacts x 8 cone edges = 264 wrench points; at most 256 "
+                             r"are rated \(fewer contacts, or fewer cone_edges\)"):
+        handsim.evaluate_grasp(points, normals, 0.5)
+    with pytest.raises(ValueError, match="258 wrench points; at most 256"):
+        handsim.evaluate_grasp(points[:3], normals[:3], 0.5, cone_edges=86)
+    # At the bound (32 x 8 = 256) it is rated.
+    assert handsim.evaluate_grasp(points[:32], normals[:32], 0.5).force_closure
+
+    contacts = {"contacts": [{"point": p.tolist(), "normal_into_object": n.tolist(),
+                              "friction": 0.5} for p, n in zip(points, normals)],
+                "object_centre": [0.0, 0.0, 0.0], "torque_radius_m": 0.05}
+    path = tmp_path / "contacts.json"
+    path.write_text(json.dumps(contacts))
+    r = subprocess.run([cli, "grasp", str(path)], capture_output=True, text=True)
+    assert r.returncode == 2
+    assert "33 contacts x 8 cone edges = 264 wrench points; at most 256 are rated" in r.stderr

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,16 @@ struct GraspQuality {
   Eigen::Matrix<double, 6, 1> weakest_direction = Eigen::Matrix<double, 6, 1>::Zero();
   std::string note;  ///< why the result is degenerate (empty otherwise)
 };
+
+/// Most wrench points (contacts x cone edges) the front ends rate (handsim-cli grasp, Python's
+/// evaluate_grasp): the 6-D convex hull of the wrench points grows steeply with their number
+/// (about 15 s for 400 points, minutes for 1,000 contacts), so more are refused up front.
+inline constexpr std::size_t kMaxWrenchPoints = 256;
+
+/// Throws std::invalid_argument ("N contacts x E cone edges = P wrench points; at most 256
+/// are rated") when contacts x cone_edges exceeds kMaxWrenchPoints; a cone_edges below 1
+/// is left to evaluateGrasp's own check.
+void checkWrenchPointBudget(std::size_t contacts, int cone_edges);
 
 /// Grasp quality of `contacts` (docs/grasp.md; Ferrari & Canny 1992). Deterministic: the
 /// hull is computed by qhull without joggling. Degenerate input (no contacts, wrenches that

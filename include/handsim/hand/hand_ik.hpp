@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "handsim/hand/hand_model.hpp"
+#include "handsim/kinematics/chain.hpp"
 #include "handsim/kinematics/types.hpp"
 
 namespace handsim::hand {
@@ -32,6 +33,27 @@ struct IkEndpoint {
 /// rigid with that frame (a fingertip link fixed beyond the distal one, else the distal link).
 /// Throws std::invalid_argument for a bad index.
 IkEndpoint fingerEndpoint(const HandModel& hand, int finger);
+/// Which point of a finger a fingertip API places or reports (issue 22, item 3), named
+/// explicitly: one default everywhere (C++, handsim-cli, Python, the GUI), the other by name.
+enum class FingerPoint {
+  Tip,       ///< "tip": fingerEndpoint's point, the tip link where the file has one
+  LastFrame  ///< "last_frame": the origin of the finger's last joint frame {kn}
+};
+/// "tip" or "last_frame".
+const char* fingerPointName(FingerPoint point);
+/// The point named "tip" or "last_frame"; throws std::invalid_argument naming `what` (e.g.
+/// "--point") and the accepted names otherwise.
+FingerPoint fingerPointFromName(const std::string& name, const std::string& what = "point");
+/// Finger `finger`'s chain ending at `point`: for Tip with a tip link beyond the last joint
+/// frame, the chain with one fixed placement row appended (same joints, so q, limits and
+/// Jacobian columns are unchanged); otherwise the finger's chain. Its last frame is the point.
+/// Throws std::invalid_argument for a bad index.
+kinematics::Chain fingerPointChain(const HandModel& hand, int finger, FingerPoint point);
+/// The point's position in the palm (URDF: root link) frame [m] for joint values q.
+Eigen::Vector3d fingerPointPosition(const HandModel& hand, int finger,
+                                    const Eigen::Ref<const Eigen::VectorXd>& q,
+                                    FingerPoint point);
+
 /// The frame of a link: a URDF link name, or "<finger>.link<k>" (frame {k}) for hand files.
 /// Throws std::invalid_argument for an unknown link or one rigid with the palm / root link.
 IkEndpoint linkEndpoint(const HandModel& hand, const std::string& link_name);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "handsim/hand/breakaway_clutch.hpp"
+#include "handsim/hand/hand_ik.hpp"
 #include "handsim/hand/hand_model.hpp"
 #include "handsim/kinematics/types.hpp"
 
@@ -43,9 +44,13 @@ struct FingertipIkOptions {
   std::optional<double> phi;
   /// Largest accepted distance [m] of the tip from the target after the transmission.
   double accept = kTransmissionIkAcceptDistance;
+  /// The point of the finger placed at the target (hand_ik.hpp): the fingertip (the tip link
+  /// where the file has one) or the last joint frame's origin.
+  FingerPoint point = FingerPoint::Tip;
 };
 
-/// Inverse kinematics of one fingertip through the transmission.
+/// Inverse kinematics of one fingertip (the point options.point names: the tip link where the
+/// file has one, by default) through the transmission.
 /// 1. Joint space, from the joints that `actuators_now` gives (jointPositions): closed form
 ///    for BarrettHand-type fingers (kinematics::barrettFingerIk), the planar solver with the
 ///    tip angle options.phi for planar three-link fingers (kinematics::planarFingerIk, the

@@ -55,6 +55,16 @@ using geometry::detail::Qhull;
 
 }  // namespace
 
+void checkWrenchPointBudget(std::size_t contacts, int cone_edges) {
+  if (cone_edges < 1) return;
+  const std::size_t points = contacts * static_cast<std::size_t>(cone_edges);
+  if (points > kMaxWrenchPoints)
+    throw std::invalid_argument(std::to_string(contacts) + " contacts x " +
+                                std::to_string(cone_edges) + " cone edges = " +
+                                std::to_string(points) + " wrench points; at most " +
+                                std::to_string(kMaxWrenchPoints) + " are rated");
+}
+
 GraspQuality evaluateGrasp(const std::vector<GraspContact>& contacts,
                            const GraspQualityOptions& options) {
   // Not const: qhull's C interface takes a mutable pointer (it does not write to the points).

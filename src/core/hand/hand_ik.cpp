@@ -230,6 +230,38 @@ IkEndpoint fingerEndpoint(const HandModel& hand, int finger) {
   return e;
 }
 
+const char* fingerPointName(FingerPoint point) {
+  return point == FingerPoint::Tip ? "tip" : "last_frame";
+}
+
+FingerPoint fingerPointFromName(const std::string& name, const std::string& what) {
+  if (name == "tip") return FingerPoint::Tip;
+  if (name == "last_frame") return FingerPoint::LastFrame;
+  throw std::invalid_argument(what + ": expected 'tip' or 'last_frame', got '" + name + "'");
+}
+
+kinematics::Chain fingerPointChain(const HandModel& hand, int finger, FingerPoint point) {
+  const IkEndpoint e = fingerEndpoint(hand, finger);
+  kinematics::Chain c = hand.fingers[static_cast<std::size_t>(finger)];
+  if (point == FingerPoint::Tip && e.in_frame.matrix() != Eigen::Matrix4d::Identity()) {
+    c.rows.push_back(kinematics::placementRow(e.in_frame, Eigen::Vector3d::UnitZ(),
+                                              kinematics::JointType::Fixed));
+    c.joint_names.push_back("tip");
+    c.links.emplace_back();
+  }
+  return c;
+}
+
+Eigen::Vector3d fingerPointPosition(const HandModel& hand, int finger,
+                                    const Eigen::Ref<const Eigen::VectorXd>& q,
+                                    FingerPoint point) {
+  const IkEndpoint e = fingerEndpoint(hand, finger);
+  const kinematics::Chain& c = hand.fingers[static_cast<std::size_t>(finger)];
+  const Eigen::Isometry3d last = kinematics::forwardKinematics(c, q).tip();
+  if (point == FingerPoint::LastFrame) return c.base * last.translation();
+  return c.base * (last * e.in_frame.translation());
+}
+
 IkEndpoint linkEndpoint(const HandModel& hand, const std::string& link_name) {
   IkEndpoint e;
   e.name = "link '" + link_name + "'";

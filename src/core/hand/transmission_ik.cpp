@@ -110,7 +110,9 @@ std::vector<double> fingertipActuators(const HandModel& hand, int finger,
   if (!target_palm.allFinite()) throw std::invalid_argument("the target is not a finite point");
   checkSizes(hand, actuators_now, clutches);
   const auto f = static_cast<std::size_t>(finger);
-  const kinematics::Chain& chain = hand.fingers[f];
+  // The finger's chain ending at the point placed (its joints and rows are the finger's, with
+  // a fixed row for a tip link appended), so FK, the IK and the Jacobian below are of that point.
+  const kinematics::Chain chain = fingerPointChain(hand, finger, options.point);
   const Eigen::Vector3d local = chain.base.inverse() * target_palm;
 
   std::vector<kinematics::JointVector> q = jointPositions(hand, actuators_now, clutches);

@@ -70,8 +70,9 @@ class Hand:
     def arm_ik(self, palm_in_base: ArrayLike, q0: Optional[ArrayLike] = None) -> dict:
         """The arm's joints for a palm pose: {'q', 'reached', 'miss_mm', 'miss_deg'}."""
     def fk(self, finger: int, q: ArrayLike, in_base: bool = False, *,
-           threads: int = 0) -> Array:
-        """(n+1, 4, 4) DH frames in {P} (or {k0}); q (N, dof) gives (N, n+1, 4, 4)."""
+           threads: int = 0, out: Optional[Array] = None) -> Array:
+        """(n+1, 4, 4) DH frames in {P} (or {k0}); q (N, dof) gives (N, n+1, 4, 4); out: a
+        float64 C-order writeable array of exactly that shape, filled and returned."""
     def fingertip(self, finger: int, q: ArrayLike, point: str = "tip", *,
                   threads: int = 0) -> Array:
         """(3,) fingertip position in {P} [m] (the tip link where the file has one; point
@@ -98,8 +99,9 @@ class Hand:
         """Every movable joint's value by name."""
     def ik_actuators(self, finger: int, target: ArrayLike, actuators_now: Sequence[float],
                      clutches: Optional[Sequence[ClutchState]] = None,
-                     phi: Optional[float] = None) -> list[float]:
-        """Actuator positions reaching `target` through the transmission."""
+                     phi: Optional[float] = None, *, point: str = "tip") -> list[float]:
+        """Actuator positions putting the point ('tip' or 'last_frame') at `target` through
+        the transmission."""
     def dynamics(self, finger: int, q: ArrayLike, qd: ArrayLike,
                  gravity: ArrayLike = ...) -> tuple[Array, Array, Array]:
         """Lagrange-Euler (D [kg m^2], H [N m], C [N m]); gravity in {P} [m/s^2]."""
@@ -217,6 +219,21 @@ class RunPlan:
         segments: list[tuple[float, float, float, float | None]] = ...,
         sinusoids: list[tuple[float, float, float, float]] = ...,
     ) -> None: ...
+    arm_initial: list[float]  # arm joints at t = 0 [rad or m], arm_joint_names order
+    @property
+    def arm_moves(self) -> bool:
+        """Whether an arm joint has a motion (the arm then drives the palm)."""
+    def set_arm(self, hand: Union[Hand, Model],
+                initial: Union[dict[str, float], ArrayLike, None] = None) -> None:
+        """The arm's start by joint name or per joint, within the limits (others 0 clamped)."""
+    def set_arm_motion(
+        self,
+        hand: Union[Hand, Model],
+        joint: Union[int, str],
+        segments: list[tuple[float, float, float, float | None]] = ...,
+        sinusoids: list[tuple[float, float, float, float]] = ...,
+    ) -> None:
+        """An arm joint's offsets from its start: segments and sinusoids as set_palm_motion."""
     def set_trajectory(self, model: Model, actuator: Union[int, str],
                        segments: Sequence[tuple[float, float, float, Optional[float]]]) -> None:
         """(to, max_velocity, max_acceleration, start_s or None) per segment, actuator units."""
@@ -371,7 +388,8 @@ def evaluate_grasp(points: ArrayLike, normals: ArrayLike, friction: Union[float,
                    torque_reference: ArrayLike = ..., torque_radius: float = 1.0,
                    cone_edges: int = 8) -> GraspQuality:
     """Points (N, 3) [m], normals (N, 3) INTO the object, friction [-] for all or (N,);
-    torques about torque_reference (3,) [m] divided by torque_radius [m]."""
+    torques about torque_reference (3,) [m] divided by torque_radius [m]. More than 256
+    wrench points (N x cone_edges) raise ValueError up front."""
 
 def torque_radius(mesh: Mesh, centre: ArrayLike) -> float:
     """Largest distance of a vertex of mesh from centre (3,) [m]; 0 for an empty mesh."""
