@@ -28,7 +28,8 @@ struct GraspDefaults {
   /// entry the end of its range that closes: +1 the upper end, -1 the lower end.
   std::vector<int> closing_actuators;
   std::vector<int> closing_directions;
-  /// The approach: along the palm normal, from the mean of the finger bases [m] (palm frame).
+  /// The approach: along the palm normal, from the mean of the finger bases [m] (palm frame;
+  /// a finger's base is where its first joint not driven by a wrist sits).
   Eigen::Vector3d approach_palm = Eigen::Vector3d::UnitZ();
   Eigen::Vector3d approach_origin_palm = Eigen::Vector3d::Zero();
 };
@@ -36,7 +37,7 @@ struct GraspDefaults {
 /// Infers the grasp defaults of `hand` from its kinematics alone (its "grasp" key is ignored):
 /// every actuator is moved alone from the reference posture (each actuator at 0 clamped into
 /// its range) to each end of its range and the fingertips' displacements (palm frame) are
-/// measured. An actuator that drives the first joint of every finger of a hand of three or
+/// measured. An actuator that drives the same joint of every finger of a hand of three or
 /// more whose fingers start at one point (a wrist copied into each chain) is left out. The
 /// palm normal is the sum over the actuators of the displacements to both ends of the range
 /// (a spread, symmetric about the reference, cancels; a flexion has the longer range on its

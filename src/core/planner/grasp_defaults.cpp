@@ -14,12 +14,19 @@
 namespace handsim::planner {
 namespace {
 
-// Fingertip positions in the palm frame for actuator positions `a`.
+// Fingertip positions in the palm frame for actuator positions `a`: the last link's centre
+// of mass when it has mass, else its frame's origin. (A URDF chain's last frame sits on the
+// last joint's axis, which that joint does not move; the link's mass lies out on it.)
 std::vector<Eigen::Vector3d> tipsAt(const hand::HandModel& hand, const std::vector<double>& a) {
   const auto q = hand::jointPositions(hand, a);
   std::vector<Eigen::Vector3d> tips;
-  for (std::size_t f = 0; f < hand.fingers.size(); ++f)
-    tips.push_back(hand.fingers[f].base * kinematics::fingertipPosition(hand.fingers[f], q[f]));
+  for (std::size_t f = 0; f < hand.fingers.size(); ++f) {
+    const kinematics::Chain& c = hand.fingers[f];
+    const auto frames = kinematics::forwardKinematics(c, q[f]);
+    Eigen::Vector3d local = Eigen::Vector3d::Zero();
+    if (!c.links.empty() && c.links.back().mass > 0.0) local = c.links.back().com;
+    tips.push_back(c.base * frames.tip() * local);
+  }
   return tips;
 }
 
@@ -37,15 +44,15 @@ double spread(const std::vector<Eigen::Vector3d>& p) {
   return s;
 }
 
-// An actuator driving the first joint of every finger of a hand of three or more whose
-// fingers all start at one point: a wrist (a URDF's wrist joints are copied into each chain
-// when the palm is not the root). A coupled motor closing three fingers drives their first
-// joints too, but those start apart.
+// An actuator driving the same joint (by index) of every finger of a hand of three or more
+// whose fingers all start at one point: a wrist (a URDF's wrist joints are copied into each
+// chain when the palm is not the root, the Shadow hand's WRJ2 and WRJ1 as joints 0 and 1). A
+// coupled motor closing three fingers drives one joint of each too, but those start apart.
 bool isWrist(const hand::HandModel& hand, const hand::Actuator& act) {
-  if (hand.fingers.size() < 3) return false;
+  if (hand.fingers.size() < 3 || act.drives.empty()) return false;
   std::set<int> fingers;
   for (const auto& d : act.drives)
-    if (d.joint.joint == 0) fingers.insert(d.joint.finger);
+    if (d.joint.joint == act.drives.front().joint.joint) fingers.insert(d.joint.finger);
   if (fingers.size() != hand.fingers.size()) return false;
   const Eigen::Vector3d start = hand.fingers[0].base.translation();
   for (const auto& f : hand.fingers)
@@ -85,10 +92,27 @@ GraspDefaults inferGraspDefaults(const hand::HandModel& hand) {
     ref[a] = std::clamp(0.0, hand.actuators[a].lower, hand.actuators[a].upper);
   const std::vector<Eigen::Vector3d> tips0 = tipsAt(hand, ref);
 
+  // Each finger's base: where its first joint not driven by a wrist sits (the chain's base
+  // when it has no wrist joints), at the reference posture.
+  const auto q0 = hand::jointPositions(hand, ref);
+  std::vector<Eigen::Vector3d> bases;
+  for (std::size_t f = 0; f < hand.fingers.size(); ++f) {
+    const kinematics::Chain& c = hand.fingers[f];
+    const auto frames = kinematics::forwardKinematics(c, q0[f]);
+    int row = 0;
+    for (int j = 0; j < c.dof(); ++j) {
+      const int a = hand.driverOf({static_cast<int>(f), j}).first;
+      if (a < 0 || !isWrist(hand, hand.actuators[static_cast<std::size_t>(a)])) {
+        row = c.rowOfJoint(j);
+        break;
+      }
+    }
+    bases.push_back(c.base * frames.at(row).translation());
+  }
   // The fingers' mean direction, base to tip.
   Eigen::Vector3d e = Eigen::Vector3d::Zero(), origin = Eigen::Vector3d::Zero();
   for (std::size_t f = 0; f < hand.fingers.size(); ++f) {
-    const Eigen::Vector3d base = hand.fingers[f].base.translation();
+    const Eigen::Vector3d& base = bases[f];
     origin += base;
     if ((tips0[f] - base).norm() > 1e-9) e += (tips0[f] - base).normalized();
   }
