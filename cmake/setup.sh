@@ -80,7 +80,7 @@ case "$mode" in
       # energy integrations over seconds, the planner's constraint searches, the dense IK scans
       # and the corpus hands closing (the sanitizer pass's ten costliest runs after the mutation
       # tests, 2 of its 5 minutes; stop 28's costs).
-      long_runs='^(PlannerSlurm|PenaltyGrasp|PenaltyConvergence|Stability\.TheBound|TorsionalFriction\.TheConverged|GraspSweepHold|IkMiss|Placement\.Every|KdopTree\.BoxesAndSpheres|BarrettLift|HandHostile\.ManyPoses|UrdfHostile\.Many[A-Za-z]*LinearTime|ForwardDynamics\.ConservesEnergy|Breakaway\.Penetration|Seed004Objects\.LumpyBunny|PlannerConstraints|BarrettTransmissionIk\.Unreachable|VaryCli\.CellMetric|ShippedScenarios\.Anthro20|UrdfCorpus\.EveryPublicHand|VrmlFiles\.InlineAmplification)'
+      long_runs='^(PlannerSlurm|GraspDefaultsCorpus|PenaltyGrasp|PenaltyConvergence|Stability\.TheBound|TorsionalFriction\.TheConverged|GraspSweepHold|IkMiss|Placement\.Every|KdopTree\.BoxesAndSpheres|BarrettLift|HandHostile\.ManyPoses|UrdfHostile\.Many[A-Za-z]*LinearTime|ForwardDynamics\.ConservesEnergy|Breakaway\.Penetration|Seed004Objects\.LumpyBunny|PlannerConstraints|BarrettTransmissionIk\.Unreachable|VaryCli\.CellMetric|ShippedScenarios\.Anthro20|UrdfCorpus\.EveryPublicHand|VrmlFiles\.InlineAmplification)'
       ASAN_OPTIONS=abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
         ctest --test-dir "$sanitized" --output-on-failure -j2 -E "$long_runs"
     fi

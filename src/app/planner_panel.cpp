@@ -340,11 +340,12 @@ void PlannerPanel::validateGrasp(int index) {
   const auto hand = controller_->model().hand_ptr;
   const sim::ObjectModel object = object_;
   const planner::ClosingOptions closing = options_.closing;
-  worker_ = std::thread([this, hand, object, preset, closing, g, index] {
+  const auto plane = options_.constraints.support_plane;
+  worker_ = std::thread([this, hand, object, preset, closing, plane, g, index] {
     planner::ValidationOutcome out;
     QString error;
     try {
-      const planner::Validator v = planner::makeValidator(hand, object, preset, closing);
+      const planner::Validator v = planner::makeValidator(hand, object, preset, closing, plane);
       out = planner::validateGrasp(v, g.palm_object, g.pregrasp);
     } catch (const std::exception& e) {
       error = QString::fromStdString(e.what());

@@ -149,7 +149,8 @@ int run(const std::vector<std::string>& argv) {
   std::vector<planner::GraspRecord> records =
       planner::plannedGraspRecords(*hand, object, o, pm, grasps);
   for (const auto& preset : presets) {
-    const planner::Validator v = planner::makeValidator(hand, object, preset, o.closing);
+    const planner::Validator v =
+        planner::makeValidator(hand, object, preset, o.closing, o.constraints.support_plane);
     const unsigned n =
         o.threads == 0 ? std::max(1u, std::thread::hardware_concurrency()) : o.threads;
     validateRecordsInParallel(records.size(), n, preset.name, quiet, [&](std::size_t i) {

@@ -69,10 +69,13 @@ int run(const std::vector<std::string>& argv) {
       const std::string object_key = r.object_source + "|" + std::to_string(r.object_scale);
       if (!objects.count(object_key))
         objects[object_key] = planner::loadPlanObject(r.object_source, r.object_scale);
-      const std::string key = hand_key + "|" + object_key;
+      // The grasp closes against the table it was planned on (the record's support plane).
+      const auto& plane = r.run.constraints.support_plane;
+      const std::string key =
+          hand_key + "|" + object_key + "|" + planner::supportPlaneKey(plane);
       if (!validators.count(key))
         validators[key] = std::make_unique<planner::Validator>(
-            planner::makeValidator(h, objects[object_key], preset));
+            planner::makeValidator(h, objects[object_key], preset, {}, plane));
       of[i] = validators[key].get();
     }
     validateRecordsInParallel(records.size(), threads, preset.name, quiet, [&](std::size_t i) {

@@ -506,10 +506,12 @@ std::vector<ValidationOutcome> validate(std::vector<GraspRecord*> grasps, const 
       if (!objects.count(object_key))
         objects[object_key] = objectArgument(py::str(r.object_source), r.object_scale);
     }
-    const std::string key = hand_key + "|" + object_key;
+    const auto& plane = r.run.constraints.support_plane;
+    const std::string key = hand_key + "|" + object_key + "|" + planner::supportPlaneKey(plane);
     if (!validators.count(key))
       validators[key] = std::make_unique<planner::Validator>(
-          planner::makeValidator(h, given_object ? *given_object : objects[object_key], preset));
+          planner::makeValidator(h, given_object ? *given_object : objects[object_key], preset,
+                                 {}, plane));
     of[i] = validators[key].get();
   }
 

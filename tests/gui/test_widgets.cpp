@@ -651,13 +651,14 @@ class WidgetTest : public QObject {
   }
 
   void shippedHandsCloseWhatTheirFilesName() {
-    // The same actuators the name heuristic chose before the hand files named them.
+    // What the hand files name (anthro20: its flexions J1, J3, J4; J2 is the MCP abduction).
     const std::vector<std::pair<std::string, std::vector<std::string>>> expected = {
         {"barrett", {"M1", "M2", "M3"}},
         {"dexterous3", {"F1.J2", "F1.J3", "F2.J2", "F2.J3", "F3.J2", "F3.J3"}},
         {"anthro20",
-         {"thumb.J2", "thumb.J3", "index.J2", "index.J3", "middle.J2", "middle.J3", "ring.J2",
-          "ring.J3", "little.J2", "little.J3"}},
+         {"thumb.J1", "thumb.J3", "thumb.J4", "index.J1", "index.J3", "index.J4", "middle.J1",
+          "middle.J3", "middle.J4", "ring.J1", "ring.J3", "ring.J4", "little.J1", "little.J3",
+          "little.J4"}},
         {"kthand", {}}};
     for (const auto& [id, names] : expected) {
       controller_->loadHand(id);

@@ -203,12 +203,15 @@ TEST(HandLoader, GraspKeyNamesTheClosingActuatorsAndTendons) {
   EXPECT_EQ(kthand.closing_tendons,
             (std::vector<int>{kthand.tendonIndex("T_thumb"), kthand.tendonIndex("T_index"),
                               kthand.tendonIndex("T_middle")}));
-  for (const char* id : {"anthro20", "dexterous3"}) {
+  // dexterous3 closes J2 and J3 of every finger, anthro20 its flexions J1 (MCP), J3 and J4
+  // (its J2 is the MCP abduction).
+  for (const auto& [id, joints] :
+       std::vector<std::pair<const char*, std::vector<const char*>>>{
+           {"dexterous3", {"J2", "J3"}}, {"anthro20", {"J1", "J3", "J4"}}}) {
     const HandModel h = loadHand(id);
     std::vector<int> expected;
     for (const auto& chain : h.fingers)
-      for (const char* joint : {"J2", "J3"})
-        expected.push_back(h.actuatorIndex(chain.name + "." + joint));
+      for (const char* joint : joints) expected.push_back(h.actuatorIndex(chain.name + "." + joint));
     EXPECT_EQ(h.closing_actuators, expected) << id;
   }
 }

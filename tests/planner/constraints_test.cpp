@@ -111,6 +111,55 @@ TEST(PlannerConstraints, ATableUnderTheObjectKeepsEveryReturnedHandAboveIt) {
   }
 }
 
+TEST(PlannerConstraints, TheSupportTableIsABoxWhoseTopFaceLiesInThePlane) {
+  planner::SupportPlane plane;
+  plane.point = Eigen::Vector3d(0.01, -0.02, -0.03);
+  plane.normal = Eigen::Vector3d(1.0, 0.0, 1.0).normalized();
+  const sim::ObjectModel t = planner::supportTable(plane);
+  EXPECT_TRUE(t.fixed);
+  double top = -HUGE_VAL, bottom = HUGE_VAL;
+  Eigen::Vector3d centre = Eigen::Vector3d::Zero();
+  const auto& vs = t.geometry->collision.mesh.vertices;
+  for (const auto& v : vs) {
+    const Eigen::Vector3d w = t.initial_pose_world * v;
+    const double h = plane.normal.dot(w - plane.point);
+    top = std::max(top, h);
+    bottom = std::min(bottom, h);
+    centre += w;
+  }
+  centre /= static_cast<double>(vs.size());
+  EXPECT_NEAR(top, 0.0, 1e-12);       // the top face in the plane
+  EXPECT_NEAR(bottom, -0.05, 1e-12);  // 5 cm thick, below it
+  // Centred under the plane's point.
+  EXPECT_NEAR((centre - (plane.point - 0.025 * plane.normal)).norm(), 0.0, 1e-12);
+}
+
+TEST(PlannerConstraints, TheTableIsABodyTheFingersCloseAgainst) {
+  // The 5 cm cube on a table: pre-grasps searched above the table, each closed with the table
+  // (as the planner closes them) and without it. Without, some fingers pass below the table
+  // top; with it, they stop on it, at most the contact's penetration (1 mm) below its top.
+  // (The planner's own check, in the cube's final frame, then drops grasps that touch it.)
+  const auto& pm = barrettOnCube();
+  const double table = -0.025;  // the cube's bottom face
+  planner::PlannerOptions o = quick();
+  planner::SupportPlane plane;
+  plane.point = Eigen::Vector3d(0.0, 0.0, table);
+  o.constraints.support_plane = plane;
+  const auto with_table = planner::closingModel(pm, o);
+  ASSERT_EQ(with_table->objects.size(), 2u);
+  EXPECT_TRUE(with_table->objects[1].fixed);
+  int through = 0;
+  for (int i = 0; i < 12; ++i) {
+    const planner::PlannedGrasp g = planner::planCandidate(pm, o, i, with_table);
+    if (g.start_collision || g.closed.start_collision) continue;
+    // In the world (the table's frame; the floating cube may have moved).
+    EXPECT_GE(lowestHandPoint(*pm.model, g.palm_object, g.closed.q), table - 1e-3) << i;
+    const auto bare = planner::closeHand(pm, g.palm_object, g.pregrasp, o.closing);
+    if (lowestHandPoint(*pm.model, g.palm_object, bare.q) < table - 2e-3) ++through;
+  }
+  EXPECT_GE(through, 1);
+}
+
 TEST(PlannerConstraints, EveryApproachAxisLiesInTheCone) {
   const auto& pm = barrettOnCube();
   planner::PlannerOptions o = quick();

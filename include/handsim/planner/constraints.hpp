@@ -79,6 +79,10 @@ void setClosedConfiguration(const sim::Model& model, const Eigen::Isometry3d& pa
                             const std::vector<kinematics::JointVector>& q,
                             const Eigen::Isometry3d& object_pose, sim::SimState& state);
 
+/// Text that tells support planes apart (for caches keyed by the plane): "" for none, else
+/// the point and normal written exactly.
+std::string supportPlaneKey(const std::optional<SupportPlane>& plane);
+
 /// The command-line forms (docs/planner.md): "px,py,pz,nx,ny,nz" or "bottom" (the plane
 /// through the lowest vertex of `object_mesh` along -z, normal +z); "ax,ay,az,DEG";
 /// "xmin,ymin,zmin,xmax,ymax,zmax". Throw std::invalid_argument naming the flag.

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "handsim/grasp/grasp_quality.hpp"
+#include "handsim/planner/constraints.hpp"
 #include "handsim/planner/contact_points.hpp"
 #include "handsim/planner/eigengrasp.hpp"
 #include "handsim/planner/surface_distance.hpp"
@@ -33,7 +34,9 @@ struct PlannerModel {
   bool object_free = false;  ///< the object floats while the hand closes
 };
 
-/// Compiles the planner's model. `contact_points` empty: palmarContactPoints. Throws
+/// Compiles the planner's model. The hand as withGraspDefaults makes it (a hand file or URDF
+/// that names no closing actuators gets inferred ones; planner/grasp_defaults.hpp).
+/// `contact_points` empty: palmarContactPoints. Throws
 /// std::invalid_argument for an object without triangles or a hand without actuators.
 PlannerModel compilePlannerModel(std::shared_ptr<const hand::HandModel> hand,
                                  const sim::ObjectModel& object, double friction = 0.5,
@@ -45,6 +48,16 @@ PlannerModel compilePlannerModel(std::shared_ptr<const hand::HandModel> hand,
 /// `mass_kg` when > 0) when its mesh is closed, else fixed.
 sim::ObjectModel closingObject(const sim::ObjectModel& object, double friction, double density,
                                double mass_kg = 0.0);
+
+/// The table of a support plane as a body (docs/planner.md, "Constraints"): a fixed box of
+/// 1 x 1 x 0.05 m whose top face lies in the plane, centred under `plane.point`, its thickness
+/// on the side away from `plane.normal`. Its pose is its initial_pose_world; friction 0.5.
+sim::ObjectModel supportTable(const SupportPlane& plane);
+
+/// `model` (the object as object 0) with the support table added as object 1; the hand's
+/// geometry is shared.
+std::shared_ptr<const sim::Model> withSupportTable(const sim::Model& model,
+                                                   const SupportPlane& plane);
 
 /// A planner configuration: palm pose in the object frame and actuator posture.
 /// Writes it into `state` (a state of pm.model) and computes the link frames.
@@ -89,7 +102,8 @@ struct ClosingOptions {
 };
 
 /// The run plan that closes the hand from `pregrasp` (actuators [unit], na) with the palm at
-/// `palm_object`: each closing actuator and tendon driven to the upper end of its range.
+/// `palm_object`: each closing actuator and tendon driven to the upper end of its range. Object
+/// 0 starts at the origin, any further object (the support table) at its initial_pose_world.
 sim::RunPlan closingPlan(const sim::Model& model, const Eigen::Isometry3d& palm_object,
                          const Eigen::VectorXd& pregrasp, const ClosingOptions& options,
                          double extra_duration = 0.0);
@@ -115,9 +129,12 @@ struct ClosedGrasp {
 
 /// Closes the hand from `pregrasp` with its own actuators (sim::Run on pm.model) and rates
 /// the grasp by its wrench space (grasp::evaluateGrasp; torques about pm.centre, divided by
-/// pm.radius). Deterministic.
+/// pm.radius). Deterministic. `model` null: pm.model; else a model of the same hand and object
+/// with more bodies (withSupportTable: the fingers close against the table too; only
+/// contacts with object 0 count for the grasp).
 ClosedGrasp closeHand(const PlannerModel& pm, const Eigen::Isometry3d& palm_object,
-                      const Eigen::VectorXd& pregrasp, const ClosingOptions& options = {});
+                      const Eigen::VectorXd& pregrasp, const ClosingOptions& options = {},
+                      const std::shared_ptr<const sim::Model>& model = nullptr);
 
 /// The grasp contacts of a closed state (links and palm on object 0).
 std::vector<contact::Contact> objectContacts(const sim::SimState& state);

@@ -123,9 +123,16 @@ struct PlannerHooks {
 /// The candidate budget of `options` (PlannerOptions::candidates resolved).
 std::int64_t candidateBudget(const PlannerOptions& options);
 
+/// The model candidates close on: pm.model, or with a support plane withSupportTable (the
+/// table a real body the fingers close against).
+std::shared_ptr<const sim::Model> closingModel(const PlannerModel& pm,
+                                               const PlannerOptions& options);
+
 /// One candidate, alone: deterministic for (seed, index), whatever thread runs it.
+/// `closing_model`: closingModel(pm, options), built here when null (pass it to share it).
 PlannedGrasp planCandidate(const PlannerModel& pm, const PlannerOptions& options,
-                           std::int64_t index);
+                           std::int64_t index,
+                           const std::shared_ptr<const sim::Model>& closing_model = nullptr);
 
 /// Plans grasps. Without shards: the accepted grasps (force closure, distinct from every
 /// earlier accepted one), in candidate order, at most `grasps`. With shards: every candidate of

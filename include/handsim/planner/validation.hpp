@@ -110,17 +110,26 @@ struct Validator {
   ClosingOptions closing;
   std::shared_ptr<const hand::HandModel> hand;
   sim::ObjectModel object;                                ///< as given (its own frame)
-  std::shared_ptr<const sim::Model> closing_model;        ///< object fixed, gravity off
-  std::vector<std::shared_ptr<const sim::Model>> loaded;  ///< object free, per direction
+  /// Object free at the preset's mass (fixed, density 1, for lift-shake), gravity off; with
+  /// the support table as object 1 when a support plane was given (not for lift-shake).
+  std::shared_ptr<const sim::Model> closing_model;
+  /// Object free, per direction; the table stays for `lift` (Get a Grip lifts from a table)
+  /// and goes when the load comes on for the others (their protocols hold the object in air).
+  std::vector<std::shared_ptr<const sim::Model>> loaded;
   /// Hold pd: the pdHoldHand on the loaded models (per direction).
   std::vector<std::shared_ptr<const sim::Model>> pd_loaded;
   Eigen::Vector3d centre = Eigen::Vector3d::Zero();
   double radius = 0.0;
+  std::optional<SupportPlane> support_plane;  ///< object frame
 };
 
-/// Throws std::invalid_argument for a bad preset or an object without volume.
+/// The hand as withGraspDefaults makes it (as the planner closes it). `support_plane`: the
+/// table under the object (supportTable) is a body while the hand closes, so the fingers
+/// close against it as they did when the grasp was planned. Throws std::invalid_argument for
+/// a bad preset or an object without volume.
 Validator makeValidator(std::shared_ptr<const hand::HandModel> hand, const sim::ObjectModel& object,
-                        const ValidationPreset& preset, const ClosingOptions& closing = {});
+                        const ValidationPreset& preset, const ClosingOptions& closing = {},
+                        const std::optional<SupportPlane>& support_plane = std::nullopt);
 
 /// Closes the grasp (palm pose in the object frame, pre-grasp actuator positions) and runs the
 /// preset. Deterministic.

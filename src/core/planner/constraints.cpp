@@ -119,6 +119,15 @@ void setClosedConfiguration(const sim::Model& model, const Eigen::Isometry3d& pa
   }
 }
 
+std::string supportPlaneKey(const std::optional<SupportPlane>& plane) {
+  if (!plane) return "";
+  std::ostringstream out;
+  out.precision(17);
+  out << plane->point.x() << ',' << plane->point.y() << ',' << plane->point.z() << ','
+      << plane->normal.x() << ',' << plane->normal.y() << ',' << plane->normal.z();
+  return out.str();
+}
+
 SupportPlane parseSupportPlane(const std::string& text, const geometry::TriangleMesh& mesh) {
   SupportPlane p;
   if (text == "bottom") {

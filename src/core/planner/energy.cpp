@@ -5,7 +5,9 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "handsim/collision/primitives.hpp"
 #include "handsim/grasp/grasp_contact.hpp"
+#include "handsim/planner/grasp_defaults.hpp"
 #include "handsim/sim/grasp_closing.hpp"
 #include "handsim/sim/step.hpp"
 #include "handsim/sim/trapezoidal_profile.hpp"
@@ -17,6 +19,7 @@ PlannerModel compilePlannerModel(std::shared_ptr<const hand::HandModel> hand,
                                  std::vector<HandContactPoint> contact_points,
                                  std::uint64_t eigengrasp_seed) {
   if (!hand) throw std::invalid_argument("planner: no hand");
+  hand = withGraspDefaults(std::move(hand));
   if (!object.geometry || object.geometry->collision.mesh.triangles.empty())
     throw std::invalid_argument("planner: the object '" + object.name + "' has no triangles");
   if (!(friction >= 0.0) || !std::isfinite(friction))
@@ -56,6 +59,30 @@ sim::ObjectModel closingObject(const sim::ObjectModel& object, double friction, 
   }
   sim::computeMassProperties(o, mass_kg > 0.0 ? mass_kg / volume : density);
   return o;
+}
+
+sim::ObjectModel supportTable(const SupportPlane& plane) {
+  const Eigen::Vector3d size(1.0, 1.0, 0.05);
+  auto g = std::make_shared<sim::BodyGeometry>();
+  g->collision = sim::makeCollisionBody(collision::makeBox(size), 18);
+  sim::ObjectModel t;
+  t.name = "support table";
+  t.geometry = g;
+  t.fixed = true;
+  t.friction = 0.5;
+  const Eigen::Vector3d n = plane.normal.normalized();
+  Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
+  pose.linear() = Eigen::Quaterniond::FromTwoVectors(Eigen::Vector3d::UnitZ(), n).toRotationMatrix();
+  pose.translation() = plane.point - 0.5 * size.z() * n;
+  t.initial_pose_world = pose;
+  return t;
+}
+
+std::shared_ptr<const sim::Model> withSupportTable(const sim::Model& model,
+                                                   const SupportPlane& plane) {
+  std::vector<sim::ObjectModel> objects = model.objects;
+  objects.push_back(supportTable(plane));
+  return sim::compileModel(model.hand_ptr, std::move(objects), model.options, model.hand_geometry);
 }
 
 void setConfiguration(const PlannerModel& pm, const Eigen::Isometry3d& palm_object,
@@ -122,6 +149,8 @@ sim::RunPlan closingPlan(const sim::Model& model, const Eigen::Isometry3d& palm_
   sim::RunPlan plan;
   plan.palm_pose_world = palm_object;
   plan.object_pose_world = {Eigen::Isometry3d::Identity()};
+  for (std::size_t o = 1; o < model.objects.size(); ++o)
+    plan.object_pose_world.push_back(model.objects[o].initial_pose_world);
   plan.initial.assign(pregrasp.data(), pregrasp.data() + pregrasp.size());
   // 1.25 times the range in close_time, full speed after an eighth of it.
   sim::ClosingReferences closing = sim::closingReferences(
@@ -173,10 +202,12 @@ std::vector<contact::Contact> objectContacts(const sim::SimState& s) {
 }
 
 ClosedGrasp closeHand(const PlannerModel& pm, const Eigen::Isometry3d& palm_object,
-                      const Eigen::VectorXd& pregrasp, const ClosingOptions& options) {
+                      const Eigen::VectorXd& pregrasp, const ClosingOptions& options,
+                      const std::shared_ptr<const sim::Model>& model) {
   ClosedGrasp g;
-  sim::Run run(pm.model, closingPlan(*pm.model, palm_object, pregrasp, options));
-  g.start_collision = sim::handTouchesObjects(*pm.model, run.state());
+  const std::shared_ptr<const sim::Model>& m = model ? model : pm.model;
+  sim::Run run(m, closingPlan(*m, palm_object, pregrasp, options));
+  g.start_collision = sim::handTouchesObjects(*m, run.state());
   if (g.start_collision) {
     g.posture = pregrasp;
     g.q = run.state().q;

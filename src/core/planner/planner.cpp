@@ -334,8 +334,16 @@ std::int64_t candidateBudget(const PlannerOptions& o) {
   return o.grasps > 0 ? 100 * static_cast<std::int64_t>(o.grasps) : 2000;
 }
 
+std::shared_ptr<const sim::Model> closingModel(const PlannerModel& pm,
+                                               const PlannerOptions& options) {
+  if (options.constraints.support_plane)
+    return withSupportTable(*pm.model, *checkedConstraints(options.constraints).support_plane);
+  return pm.model;
+}
+
 PlannedGrasp planCandidate(const PlannerModel& pm, const PlannerOptions& options,
-                           std::int64_t index) {
+                           std::int64_t index,
+                           const std::shared_ptr<const sim::Model>& closing_model) {
   Random rng(options.seed, static_cast<std::uint64_t>(index));
   Search s(pm, options);
   PlannedGrasp g;
@@ -350,7 +358,8 @@ PlannedGrasp planCandidate(const PlannerModel& pm, const PlannerOptions& options
   g.pregrasp = postureOf(pm.model->hand(), pm.eigengrasps, s.a);
   g.energy = s.energy;
   if (g.start_collision) return g;
-  g.closed = closeHand(pm, g.palm_object, g.pregrasp, options.closing);
+  g.closed = closeHand(pm, g.palm_object, g.pregrasp, options.closing,
+                       closing_model ? closing_model : closingModel(pm, options));
   if (const auto& plane = options.constraints.support_plane; plane && !g.closed.start_collision) {
     // The closed hand in the object's final frame (a free object moves a little).
     setClosedConfiguration(*pm.model, g.palm_object, g.closed.q, g.closed.object_pose, s.state);
@@ -412,6 +421,7 @@ std::vector<PlannedGrasp> planGrasps(const PlannerModel& pm, const PlannerOption
   threads = static_cast<unsigned>(
       std::min<std::size_t>(threads, std::max<std::size_t>(1, indices.size())));
   const bool sharded = options.shards > 1;
+  const std::shared_ptr<const sim::Model> closing_model = closingModel(pm, options);
 
   std::vector<std::optional<PlannedGrasp>> results(indices.size());
   std::vector<PlannedGrasp> accepted;
@@ -430,7 +440,7 @@ std::vector<PlannedGrasp> planGrasps(const PlannerModel& pm, const PlannerOption
       }
       PlannedGrasp g;
       try {
-        g = planCandidate(pm, options, indices[i]);
+        g = planCandidate(pm, options, indices[i], closing_model);
       } catch (...) {
         const std::lock_guard<std::mutex> l(lock);
         if (!failure) failure = std::current_exception();

@@ -9,6 +9,7 @@
 
 #include "handsim/grasp/grasp_contact.hpp"
 #include "handsim/grasp/grasp_sweep.hpp"
+#include "handsim/planner/grasp_defaults.hpp"
 #include "handsim/sim/lift_and_shake.hpp"
 #include "handsim/sim/step.hpp"
 #include "handsim/sim/trapezoidal_profile.hpp"
@@ -152,8 +153,10 @@ ValidationPreset validationPreset(const std::string& name) {
 }
 
 Validator makeValidator(std::shared_ptr<const hand::HandModel> hand, const sim::ObjectModel& object,
-                        const ValidationPreset& preset, const ClosingOptions& closing) {
+                        const ValidationPreset& preset, const ClosingOptions& closing,
+                        const std::optional<SupportPlane>& support_plane) {
   if (!hand) throw std::invalid_argument("validation: no hand");
+  hand = withGraspDefaults(std::move(hand));
   if (!(preset.friction >= 0.0) || !(preset.duration >= 0.0) || !(preset.acceleration >= 0.0))
     throw std::invalid_argument("validation preset '" + preset.name + "': bad numbers");
   for (const auto& d : preset.directions)
@@ -185,16 +188,25 @@ Validator makeValidator(std::shared_ptr<const hand::HandModel> hand, const sim::
   if (free.fixed)
     throw std::invalid_argument("validation: the object '" + object.name +
                                 "' has no volume (open mesh): it cannot be set free");
-  v.closing_model = sim::compileModel(hand, {free}, options);
+  std::vector<sim::ObjectModel> closing_objects{free};
+  if (support_plane) {
+    v.support_plane = checkedConstraints({support_plane, std::nullopt, std::nullopt}).support_plane;
+    closing_objects.push_back(supportTable(*v.support_plane));
+  }
+  const bool keep_table = preset.load == ValidationPreset::Load::Lift;
+  std::vector<sim::ObjectModel> loaded_objects = keep_table ? closing_objects
+                                                            : std::vector<sim::ObjectModel>{free};
+  v.closing_model = sim::compileModel(hand, closing_objects, options);
   const auto pd_hand = preset.hold == ValidationPreset::Hold::Pd
                            ? std::make_shared<const hand::HandModel>(pdHoldHand(*hand, preset.pd))
                            : nullptr;
   for (const auto& d : preset.directions) {
     sim::Options o = options;
     o.gravity_world = preset.acceleration * d.normalized();
-    v.loaded.push_back(sim::compileModel(hand, {free}, o, v.closing_model->hand_geometry));
+    v.loaded.push_back(sim::compileModel(hand, loaded_objects, o, v.closing_model->hand_geometry));
     if (pd_hand)
-      v.pd_loaded.push_back(sim::compileModel(pd_hand, {free}, o, v.closing_model->hand_geometry));
+      v.pd_loaded.push_back(
+          sim::compileModel(pd_hand, loaded_objects, o, v.closing_model->hand_geometry));
   }
   return v;
 }
@@ -275,6 +287,9 @@ ValidationOutcome validateGrasp(const Validator& v, const Eigen::Isometry3d& pal
       loaded = sim::RunPlan{};
       loaded.palm_pose_world = palm_object;
       loaded.object_pose_world = {Eigen::Isometry3d::Identity()};
+      const auto& objects = v.pd_loaded[k]->objects;
+      for (std::size_t o = 1; o < objects.size(); ++o)
+        loaded.object_pose_world.push_back(objects[o].initial_pose_world);
       loaded.duration = test_time;
       loaded.record_every = 1 << 30;
       t0 = 0.0;
@@ -298,9 +313,10 @@ ValidationOutcome validateGrasp(const Validator& v, const Eigen::Isometry3d& pal
           s.actuator_command[a] = closed.q[f][j] + dir[a] * (prismatic ? p.pd.squeeze_prismatic
                                                                        : p.pd.squeeze_revolute);
         }
-      s.object_pose_world = closed.object_pose_world;
-      s.object_twist_world = closed.object_twist_world;
-      s.object_stopped = closed.object_stopped;
+      // Object 0 as it closed (the table, when it stays, is fixed where it was).
+      s.object_pose_world[0] = closed.object_pose_world[0];
+      s.object_twist_world[0] = closed.object_twist_world[0];
+      s.object_stopped[0] = closed.object_stopped[0];
       sim::forwardPosition(*v.pd_loaded[k], s);
     } else {
       test.state() = closed;
