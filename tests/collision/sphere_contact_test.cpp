@@ -44,7 +44,9 @@ TEST(SphereContact, PointToBoxDistanceMatchesTheClosedForm) {
     // from the surface to p outside.
     EXPECT_NEAR((p - closest).norm(), std::abs(d), 1e-14);
     EXPECT_NEAR(normal.norm(), 1.0, 1e-14);
-    if (d > 1e-12) EXPECT_NEAR(normal.dot(p - closest), d, 1e-14);
+    if (d > 1e-12) {
+      EXPECT_NEAR(normal.dot(p - closest), d, 1e-14);
+    }
     inside += d < 0.0 ? 1 : 0;
     const int out_axes = ((p.cwiseAbs() - h).array() > 0.0).count();
     edge_or_corner += out_axes >= 2 ? 1 : 0;
@@ -78,9 +80,11 @@ TEST(SphereContact, SpheresOverlapByTheirRadiiLessTheirDistanceInEitherOrder) {
   EXPECT_FALSE(sphereSphereContact(a, pa, b, pb, ab));
 }
 
-// The sphere against a box hull, the same as convexContact's on a 128-segment ball's hull (the
-// tessellation's vertices on the sphere, so its faces lie inside it by at most about
-// r (1 - cos(pi/128)) = 3.0e-4 r, and its depth is smaller by up to that much, never larger).
+// The sphere against a box hull, the same as convexContact's on a 128-segment ball's hull. The
+// tessellation's vertices lie on the sphere, its faces span pi/64 of latitude and 2 pi/128 of
+// longitude, so a face's centre is within a = sqrt(2) pi/128 = 0.0347 rad of its corners: the
+// faces lie inside the sphere by at most r (1 - cos a) = 6.0e-4 r (the faceted depth is smaller
+// by up to that much, never larger), and a face's normal is within a of the sphere's there.
 TEST(SphereContact, SphereAgainstAHullAgreesWithTheConvexNarrowPhaseOnAFineBall) {
   const double r = 0.03;
   const geometry::Sphere ball{Eigen::Vector3d::Zero(), r};
@@ -107,12 +111,12 @@ TEST(SphereContact, SphereAgainstAHullAgreesWithTheConvexNarrowPhaseOnAFineBall)
     const bool hull_hit = convexContact(ball_hull, ball_pose, box, box_pose, scratch, m);
     if (!hit || !hull_hit || m.depth < 2e-4) continue;
     ++compared;
-    EXPECT_NEAR(exact.depth, m.depth, 3.1e-4 * r) << "trial " << i;
+    EXPECT_NEAR(exact.depth, m.depth, 6.1e-4 * r) << "trial " << i;
     EXPECT_GE(exact.depth, m.depth - 1e-12) << "trial " << i;
-    EXPECT_LT((exact.normal - m.normal).norm(), 0.02) << "trial " << i;
+    EXPECT_LT((exact.normal - m.normal).norm(), 0.035) << "trial " << i;
     // The deepest manifold point and ours lie on the contact's line, to within its width.
     double deepest = -1.0;
-    Eigen::Vector3d at;
+    Eigen::Vector3d at = Eigen::Vector3d::Zero();
     for (int k = 0; k < m.count; ++k)
       if (m.depths[static_cast<std::size_t>(k)] > deepest) {
         deepest = m.depths[static_cast<std::size_t>(k)];

@@ -22,12 +22,18 @@ namespace {
 
 constexpr double kRadius = 0.03;  // sphere.wrl's radius [m]
 
+// The ball at `at`, turned so that no vertex of its tessellation is straight below the centre
+// (resting on its mesh it would sit up to r (1 - cos(pi/16)) = 0.3 mm lower, on a face).
 ObjectModel ball(const std::string& name, const Eigen::Vector3d& at) {
   ObjectModel o =
       loadObject(std::string(HANDSIM_SOURCE_DIR) + "/assets/objects/sphere.wrl", {}, name);
   o.fixed = false;
   o.friction = 0.5;
   o.initial_pose_world.translation() = at;
+  o.initial_pose_world.linear() =
+      (Eigen::AngleAxisd(0.1, Eigen::Vector3d::UnitX()) *
+       Eigen::AngleAxisd(0.07, Eigen::Vector3d::UnitY()))
+          .toRotationMatrix();
   return o;
 }
 
@@ -64,7 +70,9 @@ TEST(SphereMechanics, ABallRollsDownASlopeWithoutSlipping) {
   EXPECT_NEAR(v.x(), a_own * t_end, 0.002 * a_own * t_end);
   // Rolling: the contact point does not move, omega_y = v_x / r.
   EXPECT_NEAR(w.y(), v.x() / kRadius, 0.01 * v.x() / kRadius);
-  EXPECT_LT(std::abs(v.y()) + std::abs(v.z()), 1e-6);
+  // Straight down the fall line, up to the tessellation's inertia being slightly anisotropic
+  // (its pole axis, turned off the world axes here, couples the spin sideways).
+  EXPECT_LT(std::abs(v.y()) + std::abs(v.z()), 1e-4 * v.x());
   EXPECT_EQ(s.warning_count, 0);
 }
 
@@ -74,7 +82,8 @@ TEST(SphereMechanics, ABallRestsOnTheGroundOneRadiusUp) {
   auto model = compileModel(test::barrettHand(), {ball("ball", {5.0, 0.0, kRadius + 0.002})}, opt);
   SimState s = makeState(*model);
   for (int i = 0; i < 1000; ++i) step(*model, s);
-  // Resting contacts settle within the slop (ContactOptions::slop) of the surface.
+  // Resting contacts settle within the slop (ContactOptions::slop) of the surface: the ball's
+  // centre is one radius up, not the tessellation's face.
   EXPECT_NEAR(s.object_pose_world[0].translation().z(), kRadius, opt.contact.slop);
   EXPECT_LT(s.object_twist_world[0].norm(), 1e-6);
   std::size_t ground = 0;
