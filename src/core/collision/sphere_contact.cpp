@@ -60,6 +60,43 @@ Eigen::Vector3d closestOnFace(const ConvexHull& hull, const ConvexFace& face,
 
 double pointHullDistance(const ConvexHull& hull, const Eigen::Vector3d& p,
                          Eigen::Vector3d& closest, Eigen::Vector3d& normal) {
+  // Outside, locally first: the nearest point q of the faces around the support vertex along
+  // the current direction n, then n = (p - q) / |p - q|, until no vertex lies beyond q along n.
+  // That certifies q exactly (the whole hull is on the far side of the plane through q normal
+  // to p - q, at |p - q| from p), without visiting every face. When it does not settle, or p
+  // is behind the faces it sees (inside), the scan over every face below answers.
+  if (!hull.vertex_face_first.empty() && !hull.vertices.empty()) {
+    Eigen::Vector3d n = p - hull.interior;
+    if (n.squaredNorm() > 0.0) n.normalize();
+    int v = hull.support(n, hull.supportStart(n));
+    const double eps = 1e-12 * (hull.radius + (p - hull.interior).norm());
+    for (int iteration = 0; iteration < 16; ++iteration) {
+      double best = std::numeric_limits<double>::infinity();
+      Eigen::Vector3d q = p;
+      const auto vi = static_cast<std::size_t>(v);
+      for (int k = hull.vertex_face_first[vi]; k < hull.vertex_face_first[vi + 1]; ++k) {
+        const ConvexFace& f =
+            hull.faces[static_cast<std::size_t>(hull.vertex_faces[static_cast<std::size_t>(k)])];
+        if (f.normal.dot(p) - f.offset <= 0.0) continue;
+        const Eigen::Vector3d c = closestOnFace(hull, f, p);
+        const double d2 = (p - c).squaredNorm();
+        if (d2 < best) {
+          best = d2;
+          q = c;
+        }
+      }
+      if (!(best > 0.0) || !std::isfinite(best)) break;
+      const double dist = std::sqrt(best);
+      n = (p - q) / dist;
+      const int w = hull.support(n, v);
+      if (n.dot(hull.vertices[static_cast<std::size_t>(w)]) <= n.dot(q) + eps) {
+        closest = q;
+        normal = n;
+        return dist;
+      }
+      v = w;
+    }
+  }
   // The face whose plane p is farthest in front of (or least behind).
   double max_plane = -std::numeric_limits<double>::infinity();
   const ConvexFace* nearest_plane = nullptr;
@@ -104,8 +141,17 @@ bool sphereHullContact(const geometry::Sphere& a, const Eigen::Isometry3d& a_pos
                        const ConvexHull& b, const Eigen::Isometry3d& b_pose, SphereContact& out) {
   const Eigen::Vector3d centre_world = a_pose * a.centre;
   const Eigen::Vector3d centre_b = b_pose.inverse() * centre_world;
-  // Cheap rejection: beyond the hull's bounding sphere.
+  // Cheap rejections: beyond the hull's bounding sphere; beyond the hull's support plane along
+  // the direction from its interior to the centre.
   if ((centre_b - b.interior).norm() >= b.radius + a.radius) return false;
+  if (!b.vertices.empty()) {
+    Eigen::Vector3d d = centre_b - b.interior;
+    if (d.squaredNorm() > 0.0) {
+      d.normalize();
+      const int w = b.support(d, b.supportStart(d));
+      if (d.dot(centre_b - b.vertices[static_cast<std::size_t>(w)]) >= a.radius) return false;
+    }
+  }
   Eigen::Vector3d closest, outward;
   const double distance = pointHullDistance(b, centre_b, closest, outward);
   const double depth = a.radius - distance;
