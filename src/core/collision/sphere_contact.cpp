@@ -3,6 +3,7 @@
 #include "handsim/collision/sphere_contact.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -56,46 +57,143 @@ Eigen::Vector3d closestOnFace(const ConvexHull& hull, const ConvexFace& face,
   return inside ? on_plane : best_point;
 }
 
+// The simplex of GJK: up to four points of the hull less the query point.
+struct Simplex {
+  std::array<Eigen::Vector3d, 4> y = {Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero(),
+                                      Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero()};
+  int n = 0;
+};
+
+// The point of triangle (a, b, c) nearest the origin, by the Voronoi regions of its vertices,
+// edges and face; `s` becomes the smallest sub-simplex holding it.
+Eigen::Vector3d nearestOnTriangle(const Eigen::Vector3d& a, const Eigen::Vector3d& b,
+                                  const Eigen::Vector3d& c, Simplex& s) {
+  const Eigen::Vector3d ab = b - a, ac = c - a;
+  const double d1 = -ab.dot(a), d2 = -ac.dot(a);
+  if (d1 <= 0.0 && d2 <= 0.0) {
+    s.y[0] = a, s.n = 1;
+    return a;
+  }
+  const double d3 = -ab.dot(b), d4 = -ac.dot(b);
+  if (d3 >= 0.0 && d4 <= d3) {
+    s.y[0] = b, s.n = 1;
+    return b;
+  }
+  const double vc = d1 * d4 - d3 * d2;
+  if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0) {
+    s.y[0] = a, s.y[1] = b, s.n = 2;
+    return a + (d1 / (d1 - d3)) * ab;
+  }
+  const double d5 = -ab.dot(c), d6 = -ac.dot(c);
+  if (d6 >= 0.0 && d5 <= d6) {
+    s.y[0] = c, s.n = 1;
+    return c;
+  }
+  const double vb = d5 * d2 - d1 * d6;
+  if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) {
+    s.y[0] = a, s.y[1] = c, s.n = 2;
+    return a + (d2 / (d2 - d6)) * ac;
+  }
+  const double va = d3 * d6 - d5 * d4;
+  if (va <= 0.0 && d4 - d3 >= 0.0 && d5 - d6 >= 0.0) {
+    s.y[0] = b, s.y[1] = c, s.n = 2;
+    return b + ((d4 - d3) / ((d4 - d3) + (d5 - d6))) * (c - b);
+  }
+  const double sum = va + vb + vc;
+  s.y[0] = a, s.y[1] = b, s.y[2] = c, s.n = 3;
+  return a + (vb / sum) * ab + (vc / sum) * ac;
+}
+
+// The point of the simplex nearest the origin, the simplex reduced to the smallest part that
+// holds it. False when the origin is inside the tetrahedron (or on it).
+bool nearestOnSimplex(Simplex& s, Eigen::Vector3d& v) {
+  if (s.n == 1) {
+    v = s.y[0];
+    return true;
+  }
+  if (s.n == 2) {
+    const Eigen::Vector3d a = s.y[0], ab = s.y[1] - s.y[0];
+    const double len2 = ab.squaredNorm();
+    const double t = len2 > 0.0 ? -a.dot(ab) / len2 : 0.0;
+    if (t <= 0.0) {
+      s.n = 1;
+      v = a;
+    } else if (t >= 1.0) {
+      s.y[0] = s.y[1], s.n = 1;
+      v = s.y[0];
+    } else {
+      v = a + t * ab;
+    }
+    return true;
+  }
+  if (s.n == 3) {
+    const Simplex in = s;
+    v = nearestOnTriangle(in.y[0], in.y[1], in.y[2], s);
+    return true;
+  }
+  // A tetrahedron: the nearest point of the faces the origin lies beyond.
+  const Simplex in = s;
+  static constexpr int kFace[4][4] = {{0, 1, 2, 3}, {0, 1, 3, 2}, {0, 2, 3, 1}, {1, 2, 3, 0}};
+  double best = std::numeric_limits<double>::infinity();
+  bool outside = false;
+  for (const auto& f : kFace) {
+    const Eigen::Vector3d& a = in.y[static_cast<std::size_t>(f[0])];
+    const Eigen::Vector3d n = (in.y[static_cast<std::size_t>(f[1])] - a)
+                                  .cross(in.y[static_cast<std::size_t>(f[2])] - a);
+    const double origin_side = -n.dot(a);
+    const double other_side = n.dot(in.y[static_cast<std::size_t>(f[3])] - a);
+    if (origin_side * other_side >= 0.0) continue;  // the origin is on the inner side
+    outside = true;
+    Simplex part;
+    const Eigen::Vector3d q = nearestOnTriangle(a, in.y[static_cast<std::size_t>(f[1])],
+                                                in.y[static_cast<std::size_t>(f[2])], part);
+    if (q.squaredNorm() < best) {
+      best = q.squaredNorm();
+      v = q;
+      s = part;
+    }
+  }
+  return outside;
+}
+
+// GJK's nearest point of the hull to p, as v = nearest - p. False when p is inside (or on) the
+// hull, or the iteration does not settle.
+bool gjkNearest(const ConvexHull& hull, const Eigen::Vector3d& p, Eigen::Vector3d& v) {
+  if (hull.vertices.empty()) return false;
+  const double scale = hull.radius + (p - hull.interior).norm();
+  const double tiny = 1e-12 * scale;
+  Simplex s;
+  v = hull.interior - p;
+  int start = hull.supportStart(-v);
+  for (int iteration = 0; iteration < 64; ++iteration) {
+    const double vv = v.squaredNorm();
+    if (vv <= tiny * tiny) return false;  // p on the hull or inside
+    start = hull.support(-v, start);
+    const Eigen::Vector3d w = hull.vertices[static_cast<std::size_t>(start)] - p;
+    // No vertex nearer along v than the simplex's point: v is the nearest point (to 1e-12).
+    if (vv - v.dot(w) <= 1e-12 * vv) return s.n > 0;
+    bool repeated = false;
+    for (int k = 0; k < s.n; ++k) repeated = repeated || s.y[static_cast<std::size_t>(k)] == w;
+    if (repeated) return s.n > 0;
+    s.y[static_cast<std::size_t>(s.n++)] = w;
+    if (!nearestOnSimplex(s, v)) return false;
+  }
+  return false;
+}
+
 }  // namespace
 
 double pointHullDistance(const ConvexHull& hull, const Eigen::Vector3d& p,
                          Eigen::Vector3d& closest, Eigen::Vector3d& normal) {
-  // Outside, locally first: the nearest point q of the faces around the support vertex along
-  // the current direction n, then n = (p - q) / |p - q|, until no vertex lies beyond q along n.
-  // That certifies q exactly (the whole hull is on the far side of the plane through q normal
-  // to p - q, at |p - q| from p), without visiting every face. When it does not settle, or p
-  // is behind the faces it sees (inside), the scan over every face below answers.
-  if (!hull.vertex_face_first.empty() && !hull.vertices.empty()) {
-    Eigen::Vector3d n = p - hull.interior;
-    if (n.squaredNorm() > 0.0) n.normalize();
-    int v = hull.support(n, hull.supportStart(n));
-    const double eps = 1e-12 * (hull.radius + (p - hull.interior).norm());
-    for (int iteration = 0; iteration < 16; ++iteration) {
-      double best = std::numeric_limits<double>::infinity();
-      Eigen::Vector3d q = p;
-      const auto vi = static_cast<std::size_t>(v);
-      for (int k = hull.vertex_face_first[vi]; k < hull.vertex_face_first[vi + 1]; ++k) {
-        const ConvexFace& f =
-            hull.faces[static_cast<std::size_t>(hull.vertex_faces[static_cast<std::size_t>(k)])];
-        if (f.normal.dot(p) - f.offset <= 0.0) continue;
-        const Eigen::Vector3d c = closestOnFace(hull, f, p);
-        const double d2 = (p - c).squaredNorm();
-        if (d2 < best) {
-          best = d2;
-          q = c;
-        }
-      }
-      if (!(best > 0.0) || !std::isfinite(best)) break;
-      const double dist = std::sqrt(best);
-      n = (p - q) / dist;
-      const int w = hull.support(n, v);
-      if (n.dot(hull.vertices[static_cast<std::size_t>(w)]) <= n.dot(q) + eps) {
-        closest = q;
-        normal = n;
-        return dist;
-      }
-      v = w;
-    }
+  // Outside: GJK (Gilbert, Johnson and Keerthi, IEEE J. Robotics and Automation 4(2), 1988)
+  // on the hull less p, which on a polytope ends at the exact nearest point; inside, or when it
+  // does not settle, the scan over every face below answers.
+  Eigen::Vector3d v;
+  if (gjkNearest(hull, p, v)) {
+    const double dist = v.norm();
+    closest = p + v;
+    normal = -v / dist;
+    return dist;
   }
   // The face whose plane p is farthest in front of (or least behind).
   double max_plane = -std::numeric_limits<double>::infinity();
