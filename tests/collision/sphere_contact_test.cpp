@@ -6,8 +6,11 @@
 // finely tessellated ball's hull.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
+#include <vector>
 
 #include "handsim/collision/convex_contact.hpp"
 #include "handsim/collision/convex_hull.hpp"
@@ -125,4 +128,48 @@ TEST(SphereContact, SphereAgainstAHullAgreesWithTheConvexNarrowPhaseOnAFineBall)
     EXPECT_LT((at - exact.point).norm(), 0.1 * r) << "trial " << i;
   }
   EXPECT_GT(compared, 40);
+}
+
+// pointHullDistance (GJK outside) on a hull of 400 random points against a brute force written
+// here: the smallest distance from p to any triangle of the hull's triangulation, each
+// triangle's nearest point found by projecting onto its plane and, when the projection falls
+// outside, clamping onto its three edges.
+TEST(SphereContact, PointToAManyFacedHullMatchesTheBruteForce) {
+  std::mt19937 rng(17);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<Eigen::Vector3d> cloud;
+  for (int i = 0; i < 400; ++i)
+    cloud.push_back(Eigen::Vector3d(0.03 * u(rng), 0.01 * u(rng), 0.02 * u(rng)));
+  const ConvexHull hull = buildConvexHull(cloud);
+  ASSERT_GT(hull.faces.size(), 50u);
+  const auto segment = [](const Eigen::Vector3d& p, const Eigen::Vector3d& a,
+                          const Eigen::Vector3d& b) {
+    const Eigen::Vector3d e = b - a;
+    const double t = std::clamp(e.dot(p - a) / e.squaredNorm(), 0.0, 1.0);
+    return (p - (a + t * e)).norm();
+  };
+  const geometry::TriangleMesh& mesh = hull.triangles;
+  for (int i = 0; i < 300; ++i) {
+    const Eigen::Vector3d p(0.08 * u(rng), 0.08 * u(rng), 0.08 * u(rng));
+    double brute = std::numeric_limits<double>::infinity();
+    bool inside = true;
+    for (std::size_t t = 0; t < mesh.triangles.size(); ++t) {
+      const Eigen::Vector3d& a = mesh.vertices[static_cast<std::size_t>(mesh.triangles[t][0])];
+      const Eigen::Vector3d& b = mesh.vertices[static_cast<std::size_t>(mesh.triangles[t][1])];
+      const Eigen::Vector3d& c = mesh.vertices[static_cast<std::size_t>(mesh.triangles[t][2])];
+      const Eigen::Vector3d n = (b - a).cross(c - a).normalized();
+      const double h = n.dot(p - a);
+      inside = inside && h <= 0.0;
+      const Eigen::Vector3d f = p - h * n;
+      const bool in = n.dot((b - a).cross(f - a)) >= 0.0 && n.dot((c - b).cross(f - b)) >= 0.0 &&
+                      n.dot((a - c).cross(f - c)) >= 0.0;
+      const double d =
+          in ? std::abs(h) : std::min({segment(p, a, b), segment(p, b, c), segment(p, c, a)});
+      brute = std::min(brute, d);
+    }
+    Eigen::Vector3d closest, normal;
+    const double d = pointHullDistance(hull, p, closest, normal);
+    EXPECT_NEAR(std::abs(d), brute, 1e-12) << "point " << i;
+    EXPECT_EQ(d < 0.0, inside) << "point " << i;
+  }
 }
