@@ -28,8 +28,9 @@ bool sphereSphereContact(const geometry::Sphere& a, const Eigen::Isometry3d& a_p
 /// The closest point of the hull's surface to `p` and the signed distance to it (hull frame)
 /// [m]: positive outside, negative inside (then minus the depth below the nearest face).
 /// `normal` is the unit direction from the closest point to `p` outside, the outward normal
-/// of the nearest face inside. Exact: outside, the nearest point of the faces that `p` is in
-/// front of (each a convex polygon); inside, the nearest face plane.
+/// of the nearest face inside. Exact: outside, GJK on the hull less `p` (it ends at the
+/// nearest point of a polytope, here to 1e-12 relative), climbing the vertex adjacency, so the
+/// cost hardly grows with the faces; inside, the nearest face plane over every face.
 double pointHullDistance(const ConvexHull& hull, const Eigen::Vector3d& p,
                          Eigen::Vector3d& closest, Eigen::Vector3d& normal);
 
