@@ -242,3 +242,44 @@ TEST(StepAllocation, TheCounterCounts) {
   EXPECT_EQ(g_allocations.load() - before, 1);
   std::free(p);
 }
+
+// Analytic spheres (docs/collision.md, "Analytic spheres"): anthro20 closing on the fixed
+// shipped sphere (link-sphere contacts, from 1.2 s), and beside the hand three free balls of
+// the same file, one on the ground, one on a fixed table box (sphere against a hull) and one
+// balanced on a fixed ball (sphere against sphere), each resting on its one contact point.
+TEST(StepAllocation, AnalyticSpheresDoNotAllocate) {
+#ifndef HANDSIM_COUNT_MALLOC
+  GTEST_SKIP() << "malloc cannot be counted here (not glibc, or a sanitizer owns malloc)";
+#endif
+  Scenario sc = shipped("anthro20_grasp_sphere.json");
+  const std::string ball_file = hand::assetDirectory() + "/objects/sphere.wrl";
+  const auto ball = [&](const char* name, const Eigen::Vector3d& at, bool free) {
+    ObjectModel o = loadObject(ball_file, {}, name);
+    o.fixed = !free;
+    o.initial_pose_world.translation() = at;
+    return o;
+  };
+  sc.objects.push_back(ball("on_ground", {5.0, 0.0, 0.03 - 1e-5}, true));
+  sc.objects.push_back(
+      test::boxObject("table", {0.2, 0.2, 0.1}, false, {5.5, 0.0, 0.05}, 1000.0));
+  sc.objects.push_back(ball("on_table", {5.5, 0.0, 0.13 - 1e-5}, true));
+  sc.objects.push_back(ball("fixed_ball", {6.0, 0.0, 0.03}, false));
+  sc.objects.push_back(ball("on_ball", {6.0, 0.0, 0.09 - 1e-5}, true));
+  sc.options.ground.enabled = true;
+  ASSERT_TRUE(sc.objects.front().geometry->collision.sphere.has_value());
+  RunPlan plan = sc.plan;
+  plan.duration = 0.0;
+  plan.record_every = std::numeric_limits<int>::max();
+  sim::Run run(compileScenario(sc), plan);
+  while (run.state().time < 1.4) run.step();
+  const long before = g_allocations.load();
+  std::size_t links = 0, objects = 0;
+  for (int i = 0; i < 300; ++i) {
+    run.step();
+    links += run.state().contacts.size();
+    objects += run.state().object_contacts.size();
+  }
+  EXPECT_EQ(g_allocations.load() - before, 0);
+  EXPECT_GE(links, 300u);
+  EXPECT_GE(objects, 3u * 300u);
+}

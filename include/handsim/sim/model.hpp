@@ -6,6 +6,7 @@
 
 #include <Eigen/Geometry>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,8 +40,17 @@ struct CollisionBody {
   /// Half extents of the mesh's bounding box in the body frame, about `centre` [m]: an
   /// oriented box in the world, the second rejection of the hand's link-link pairs.
   Eigen::Vector3d half_extent = Eigen::Vector3d::Zero();
+  /// The exact ball the body is, body frame, when its file gave one sphere primitive
+  /// (geometry::LoadedModel::onlySphere): then contacts with a sphere or a convex hull, and
+  /// with the ground, are the closed forms of docs/collision.md ("Analytic spheres"), and the
+  /// bounds above are the ball's; `mesh` (its tessellation) remains for every other pair.
+  std::optional<geometry::Sphere> sphere;
   bool empty() const { return tree.empty(); }
 };
+
+/// Makes `body` the ball `sphere` (CollisionBody::sphere, with its bounding sphere and box);
+/// nothing changes when `sphere` is empty or the body has no triangles.
+void setCollisionSphere(CollisionBody& body, const std::optional<geometry::Sphere>& sphere);
 
 /// Builds the tree (k = 14, 18 or 26 directions), the bounding sphere and box of `mesh`; with
 /// `shape` Hull, of the convex hull of `mesh` (throws std::invalid_argument, with qhull's

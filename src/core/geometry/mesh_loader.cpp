@@ -534,7 +534,8 @@ LoadedModel loadMesh(const std::string& path, const MeshLoadOptions& options) {
   }
   LoadedModel model = loadVrml(path, options.vrml);
   if (options.scale != 1.0)
-    for (auto& s : model.shapes) s.mesh.transform(Eigen::Affine3d(Eigen::Scaling(options.scale)));
+    for (auto& s : model.shapes)
+      transformShape(s, Eigen::Affine3d(Eigen::Scaling(options.scale)));
   return model;
 }
 

@@ -489,9 +489,9 @@ class Evaluator {
            "geometry node " + t + " outside a Shape; read as a Shape without appearance");
       MeshShape s;
       s.name = nm;
-      if (tessellate(ctx, n, env, s.mesh) && !s.mesh.triangles.empty()) {
+      if (tessellate(ctx, n, env, s) && !s.mesh.triangles.empty()) {
         compact(s.mesh);
-        s.mesh.transform(xf);
+        transformShape(s, xf);
         addShape(ctx, n, std::move(s));
       }
     } else if (isIgnoredType(t)) {
@@ -541,10 +541,10 @@ class Evaluator {
     auto [geo, geo_env] = resolve(ctx, geo_ref.first, geo_ref.second);
     if (!geo) return;
     countVisit(ctx, *geo);
-    if (!tessellate(ctx, *geo, geo_env, s.mesh)) return;
+    if (!tessellate(ctx, *geo, geo_env, s)) return;
     if (s.mesh.triangles.empty()) return;
     compact(s.mesh);
-    s.mesh.transform(xf);
+    transformShape(s, xf);
     addShape(ctx, *geo, std::move(s));
   }
 
@@ -600,14 +600,18 @@ class Evaluator {
     return pts;
   }
 
-  // Returns false when the node is not solid geometry (and counts it).
-  bool tessellate(const FileCtx& ctx, const Node& g, const Env* env, TriangleMesh& mesh) {
+  // Tessellates into shape.mesh (a Sphere also sets shape.sphere). Returns false when the node
+  // is not solid geometry (and counts it).
+  bool tessellate(const FileCtx& ctx, const Node& g, const Env* env, MeshShape& shape) {
+    TriangleMesh& mesh = shape.mesh;
     const std::string& t = g.type;
     const int seg = opt_.segments;
     if (t == "Box") {
       mesh = makeBox(getVec3(ctx, g, "size", env, Eigen::Vector3d(2, 2, 2)));
     } else if (t == "Sphere") {
-      mesh = makeSphere(getFloat(ctx, g, "radius", env, 1.0), seg);
+      const double radius = getFloat(ctx, g, "radius", env, 1.0);
+      mesh = makeSphere(radius, seg);
+      if (radius > 0.0 && std::isfinite(radius)) shape.sphere = Sphere{Eigen::Vector3d::Zero(), radius};
     } else if (t == "Cylinder") {
       mesh =
           makeCylinder(getFloat(ctx, g, "radius", env, 1.0), getFloat(ctx, g, "height", env, 2.0),

@@ -950,9 +950,11 @@ class UrdfReader {
     Eigen::Vector3f colour(0.7f, 0.7f, 0.72f);
     geometry::MeshShape s;
     s.mesh = shapeMesh(*g, link, colour);
+    if (g->type == urdf::Geometry::SPHERE)
+      s.sphere = geometry::Sphere{Eigen::Vector3d::Zero(), static_cast<const urdf::Sphere*>(g)->radius};
     if (material && material->color.a > 0.0f)
       colour = Eigen::Vector3f(material->color.r, material->color.g, material->color.b);
-    s.mesh.transform(Eigen::Affine3d((link_in_frame * toIsometry(origin)).matrix()));
+    geometry::transformShape(s, Eigen::Affine3d((link_in_frame * toIsometry(origin)).matrix()));
     s.diffuse_color = colour;
     s.name = link;
     into.shapes.push_back(std::move(s));

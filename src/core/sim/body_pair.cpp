@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "handsim/collision/contact_patch.hpp"
+#include "handsim/collision/sphere_contact.hpp"
 #include "handsim/collision/tree_collision.hpp"
 #include "handsim/geometry/tangent_basis.hpp"
 #include "handsim/sim/model.hpp"
@@ -73,6 +74,28 @@ void queryBodyPair(const CollisionBody& a, const Eigen::Isometry3d& a_pose, cons
                    std::vector<BodyPairContact>& out) {
   out.clear();
   if (!bodiesMayTouch(a, a_pose, b, b_pose)) return;
+  // Analytic spheres (docs/collision.md): a sphere against a sphere, or against a body with a
+  // convex hull, in closed form; one point, the same whichever body comes first.
+  if (a.sphere || b.sphere) {
+    collision::SphereContact c;
+    if (a.sphere && b.sphere) {
+      if (collision::sphereSphereContact(*a.sphere, a_pose, *b.sphere, b_pose, c))
+        out.push_back({c.point, c.normal, c.depth});
+      return;
+    }
+    if (a.sphere && !b.hull.empty()) {
+      if (collision::sphereHullContact(*a.sphere, a_pose, b.hull, b_pose, c))
+        out.push_back({c.point, c.normal, c.depth});
+      return;
+    }
+    if (b.sphere && !a.hull.empty()) {
+      // The sphere's normal points into A: ours from A into B is its opposite.
+      if (collision::sphereHullContact(*b.sphere, b_pose, a.hull, a_pose, c))
+        out.push_back({c.point, -c.normal, c.depth});
+      return;
+    }
+    // A sphere against a non-convex mesh: the tessellation through the k-DOP pipeline.
+  }
   // Two hulls, or a hull and a convex mesh (its own hull, so the answer is as exact).
   const bool hull_pair =
       (a.shape == collision::CollisionShape::Hull || b.shape == collision::CollisionShape::Hull) &&

@@ -67,6 +67,8 @@ bool touchesAt(const Model& model, SimState& s, std::size_t o, const Other& othe
   const Eigen::Isometry3d pose = poseAt(model, s, o, t);
   if (other.body == nullptr) {
     const double height = model.options.ground.height;
+    if (const auto& ball = model.objects[o].geometry->collision.sphere)
+      return (pose * ball->centre).z() - ball->radius <= height;
     for (const Eigen::Vector3d& v : model.objects[o].support_points)
       if ((pose * v).z() <= height) return true;
     return false;

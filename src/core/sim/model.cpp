@@ -109,6 +109,15 @@ CollisionBody makeCollisionBody(geometry::TriangleMesh mesh, int k,
   return b;
 }
 
+void setCollisionSphere(CollisionBody& body, const std::optional<geometry::Sphere>& sphere) {
+  if (!sphere || body.empty()) return;
+  body.sphere = sphere;
+  // The tessellation's vertices lie on the ball, so these bounds hold its mesh too.
+  body.centre = sphere->centre;
+  body.radius = sphere->radius;
+  body.half_extent = Eigen::Vector3d::Constant(sphere->radius);
+}
+
 bool boundingBoxesOverlap(const CollisionBody& a, const Eigen::Isometry3d& a_pose,
                           const CollisionBody& b, const Eigen::Isometry3d& b_pose, double margin) {
   const Eigen::Matrix3d A = a_pose.linear(), B = b_pose.linear();
@@ -170,6 +179,7 @@ BodyGeometry readBody(const std::string& path, const geometry::MeshLoadOptions& 
   }
   g.visual = geometry::loadMesh(path, options);
   g.collision = collisionBodyOf(g.visual.merged(), k, shape, path);
+  setCollisionSphere(g.collision, g.visual.onlySphere());
   // A drawn-only mesh replaces what is shown; contacts keep the (simpler) collision mesh.
   if (!visual_path.empty()) g.visual = geometry::loadMesh(visual_path, options);
   return g;
@@ -193,6 +203,7 @@ std::shared_ptr<const BodyGeometry> withCollisionShape(const BodyGeometry& geome
   const bool from_mesh = geometry.collision.shape == collision::CollisionShape::Mesh;
   g->collision = collisionBodyOf(from_mesh ? geometry.collision.mesh : geometry.visual.merged(),
                                  kdop_k, shape, geometry.source);
+  setCollisionSphere(g->collision, geometry.collision.sphere);
   return g;
 }
 
@@ -203,13 +214,15 @@ std::shared_ptr<const HandGeometry> loadHandGeometry(const hand::HandModel& hand
     BodyGeometry b;
     b.source = s.source;
     b.visual = s.visual.shapes.empty() ? s.collision : s.visual;
-    geometry::TriangleMesh mesh = (s.collision.shapes.empty() ? s.visual : s.collision).merged();
+    const geometry::LoadedModel& from = s.collision.shapes.empty() ? s.visual : s.collision;
+    geometry::TriangleMesh mesh = from.merged();
     try {
       b.collision = makeCollisionBody(mesh, kdop_k, shape);
     } catch (const std::invalid_argument&) {
       // A URDF body whose shapes span no volume (a flat plate) has no hull: it keeps its mesh.
       b.collision = makeCollisionBody(std::move(mesh), kdop_k);
     }
+    setCollisionSphere(b.collision, from.onlySphere());
     return b;
   };
   g->palm = hand.palm_shapes.empty()

@@ -40,6 +40,20 @@ void detectGroundContacts(const Model& model, SimState& s) {
     if ((pose * obj.geometry->collision.centre).z() - obj.geometry->collision.radius >
         ground.height + margin)
       continue;
+    // An analytic sphere rests on its one lowest point, below its centre.
+    if (const auto& ball = obj.geometry->collision.sphere) {
+      const Eigen::Vector3d lowest = pose * ball->centre - ball->radius * Eigen::Vector3d::UnitZ();
+      if (ground.height - lowest.z() >= -margin) {
+        Contact c;
+        c.object = static_cast<int>(o);
+        c.other = kGround;
+        c.point_world = lowest;
+        c.normal_world = Eigen::Vector3d::UnitZ();
+        c.depth = ground.height - lowest.z();
+        s.object_contacts.push_back(c);
+      }
+      continue;
+    }
     // The candidates; a finely meshed face brings hundreds of them (a 10k-triangle box has 900
     // on its bottom face, 2700 constraint rows the solver could not finish): beyond
     // kGroundPoints only the extreme points of the footprint in eight directions and the
