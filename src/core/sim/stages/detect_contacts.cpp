@@ -40,18 +40,19 @@ void detectGroundContacts(const Model& model, SimState& s) {
     if ((pose * obj.geometry->collision.centre).z() - obj.geometry->collision.radius >
         ground.height + margin)
       continue;
+    const auto add = [&](const Eigen::Vector3d& p) {
+      Contact c;
+      c.object = static_cast<int>(o);
+      c.other = kGround;
+      c.point_world = p;
+      c.normal_world = Eigen::Vector3d::UnitZ();
+      c.depth = ground.height - p.z();
+      s.object_contacts.push_back(c);
+    };
     // An analytic sphere rests on its one lowest point, below its centre.
     if (const auto& ball = obj.geometry->collision.sphere) {
       const Eigen::Vector3d lowest = pose * ball->centre - ball->radius * Eigen::Vector3d::UnitZ();
-      if (ground.height - lowest.z() >= -margin) {
-        Contact c;
-        c.object = static_cast<int>(o);
-        c.other = kGround;
-        c.point_world = lowest;
-        c.normal_world = Eigen::Vector3d::UnitZ();
-        c.depth = ground.height - lowest.z();
-        s.object_contacts.push_back(c);
-      }
+      if (ground.height - lowest.z() >= -margin) add(lowest);
       continue;
     }
     // The candidates; a finely meshed face brings hundreds of them (a 10k-triangle box has 900
@@ -64,15 +65,6 @@ void detectGroundContacts(const Model& model, SimState& s) {
       const Eigen::Vector3d p = pose * v;
       if (ground.height - p.z() >= -margin) candidates.push_back(p);
     }
-    const auto add = [&](const Eigen::Vector3d& p) {
-      Contact c;
-      c.object = static_cast<int>(o);
-      c.other = kGround;
-      c.point_world = p;
-      c.normal_world = Eigen::Vector3d::UnitZ();
-      c.depth = ground.height - p.z();
-      s.object_contacts.push_back(c);
-    };
     constexpr std::size_t kGroundPoints = 8;
     if (candidates.size() <= kGroundPoints) {
       for (const Eigen::Vector3d& p : candidates) add(p);
