@@ -133,6 +133,10 @@ struct StepWorkspace {
   std::size_t object_rows = 0;
   /// World pose of every link of the step, finger by finger (sum of the fingers' rows).
   std::vector<Eigen::Isometry3d> link_poses;
+  /// World centre of every link's bounding sphere, same order (the broad phase's first test).
+  std::vector<Eigen::Vector3d> link_centres;
+  /// World centre of every object's bounding sphere (no).
+  std::vector<Eigen::Vector3d> object_centres;
   /// Intersection points of one contact patch, for its corners (object-object contacts) [m].
   std::vector<Eigen::Vector3d> patch_points;
   /// The convex narrow phase's buffers and last manifold (queryBodyPair of two hulls).

@@ -110,6 +110,29 @@ void addBodyPairContacts(const CollisionBody& x, const Eigen::Isometry3d& x_pose
   }
 }
 
+// The broad phase's first test on centres already in the world frame: true when the two
+// bounding spheres are apart (bodiesMayTouch's own first test, computed alike, so a pair it
+// passes is the pair bodiesMayTouch passes).
+bool spheresApart(const Eigen::Vector3d& a_centre_world, const CollisionBody& a,
+                  const Eigen::Vector3d& b_centre_world, const CollisionBody& b) {
+  return (a_centre_world - b_centre_world).norm() > a.radius + b.radius;
+}
+
+// Every link's world pose and bounding-sphere centre, once per step (flattened finger by
+// finger, HandGeometry::link_offset's order), for the link-link and link-object pairs.
+void computeLinkBounds(const Model& model, SimState& s) {
+  const HandGeometry& geometry = *model.hand_geometry;
+  std::vector<Eigen::Isometry3d>& poses = s.work.link_poses;
+  std::vector<Eigen::Vector3d>& centres = s.work.link_centres;
+  poses.clear();
+  centres.clear();
+  for (std::size_t f = 0; f < geometry.links.size(); ++f)
+    for (std::size_t r = 0; r < geometry.links[f].size(); ++r) {
+      poses.push_back(linkPoseWorld(model, s, static_cast<int>(f), static_cast<int>(r)));
+      centres.push_back(poses.back() * geometry.links[f][r].collision.centre);
+    }
+}
+
 // Contacts between links of different fingers, and between a link and the palm: the lower
 // finger's link pushes. Adjacent bodies do not collide: the first link (with a mesh) of each
 // finger and the palm it sits on, and the pairs that touch in the rest pose
@@ -141,19 +164,17 @@ void detectLinkContacts(const Model& model, SimState& s) {
       if (!geometry.links[f][r].collision.empty()) return r;
     return geometry.links[f].size();
   };
-  // Every link's pose once (flattened finger by finger), then the pairs.
-  std::vector<Eigen::Isometry3d>& poses = s.work.link_poses;
-  poses.clear();
-  for (std::size_t f = 0; f < nf; ++f)
-    for (std::size_t r = 0; r < geometry.links[f].size(); ++r)
-      poses.push_back(linkPoseWorld(model, s, static_cast<int>(f), static_cast<int>(r)));
+  const std::vector<Eigen::Isometry3d>& poses = s.work.link_poses;
+  const std::vector<Eigen::Vector3d>& centres = s.work.link_centres;
+  const Eigen::Vector3d palm_centre = s.palm_pose_world * palm.centre;
   for (std::size_t f = 0, base_f = 0; f < nf; base_f += geometry.links[f].size(), ++f) {
     const std::size_t first = firstLink(f);
     for (std::size_t r = first; r < geometry.links[f].size(); ++r) {
       const CollisionBody& link = geometry.links[f][r].collision;
       if (link.empty()) continue;
       const Eigen::Isometry3d& pose = poses[base_f + r];
-      if (r != first && !palm.empty() &&
+      const Eigen::Vector3d& centre = centres[base_f + r];
+      if (r != first && !palm.empty() && !spheresApart(centre, link, palm_centre, palm) &&
           !geometry.excluded(static_cast<int>(f), static_cast<int>(r), -1, -1))
         collide(link, pose, palm, s.palm_pose_world, static_cast<int>(f), static_cast<int>(r), -1,
                 -1);
@@ -161,8 +182,9 @@ void detectLinkContacts(const Model& model, SimState& s) {
            base_g += geometry.links[g].size(), ++g)
         for (std::size_t q = 0; q < geometry.links[g].size(); ++q) {
           const CollisionBody& other = geometry.links[g][q].collision;
-          if (other.empty() || geometry.excluded(static_cast<int>(f), static_cast<int>(r),
-                                                 static_cast<int>(g), static_cast<int>(q)))
+          if (other.empty() || spheresApart(centre, link, centres[base_g + q], other) ||
+              geometry.excluded(static_cast<int>(f), static_cast<int>(r), static_cast<int>(g),
+                                static_cast<int>(q)))
             continue;
           collide(link, pose, other, poses[base_g + q], static_cast<int>(f), static_cast<int>(r),
                   static_cast<int>(g), static_cast<int>(q));
@@ -188,6 +210,7 @@ void detectContacts(const Model& model, SimState& s) {
   s.object_contacts.clear();
   s.link_contacts.clear();
   s.work.object_rows = 0;
+  computeLinkBounds(model, s);
   detectLinkContacts(model, s);
   if (model.objects.empty()) return;
   if (model.options.ground.enabled) detectGroundContacts(model, s);
@@ -206,15 +229,21 @@ void detectContacts(const Model& model, SimState& s) {
                           s.object_pose_world[p], static_cast<int>(o), static_cast<int>(p), s);
     }
   }
-  for (std::size_t f = 0; f < geometry.links.size(); ++f) {
+  // Links against objects; each object's bounding-sphere centre once.
+  std::vector<Eigen::Vector3d>& object_centres = s.work.object_centres;
+  object_centres.clear();
+  for (std::size_t o = 0; o < model.objects.size(); ++o)
+    object_centres.push_back(s.object_pose_world[o] * model.objects[o].geometry->collision.centre);
+  for (std::size_t f = 0, base_f = 0; f < geometry.links.size();
+       base_f += geometry.links[f].size(), ++f) {
     for (std::size_t r = 0; r < geometry.links[f].size(); ++r) {
       const CollisionBody& link = geometry.links[f][r].collision;
       if (link.empty()) continue;
-      const Eigen::Isometry3d link_pose =
-          linkPoseWorld(model, s, static_cast<int>(f), static_cast<int>(r));
+      const Eigen::Isometry3d& link_pose = s.work.link_poses[base_f + r];
+      const Eigen::Vector3d& link_centre = s.work.link_centres[base_f + r];
       for (std::size_t o = 0; o < model.objects.size(); ++o) {
         const CollisionBody& obj = model.objects[o].geometry->collision;
-        if (obj.empty()) continue;
+        if (obj.empty() || spheresApart(link_centre, link, object_centres[o], obj)) continue;
         queryBodyPair(link, link_pose, obj, s.object_pose_world[o], PatchPoints::Centre, s.work,
                       s.work.pair_contacts);
         for (const BodyPairContact& p : s.work.pair_contacts) {

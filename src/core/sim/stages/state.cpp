@@ -164,6 +164,8 @@ void sizeWorkspace(const Model& model, SimState& s) {
   std::size_t links = 0;
   for (const auto& chain : hand.fingers) links += chain.rows.size();
   w.link_poses.reserve(links);
+  w.link_centres.reserve(links);
+  w.object_centres.reserve(model.objects.size());
   s.object_contacts.reserve(64);
   reserveRows(w, idx(2 * na + 16), n);
 }
