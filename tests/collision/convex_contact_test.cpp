@@ -20,6 +20,7 @@
 #include "handsim/collision/kdop_tree.hpp"
 #include "handsim/collision/primitives.hpp"
 #include "handsim/collision/tree_collision.hpp"
+#include "handsim/geometry/primitives.hpp"
 
 #include "../support/random_pose.hpp"
 
@@ -108,6 +109,47 @@ TEST(ConvexHull, RandomCloudContainsEveryPointAndIsAClosedPolytope) {
       for (const auto& v : hull.vertices) top = std::max(top, d.dot(v));
       EXPECT_EQ(d.dot(hull.vertices[static_cast<std::size_t>(hull.support(d, k % 5))]), top);
     }
+  }
+}
+
+// The support's start map (a cube map of directions): every cell holds the farthest vertex
+// along its centre direction (brute force here), every direction falls in the cell whose
+// centre is nearest among the cells of its cube face (within 20 deg), and the climb from any
+// start still ends at the brute-force maximum on a finely tessellated ball (482 vertices).
+TEST(ConvexHull, StartMapCellsHoldTheirCentresFarthestVertex) {
+  const ConvexHull hull = buildConvexHull(geometry::makeSphere(0.01, 32));
+  ASSERT_GT(hull.vertices.size(), 400u);
+  constexpr int K = ConvexHull::kStartCells;
+  auto centre = [](int cell) {
+    const int face = cell / (K * K), i = (cell / K) % K, j = cell % K, axis = face / 2;
+    Eigen::Vector3d c;
+    c[axis] = face % 2 ? -1.0 : 1.0;
+    c[(axis + 1) % 3] = -1.0 + (2.0 * i + 1.0) / K;
+    c[(axis + 2) % 3] = -1.0 + (2.0 * j + 1.0) / K;
+    return c;
+  };
+  std::set<int> seen;
+  for (int cell = 0; cell < 6 * K * K; ++cell) {
+    const Eigen::Vector3d c = centre(cell);
+    EXPECT_EQ(ConvexHull::startCell(c), cell);
+    seen.insert(ConvexHull::startCell(c));
+    double top = -1e300;
+    for (const auto& v : hull.vertices) top = std::max(top, c.dot(v));
+    EXPECT_EQ(c.dot(hull.vertices[static_cast<std::size_t>(
+                  hull.start_map[static_cast<std::size_t>(cell)])]),
+              top);
+  }
+  EXPECT_EQ(seen.size(), static_cast<std::size_t>(6 * K * K));
+  std::mt19937 rng(7);
+  std::normal_distribution<double> n(0.0, 1.0);
+  for (int k = 0; k < 2000; ++k) {
+    const Eigen::Vector3d d(n(rng), n(rng), n(rng));
+    const int cell = ConvexHull::startCell(d);
+    EXPECT_LT(std::acos(std::clamp(d.normalized().dot(centre(cell).normalized()), -1.0, 1.0)),
+              20.0 * 3.14159265358979 / 180.0);
+    double top = -1e300;
+    for (const auto& v : hull.vertices) top = std::max(top, d.dot(v));
+    EXPECT_EQ(d.dot(hull.vertices[static_cast<std::size_t>(hull.support(d, k % 7))]), top);
   }
 }
 

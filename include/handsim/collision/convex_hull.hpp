@@ -39,18 +39,32 @@ struct ConvexHull {
   /// A hash of the vertex coordinates: orders the two hulls of a query independently of the
   /// order they are passed in (convex_contact.hpp).
   std::uint64_t fingerprint = 0;
-  /// The vertices farthest along +x, -x, +y, -y, +z, -z: starting points of `support`.
-  std::array<int, 6> axis_extreme{};
+  /// Starting points of `support`: a cube map of directions, kStartCells x kStartCells cells on
+  /// each face of the cube around the origin (+x, -x, +y, -y, +z, -z), each holding the vertex
+  /// farthest along its cell's centre direction. A direction's cell lies within about 20 deg of
+  /// it, so the climb from there takes a step or two on a finely tessellated curved hull.
+  static constexpr int kStartCells = 4;
+  std::array<int, 6 * kStartCells * kStartCells> start_map{};
 
   bool empty() const { return faces.empty(); }
   /// The index of a vertex with the largest `d . x` (hill climbing along the edges from
   /// vertex `start`; every local maximum of a linear function on a polytope is global).
   int support(const Eigen::Vector3d& d, int start = 0) const;
-  /// A good start for `support(d, ...)`: the axis extreme nearest `d`'s direction.
+  /// A good start for `support(d, ...)`: the vertex of `d`'s cell in `start_map`.
   int supportStart(const Eigen::Vector3d& d) const {
+    return start_map[static_cast<std::size_t>(startCell(d))];
+  }
+  /// The index into `start_map` of the cell that direction `d` (non-zero) falls in.
+  static int startCell(const Eigen::Vector3d& d) {
     Eigen::Index axis = 0;
-    d.cwiseAbs().maxCoeff(&axis);
-    return axis_extreme[static_cast<std::size_t>(2 * axis + (d[axis] < 0.0 ? 1 : 0))];
+    const double major = d.cwiseAbs().maxCoeff(&axis);
+    if (!(major > 0.0)) return 0;  // zero or NaN: any start will do
+    const auto cell = [major](double x) {
+      const int c = static_cast<int>((x / major + 1.0) * (0.5 * kStartCells));
+      return c < 0 ? 0 : (c >= kStartCells ? kStartCells - 1 : c);
+    };
+    const int face = 2 * static_cast<int>(axis) + (d[axis] < 0.0 ? 1 : 0);
+    return (face * kStartCells + cell(d[(axis + 1) % 3])) * kStartCells + cell(d[(axis + 2) % 3]);
   }
 };
 

@@ -69,8 +69,13 @@ int ConvexHull::support(const Eigen::Vector3d& d, int start) const {
     }
     return best;
   }
+  // The caller's start (often the last answer of a nearby direction) or the start map's,
+  // whichever is higher along d.
   int best = start;
   double top = d.dot(vertices[static_cast<std::size_t>(best)]);
+  const int mapped = supportStart(d);
+  if (const double m = d.dot(vertices[static_cast<std::size_t>(mapped)]); m > top)
+    top = m, best = mapped;
   for (bool moved = true; moved;) {
     moved = false;
     const auto v = static_cast<std::size_t>(best);
@@ -180,14 +185,22 @@ ConvexHull buildConvexHull(const std::vector<Eigen::Vector3d>& points) {
     }
   }
   hull.fingerprint = hash;
-  for (int k = 0; k < 6; ++k) {
-    const Eigen::Vector3d axis = (k % 2 ? -1.0 : 1.0) * Eigen::Vector3d::Unit(k / 2);
-    int best = 0;
-    for (std::size_t v = 1; v < nv; ++v)
-      if (axis.dot(hull.vertices[v]) > axis.dot(hull.vertices[static_cast<std::size_t>(best)]))
-        best = static_cast<int>(v);
-    hull.axis_extreme[static_cast<std::size_t>(k)] = best;
-  }
+  // The start map: every cell's centre direction, its farthest vertex by brute force.
+  constexpr int kCells = ConvexHull::kStartCells;
+  for (int face = 0; face < 6; ++face)
+    for (int i = 0; i < kCells; ++i)
+      for (int j = 0; j < kCells; ++j) {
+        const int axis = face / 2;
+        Eigen::Vector3d d;
+        d[axis] = face % 2 ? -1.0 : 1.0;
+        d[(axis + 1) % 3] = -1.0 + (2.0 * i + 1.0) / kCells;
+        d[(axis + 2) % 3] = -1.0 + (2.0 * j + 1.0) / kCells;
+        int best = 0;
+        for (std::size_t v = 1; v < nv; ++v)
+          if (d.dot(hull.vertices[v]) > d.dot(hull.vertices[static_cast<std::size_t>(best)]))
+            best = static_cast<int>(v);
+        hull.start_map[static_cast<std::size_t>(ConvexHull::startCell(d))] = best;
+      }
   return hull;
 }
 
