@@ -297,6 +297,22 @@ void computeMassProperties(ObjectModel& o, double density) {
   o.density = density;
   o.mass = {};
   o.warnings.clear();
+  // A ball (the file's one sphere primitive, CollisionBody::sphere): its closed form, not its
+  // tessellation's (which lies inside the ball: 1.6 % less mass at 32 segments).
+  if (const auto& ball = o.geometry->collision.sphere) {
+    constexpr double kPi = 3.14159265358979323846;
+    const double r = ball->radius;
+    o.mass.volume_m3 = 4.0 / 3.0 * kPi * r * r * r;
+    o.mass.mass_kg = density * o.mass.volume_m3;
+    o.mass.centre_of_mass = ball->centre;
+    o.mass.inertia_com = Eigen::Matrix3d::Identity() * (0.4 * o.mass.mass_kg * r * r);
+    if (!(o.mass.volume_m3 > 0.0) || !std::isfinite(o.mass.volume_m3)) {
+      o.mass = {};
+      o.warnings.push_back("object '" + o.name + "': its sphere's volume is not finite and " +
+                           "positive; its mass is set to 0");
+    }
+    return;
+  }
   // The file's shape (the drawn one), also for a body that collides as its convex hull.
   const bool hull = o.geometry->collision.shape == collision::CollisionShape::Hull &&
                     !o.geometry->visual.shapes.empty();
