@@ -7,6 +7,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QSignalBlocker>
+#include <QStringList>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <exception>
@@ -14,6 +15,7 @@
 #include <numeric>
 
 #include "handsim/io/input_error.hpp"
+#include "handsim/planner/grasp_defaults.hpp"
 #include "simulation_controller.hpp"
 
 namespace handsim::app {
@@ -37,6 +39,11 @@ QSpinBox* spin(int lo, int hi, int value) {
 PlannerPanel::PlannerPanel(SimulationController* controller, QWidget* parent)
     : QWidget(parent), controller_(controller) {
   auto* layout = new QVBoxLayout(this);
+  closing_ = new QLabel;
+  closing_->setWordWrap(true);
+  closing_->setToolTip(tr("The actuators the planner closes (docs/planner.md): the hand file's "
+                          "grasp key, or, for a hand that names none, read from its kinematics"));
+  layout->addWidget(closing_);
   auto* form = new QFormLayout;
   strategy_ = combo({QStringLiteral("surface-normals"), QStringLiteral("annealing")});
   strategy_->setToolTip(tr("surface-normals: handsim's; annealing: GraspIt!'s (docs/planner.md)"));
@@ -108,6 +115,8 @@ PlannerPanel::PlannerPanel(SimulationController* controller, QWidget* parent)
   verdict_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
   layout->addWidget(verdict_);
 
+  connect(controller_, &SimulationController::handChanged, this, &PlannerPanel::showClosing);
+  showClosing();
   connect(start_button_, &QPushButton::clicked, this, &PlannerPanel::start);
   connect(stop_button_, &QPushButton::clicked, this, &PlannerPanel::stop);
   connect(table_, &QTableWidget::cellClicked, this,
@@ -152,6 +161,31 @@ void PlannerPanel::updateButtons() {
   for (QWidget* w :
        std::initializer_list<QWidget*>{strategy_, energy_, grasps_, candidates_, seed_, threads_})
     w->setEnabled(!busy_);
+}
+
+void PlannerPanel::showClosing() {
+  const hand::HandModel& hand = *controller_->model().hand_ptr;
+  QString text;
+  try {
+    const planner::GraspSummary g = planner::graspSummary(hand);
+    QStringList names;
+    for (std::size_t i = 0; i < g.closing_actuators.size(); ++i)
+      names << QString::fromStdString(
+                   hand.actuators[static_cast<std::size_t>(g.closing_actuators[i])].name) +
+                   (g.closing_directions[i] < 0 ? tr(" (to its lower end)") : QString());
+    for (int t : g.closing_tendons)
+      names << tr("tendon %1").arg(
+          QString::fromStdString(hand.tendons[static_cast<std::size_t>(t)].name));
+    const QString list = names.isEmpty() ? tr("nothing") : names.join(QStringLiteral(", "));
+    text = g.source == planner::GraspSummary::Source::File
+               ? tr("Closes %1 (the hand file's grasp key)").arg(list)
+               : tr("Closes %1 (inferred from the kinematics: the hand names no closing "
+                    "actuators)")
+                     .arg(list);
+  } catch (const std::exception& e) {
+    text = tr("Cannot tell what closes this hand: %1").arg(QString::fromUtf8(e.what()));
+  }
+  closing_->setText(text);
 }
 
 void PlannerPanel::start() {

@@ -35,6 +35,9 @@ class PlannerPanel : public QWidget {
 
   /// Starts a run with the panel's settings (nothing when one runs or there is no object).
   void start();
+  /// Shows which actuators the planner closes for the scene's hand, and whether the hand
+  /// file names them or they are inferred from the kinematics.
+  void showClosing();
   /// Asks the run to stop: no new candidate starts; finished() follows.
   void stop();
   bool busy() const { return busy_; }
@@ -66,6 +69,7 @@ class PlannerPanel : public QWidget {
   QTableWidget* table() const { return table_; }
   QProgressBar* progressBar() const { return progress_; }
   QString statusText() const { return status_->text(); }
+  QString closingText() const { return closing_->text(); }
   QString validationText() const { return verdict_->text(); }
 
  Q_SIGNALS:
@@ -97,6 +101,7 @@ class PlannerPanel : public QWidget {
   QPushButton* export_button_ = nullptr;
   QProgressBar* progress_ = nullptr;
   QLabel* status_ = nullptr;
+  QLabel* closing_ = nullptr;  ///< what the planner closes (planner::graspSummary)
   QLabel* verdict_ = nullptr;
   QTableWidget* table_ = nullptr;
 

@@ -3,6 +3,7 @@
 #include "cli_util.hpp"
 #include "command.hpp"
 #include "handsim/hand/hand_loader.hpp"
+#include "handsim/planner/grasp_defaults.hpp"
 
 namespace handsim::cli {
 namespace {
@@ -17,6 +18,35 @@ const char* typeName(kinematics::JointType t, bool continuous) {
     default:
       return "fixed";
   }
+}
+
+nlohmann::ordered_json vectorJson(const Eigen::Vector3d& v) { return {v.x(), v.y(), v.z()}; }
+
+/// What the planner closes and how it approaches (planner::graspSummary): the file's "grasp"
+/// key, or what the kinematics imply for a hand that names nothing (docs/planner.md).
+nlohmann::ordered_json graspJson(const hand::HandModel& h) {
+  const planner::GraspSummary g = planner::graspSummary(h);
+  const auto name = [&h](int a) { return h.actuators[static_cast<std::size_t>(a)].name; };
+  nlohmann::ordered_json closing = nlohmann::ordered_json::array();
+  for (std::size_t i = 0; i < g.closing_actuators.size(); ++i)
+    closing.push_back({{"actuator", name(g.closing_actuators[i])},
+                       {"closes_to", g.closing_directions[i] > 0 ? "upper" : "lower"}});
+  nlohmann::ordered_json others = nlohmann::ordered_json::array();
+  for (int a : g.not_closing) others.push_back(name(a));
+  nlohmann::ordered_json tendons = nlohmann::ordered_json::array();
+  for (int t : g.closing_tendons) tendons.push_back(h.tendons[static_cast<std::size_t>(t)].name);
+  nlohmann::ordered_json out = {{"source", planner::sourceName(g.source)},
+                                {"closing_actuators", closing},
+                                {"closing_tendons", tendons},
+                                {"not_closing", others},
+                                {"approach_palm", vectorJson(g.approach_palm)},
+                                {"approach_origin_palm_m", vectorJson(g.approach_origin_palm)}};
+  if (g.source == planner::GraspSummary::Source::Inferred) {
+    out["pinch"] = g.inferred.pinch;
+    out["palm_normal"] = vectorJson(g.inferred.palm_normal);
+    out["finger_direction"] = vectorJson(g.inferred.finger_direction);
+  }
+  return out;
 }
 
 /// One hand in detail: joints (the URDF tree's, or the chains' for hand files), actuators
@@ -107,6 +137,7 @@ nlohmann::ordered_json describe(const hand::HandModel& h) {
           {"chains", chains},
           {"poses", poses},
           {"closing_actuators", closing},
+          {"grasp", graspJson(h)},
           {"warnings", h.warnings},
           {"arm", h.arm.empty() ? nlohmann::ordered_json(nullptr)
                                 : armJson(h.arm, armValues(h.arm, "", false, "arm"))}};

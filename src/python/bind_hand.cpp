@@ -27,6 +27,7 @@
 #include "handsim/kinematics/dh_row.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
 #include "handsim/kinematics/numerical_ik.hpp"
+#include "handsim/planner/grasp_defaults.hpp"
 
 namespace py = pybind11;
 
@@ -211,6 +212,34 @@ void bindHandArm(HandClass& h) {
                                   "' has no arm (load a URDF hand with palm='LINK')");
     return x.arm;
   };
+  h.def_property_readonly(
+      "grasp_defaults",
+      [](const HandModel& x) {
+        const planner::GraspSummary g = planner::graspSummary(x);
+        py::list closing;
+        for (std::size_t i = 0; i < g.closing_actuators.size(); ++i)
+          closing.append(py::make_tuple(
+              x.actuators[static_cast<std::size_t>(g.closing_actuators[i])].name,
+              g.closing_directions[i] > 0 ? "upper" : "lower"));
+        py::list others;
+        for (int a : g.not_closing) others.append(x.actuators[static_cast<std::size_t>(a)].name);
+        py::dict d;
+        d["source"] = planner::sourceName(g.source);
+        d["closing_actuators"] = closing;
+        d["not_closing"] = others;
+        d["approach_palm"] = Eigen::Vector3d(g.approach_palm);
+        d["approach_origin_palm"] = Eigen::Vector3d(g.approach_origin_palm);
+        if (g.source == planner::GraspSummary::Source::Inferred) {
+          d["pinch"] = g.inferred.pinch;
+          d["palm_normal"] = Eigen::Vector3d(g.inferred.palm_normal);
+        }
+        return d;
+      },
+      "What the planner closes and how it approaches (docs/planner.md): a dict with 'source' "
+      "('file': the hand file's grasp key; 'inferred': read from the kinematics for a hand that "
+      "names no closing actuators, e.g. a URDF without a sidecar), 'closing_actuators' as "
+      "(name, 'upper'|'lower') pairs, 'not_closing', 'approach_palm', 'approach_origin_palm' "
+      "[m], and for inferred defaults 'pinch' and 'palm_normal'.");
   h.def_property_readonly(
        "arm_joint_names",
        [](const HandModel& x) {

@@ -35,6 +35,23 @@ class PlannerPanelTest : public QObject {
   }
   void cleanupTestCase() { delete panel_; }
 
+  // The panel says what the planner closes: the BarrettHand file's M1-M3, and for a URDF
+  // without a sidecar the actuators inferred from its kinematics (the same list as
+  // planner::graspSummary, which hands --describe and Python show); back to the BarrettHand.
+  void namesWhatThePlannerCloses() {
+    QVERIFY2(panel_->closingText().startsWith(QStringLiteral("Closes M1, M2, M3 (the hand file")),
+             qPrintable(panel_->closingText()));
+    const std::string urdf =
+        std::string(HANDSIM_SOURCE_DIR) + "/assets/hands/urdf/mimic_gripper.urdf";
+    controller_->loadHand(urdf);
+    QVERIFY2(panel_->closingText().contains(QStringLiteral("hook_proximal")) &&
+                 panel_->closingText().contains(QStringLiteral("inferred")),
+             qPrintable(panel_->closingText()));
+    QVERIFY(!panel_->closingText().contains(QStringLiteral("jaw_left")));
+    controller_->newScene();
+    QVERIFY(panel_->closingText().startsWith(QStringLiteral("Closes M1, M2, M3")));
+  }
+
   void plansOnAWorkerThreadIntoTheBestList() {
     panel_->graspsBox()->setValue(3);
     panel_->candidatesBox()->setValue(12);

@@ -6,6 +6,8 @@
 # clear errors.
 import json
 import math
+import os
+import pathlib
 import subprocess
 import threading
 
@@ -221,3 +223,23 @@ def test_bad_hands_objects_and_presets(planned, tmp_path):
     with pytest.raises(handsim.InputError) as e:
         handsim.load_grasps(str(bad))
     assert e.value.line == 2
+
+
+def test_grasp_defaults_are_the_clis_and_the_planners(cli):
+    """Hand.grasp_defaults says what the planner closes, as `hands --describe` does: the file's
+    grasp key for the BarrettHand, the inferred closing actuators for a URDF without a sidecar."""
+    barrett = handsim.load_hand("barrett").grasp_defaults
+    assert barrett["source"] == "file"
+    assert barrett["closing_actuators"] == [("M1", "upper"), ("M2", "upper"), ("M3", "upper")]
+    assert barrett["not_closing"] == ["M4"]
+    urdf = str(pathlib.Path(os.environ["HANDSIM_SOURCE_DIR"]) / "assets/hands/urdf/mimic_gripper.urdf")
+    py = handsim.load_hand(urdf).grasp_defaults
+    described = json.loads(subprocess.run([cli, "hands", "--describe", urdf], check=True,
+                                          capture_output=True, text=True).stdout)["hand"]["grasp"]
+    assert py["source"] == described["source"] == "inferred"
+    assert [list(c) for c in py["closing_actuators"]] == [
+        [c["actuator"], c["closes_to"]] for c in described["closing_actuators"]]
+    assert py["closing_actuators"], "the hook closes"
+    assert py["not_closing"] == described["not_closing"]
+    np.testing.assert_allclose(py["palm_normal"], described["palm_normal"], rtol=0, atol=1e-15)
+    assert abs(np.linalg.norm(py["palm_normal"]) - 1.0) < 1e-12

@@ -4,12 +4,15 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Geometry>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "../support/cli_run.hpp"
+#include "handsim/hand/hand_loader.hpp"
+#include "handsim/planner/grasp_defaults.hpp"
 
 namespace handsim {
 namespace {
@@ -94,6 +97,48 @@ TEST(UrdfCli, HandsDescribeListsJointsActuatorsCouplingsChains) {
 }
 
 }  // namespace
+// hands --describe says what the planner closes: the file's "grasp" key for a hand file that
+// names it (the BarrettHand's M1-M3), the inferred defaults for a URDF without a sidecar, the
+// same actuators and directions the planner's hand (planner::withGraspDefaults) closes.
+TEST(UrdfCli, DescribeShowsTheGraspDefaultsFromTheFileOrInferred) {
+  const auto barrett = runCli("hands --describe barrett");
+  ASSERT_EQ(barrett.code, 0) << barrett.err;
+  const auto file = nlohmann::json::parse(barrett.out).at("hand").at("grasp");
+  EXPECT_EQ(file.at("source"), "file");
+  ASSERT_EQ(file.at("closing_actuators").size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(file.at("closing_actuators")[i].at("actuator"), "M" + std::to_string(i + 1));
+    EXPECT_EQ(file.at("closing_actuators")[i].at("closes_to"), "upper");
+  }
+  std::size_t closing = 0;  // the hook of mimic_gripper closes; primitives_hand's pins do not
+  for (const char* name : {"primitives_hand.urdf", "mimic_gripper.urdf"}) {
+    const auto r = runCli("hands --describe " + urdf(name));
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto g = nlohmann::json::parse(r.out).at("hand").at("grasp");
+    EXPECT_EQ(g.at("source"), "inferred") << name;
+    const hand::HandModel h = hand::loadHand(urdf(name));
+    ASSERT_TRUE(h.closing_actuators.empty()) << name << " has no sidecar";
+    const hand::HandModel planned = planner::withGraspDefaults(h);
+    ASSERT_EQ(g.at("closing_actuators").size(), planned.closing_actuators.size()) << name;
+    std::size_t listed = 0;
+    for (std::size_t i = 0; i < planned.closing_actuators.size(); ++i) {
+      const auto& a = h.actuators[static_cast<std::size_t>(planned.closing_actuators[i])];
+      EXPECT_EQ(g.at("closing_actuators")[i].at("actuator"), a.name) << name;
+      // The planner's copy mirrors an actuator that closes towards its lower end.
+      const auto& mirrored = planned.actuators[static_cast<std::size_t>(planned.closing_actuators[i])];
+      const bool flipped = mirrored.drives.front().ratio == -a.drives.front().ratio;
+      EXPECT_EQ(g.at("closing_actuators")[i].at("closes_to"), flipped ? "lower" : "upper")
+          << a.name;
+      ++listed;
+    }
+    EXPECT_EQ(listed + g.at("not_closing").size(), h.actuators.size()) << name;
+    const auto& n = g.at("palm_normal");
+    EXPECT_NEAR(std::hypot(double(n[0]), double(n[1]), double(n[2])), 1.0, 1e-12) << name;
+    closing += listed;
+  }
+  EXPECT_GT(closing, 0u);
+}
+
 }  // namespace handsim
 
 namespace handsim {

@@ -64,4 +64,26 @@ hand::HandModel withGraspDefaults(const hand::HandModel& hand);
 std::shared_ptr<const hand::HandModel> withGraspDefaults(
     std::shared_ptr<const hand::HandModel> hand);
 
+/// What the planner closes and how it approaches, and where that comes from: the one account
+/// that `handsim-cli hands --describe`, Python's `Hand.grasp_defaults` and the GUI's planner
+/// panel show.
+struct GraspSummary {
+  enum class Source { File, Inferred, None };
+  Source source = Source::None;  ///< the file's "grasp" key, inferGraspDefaults, or no fingers
+  /// Closing actuators (indices into hand.actuators) and the end of each range that closes
+  /// (+1 upper, -1 lower; a file's are upper).
+  std::vector<int> closing_actuators, closing_directions;
+  std::vector<int> closing_tendons;  ///< from the file only
+  std::vector<int> not_closing;      ///< the other actuators (spreads, wrists, ...), ascending
+  Eigen::Vector3d approach_palm = Eigen::Vector3d::UnitZ();
+  Eigen::Vector3d approach_origin_palm = Eigen::Vector3d::Zero();
+  GraspDefaults inferred;  ///< with Source::Inferred: the whole inference (normal, pinch, ...)
+};
+
+/// The grasp summary of `hand` (its file's key when it names closing actuators or tendons).
+GraspSummary graspSummary(const hand::HandModel& hand);
+
+/// "file", "inferred" or "none".
+const char* sourceName(GraspSummary::Source source);
+
 }  // namespace handsim::planner

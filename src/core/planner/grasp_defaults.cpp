@@ -213,4 +213,39 @@ std::shared_ptr<const hand::HandModel> withGraspDefaults(
   return std::make_shared<const hand::HandModel>(withGraspDefaults(*hand));
 }
 
+GraspSummary graspSummary(const hand::HandModel& hand) {
+  GraspSummary out;
+  if (namesClosing(hand)) {
+    out.source = GraspSummary::Source::File;
+    out.closing_actuators = hand.closing_actuators;
+    out.closing_directions.assign(hand.closing_actuators.size(), 1);
+    out.closing_tendons = hand.closing_tendons;
+    out.approach_palm = hand.approach_palm;
+    out.approach_origin_palm = hand.approach_origin_palm;
+  } else if (!hand.fingers.empty()) {
+    out.source = GraspSummary::Source::Inferred;
+    out.inferred = inferGraspDefaults(hand);
+    out.closing_actuators = out.inferred.closing_actuators;
+    out.closing_directions = out.inferred.closing_directions;
+    out.approach_palm = out.inferred.approach_palm;
+    out.approach_origin_palm = out.inferred.approach_origin_palm;
+  }
+  for (std::size_t a = 0; a < hand.actuators.size(); ++a)
+    if (std::find(out.closing_actuators.begin(), out.closing_actuators.end(),
+                  static_cast<int>(a)) == out.closing_actuators.end())
+      out.not_closing.push_back(static_cast<int>(a));
+  return out;
+}
+
+const char* sourceName(GraspSummary::Source source) {
+  switch (source) {
+    case GraspSummary::Source::File:
+      return "file";
+    case GraspSummary::Source::Inferred:
+      return "inferred";
+    default:
+      return "none";
+  }
+}
+
 }  // namespace handsim::planner

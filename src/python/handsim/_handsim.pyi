@@ -60,6 +60,8 @@ class Hand:
     def pose(self, name: str) -> list[Array]:
         """A named pose's joint values per finger [rad or m]."""
     @property
+    def grasp_defaults(self) -> dict[str, Any]: ...
+    @property
     def arm_joint_names(self) -> list[str]:
         """The arm's joints, base to palm (empty without an arm)."""
     @property
