@@ -39,8 +39,9 @@ run --hand anthro20 --object "$root/assets/objects/bottle.wrl" --quit-after 2 \
 # A URDF hand drawn as it looks and as it collides (View > Show Collision Meshes): the public
 # Allegro hand when the corpus is there, our wrist test hand otherwise.
 urdf="$root/assets/hands/urdf/wrist_hand.urdf"
-corpus_allegro="${HANDSIM_CORPUS:-$root/../shared/corpus}/urdf/allegro_hand/allegro_hand_right.urdf"
-[ -f "$corpus_allegro" ] && urdf="$corpus_allegro"
+if [ -n "${HANDSIM_CORPUS_DIR:-}" ] && [ -f "$HANDSIM_CORPUS_DIR/urdf/allegro_hand/allegro_hand_right.urdf" ]; then
+  urdf="$HANDSIM_CORPUS_DIR/urdf/allegro_hand/allegro_hand_right.urdf"
+fi
 run --hand "$urdf" --quit-after 3 --screenshot "$root/docs/images/handsim-urdf-visual.png"
 run --hand "$urdf" --show-collision --quit-after 3 \
     --screenshot "$root/docs/images/handsim-urdf-collision.png"

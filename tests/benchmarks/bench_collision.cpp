@@ -27,6 +27,7 @@
 #include "handsim/collision/primitives.hpp"
 #include "handsim/collision/tree_collision.hpp"
 #include "handsim/geometry/mesh_loader.hpp"
+#include "../support/corpus.hpp"
 
 namespace hc = handsim::collision;
 using handsim::geometry::TriangleMesh;
@@ -283,7 +284,7 @@ void registerHulls() {
     }
     out.push_back({name, handsim::geometry::loadMesh(path).merged()});
   };
-  const std::string corpus = "/work/shared/corpus/urdf/";
+  const std::string corpus = handsim::test::corpusPath("urdf") + "/";
   const std::string objects = std::string(HANDSIM_SOURCE_DIR) + "/assets/objects/";
   std::vector<Body> movers, targets;
   load("allegro_tip", corpus + "allegro_hand/meshes/collision/link_tip.obj", movers);

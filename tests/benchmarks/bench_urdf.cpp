@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A 20+ joint hand tree read from URDF: handsim's chains (shared wrist copied) against Orocos
 // KDL's tree solvers built from the same file, in the same run. The Shadow hand of
-// /work/shared/corpus when present (24 movable joints, 5 chains sharing a 2-joint wrist), else
+// the reference corpus ($HANDSIM_CORPUS_DIR) when present (24 movable joints, 5 chains sharing a 2-joint wrist), else
 // a seeded random tree of 20+ joints written here. Before timing, both must agree on every
 // link pose and the actuator-space inverse dynamics (abort otherwise). Also the URDF load time
 // with and without meshes. Results: docs/performance.md.
@@ -21,12 +21,13 @@
 #include "handsim/hand/transmission.hpp"
 #include "handsim/hand/urdf_reader.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
+#include "../support/corpus.hpp"
 
 namespace {
 
 using namespace handsim;
 
-const char* kShadow = "/work/shared/corpus/urdf/shadow_hand/shadow_hand_right.urdf";
+const std::string kShadow = test::corpusPath("urdf/shadow_hand/shadow_hand_right.urdf");
 
 struct Setup {
   std::string path;  ///< file the hand was read from ("" for the random tree)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // VRML97 load + tessellate throughput. Writes a ~20 MB IndexedFaceSet (a wavy 600 x 600 quad
 // grid) to the temp folder at start, and also reads the gzip terrain of the external corpus
-// when ../shared/corpus (or $HANDSIM_CORPUS_DIR) is present. Counters: input MB/s
+// when the reference corpus ($HANDSIM_CORPUS_DIR) is present. Counters: input MB/s
 // (bytes_per_second) and triangles per second.
 #include <benchmark/benchmark.h>
 
@@ -13,6 +13,7 @@
 #include <string>
 
 #include "handsim/geometry/vrml_reader.hpp"
+#include "../support/corpus.hpp"
 
 namespace {
 
@@ -44,10 +45,7 @@ const std::string& bigFile() {
 }
 
 fs::path corpusTerrain() {
-  const char* env = std::getenv("HANDSIM_CORPUS_DIR");
-  const fs::path dir =
-      env ? fs::path(env) : fs::path(HANDSIM_SOURCE_DIR) / ".." / "shared" / "corpus";
-  return dir / "vrml" / "pathfinder_terrain_full_80k_gzip.wrl";
+  return handsim::test::corpusPath("vrml/pathfinder_terrain_full_80k_gzip.wrl");
 }
 
 void loadFile(benchmark::State& state, const std::string& path) {

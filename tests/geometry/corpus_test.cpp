@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Real-world files from public projects (see ../shared/corpus/README.md beside the source
-// tree, or $HANDSIM_CORPUS_DIR). They are not part of the project: every test here skips when
+// Real-world files from public projects (the reference corpus, found through
+// $HANDSIM_CORPUS_DIR, tests/support/corpus.hpp). They are not part of the project: every test here skips when
 // the folder is absent. Each VRML file must either load or fail with an InputError; VRML 1.0
 // files must be refused. Triangle counts are printed for the record.
 #include <gtest/gtest.h>
@@ -12,16 +12,14 @@
 
 #include "handsim/geometry/mesh_loader.hpp"
 #include "handsim/io/input_error.hpp"
+#include "../support/corpus.hpp"
 
 namespace handsim::geometry {
 namespace {
 
 namespace fs = std::filesystem;
 
-fs::path corpusDir() {
-  if (const char* env = std::getenv("HANDSIM_CORPUS_DIR")) return env;
-  return fs::path(HANDSIM_SOURCE_DIR) / ".." / "shared" / "corpus";
-}
+fs::path corpusDir() { return handsim::test::corpusDir(); }
 
 std::string firstLine(const fs::path& p) {
   std::ifstream in(p);

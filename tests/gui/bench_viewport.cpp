@@ -9,7 +9,7 @@
 // drawing):
 //   bench_viewport auto grasp      the BarrettHand closing on the default 5 cm cube
 //   bench_viewport auto can-shoe   the same with the YCB soup can and the GraspIt shoe of the
-//                                  reference corpus (the folder HANDSIM_CORPUS names)
+//                                  reference corpus (the folder HANDSIM_CORPUS_DIR names)
 //                                  beside it; skipped without it; last, all three objects
 //                                  made free (they fall onto the ground and the hand)
 // Each case is measured twice as a user sees it: back to back (a new frame asked for as soon
@@ -123,12 +123,12 @@ int contactCases(const std::string& scene, int samples) {
   window.setDialogsEnabled(false);
   window.loadDefaultScene();
   if (scene == "can-shoe") {
-    const char* env = std::getenv("HANDSIM_CORPUS");  // the reference data's folder
+    const char* env = std::getenv("HANDSIM_CORPUS_DIR");  // the reference data's folder
     const QString corpus = env ? QString::fromLocal8Bit(env) : QString();
     const QString can = corpus + QStringLiteral("/meshes/ycb_tomato_soup_can.obj");
     const QString shoe = corpus + QStringLiteral("/vrml/graspit_shoe_1741.wrl");
     if (!QFileInfo::exists(can) || !QFileInfo::exists(shoe)) {
-      std::printf("can-shoe: skipped, %s or %s not found (set HANDSIM_CORPUS)\n", qPrintable(can),
+      std::printf("can-shoe: skipped, %s or %s not found (set HANDSIM_CORPUS_DIR)\n", qPrintable(can),
                   qPrintable(shoe));
       return 0;
     }

@@ -19,6 +19,7 @@
 #include "handsim/sim/step.hpp"
 #include "default_window.hpp"
 #include "main_window.hpp"
+#include "../support/corpus.hpp"
 #include "osg_viewport.hpp"
 #include "simulation_controller.hpp"
 
@@ -127,12 +128,12 @@ class ImportTest : public QObject {
   }
 
   void importedObjectIsClearOfTheHandAndFramed() {
-    const char* mustard = "/work/shared/corpus/meshes/ycb_mustard_bottle.obj";
+    const std::string mustard = handsim::test::corpusPath("meshes/ycb_mustard_bottle.obj");
     for (const char* hand : {"barrett", "anthro20", "kthand", "dexterous3"}) {
       controller_->loadHand(hand);
       controller_->clearObjects();  // a new hand keeps the objects; this one is placed alone
-      const QString path = std::filesystem::exists(mustard)
-                               ? QString::fromLatin1(mustard)
+      const QString path = !mustard.empty() && std::filesystem::exists(mustard)
+                               ? QString::fromStdString(mustard)
                                : writeBox(dir_->filePath(QStringLiteral("b.obj")), 0.06, 0.06, 0.19);
       QVERIFY(window_->importObject(path));
       QVERIFY2(!handsim::sim::handTouchesObjects(controller_->model(), controller_->state()), hand);

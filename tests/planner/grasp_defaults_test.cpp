@@ -16,6 +16,7 @@
 #include "handsim/planner/grasp_records.hpp"
 #include "handsim/planner/planner.hpp"
 #include "handsim/sim/grasp_closing.hpp"
+#include "../support/corpus.hpp"
 
 using namespace handsim;
 
@@ -58,8 +59,7 @@ std::vector<std::string> names(const hand::HandModel& h, const std::vector<int>&
 }
 
 fs::path corpusDir() {
-  if (const char* env = std::getenv("HANDSIM_CORPUS_DIR")) return env;
-  return fs::path(HANDSIM_SOURCE_DIR) / ".." / "shared" / "corpus";
+  return test::corpusDir();
 }
 
 }  // namespace

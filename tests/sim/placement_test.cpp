@@ -17,11 +17,12 @@
 #include "handsim/hand/transmission_ik.hpp"
 #include "handsim/kinematics/workspace.hpp"
 #include "handsim/sim/step.hpp"
+#include "../support/corpus.hpp"
 
 namespace handsim {
 namespace {
 
-const char* kMustard = "/work/shared/corpus/meshes/ycb_mustard_bottle.obj";
+const std::string kMustard = test::corpusPath("meshes/ycb_mustard_bottle.obj");
 // Reach bound: some fingertip workspace point lies within this distance of the object's surface.
 constexpr double kReachBound = 0.01;  // [m]
 

@@ -19,6 +19,7 @@
 #include "handsim/io/input_error.hpp"
 #include "handsim/sim/run.hpp"
 #include "handsim/sim/scenario.hpp"
+#include "../support/corpus.hpp"
 
 namespace handsim {
 namespace {
@@ -113,9 +114,9 @@ class CorpusHandGrasp : public ::testing::TestWithParam<CorpusScenario> {};
 
 TEST_P(CorpusHandGrasp, ClosesOnItsObject) {
   const CorpusScenario c = GetParam();
-  // Without HANDSIM_HAND_PATH: the corpus folder the other corpus tests read
-  // (tests/urdf/urdf_corpus_test.cpp), when this machine has it.
-  const char* kCorpusHands = "/work/shared/corpus/urdf";
+  // Without HANDSIM_HAND_PATH: the corpus's urdf folder (tests/support/corpus.hpp), when one
+  // is configured.
+  const std::string kCorpusHands = test::corpusPath("urdf");
   std::optional<ScopedEnv> corpus;
   if (!std::getenv("HANDSIM_HAND_PATH") && fs::is_directory(kCorpusHands))
     corpus.emplace("HANDSIM_HAND_PATH", kCorpusHands);
@@ -176,7 +177,7 @@ TEST(HandSearchPath, ScenarioNamesAHandRelativeToTheSearchPath) {
 // a free cube on the table and the arm (shoulder lift and elbow) lifts it; the palm's motion
 // comes from the arm alone.
 TEST(ArmScenario, ArmLiftsTheCubeOffTheTable) {
-  const char* kCorpusHands = "/work/shared/corpus/urdf";
+  const std::string kCorpusHands = test::corpusPath("urdf");
   std::optional<ScopedEnv> corpus;
   if (!std::getenv("HANDSIM_HAND_PATH") && fs::is_directory(kCorpusHands))
     corpus.emplace("HANDSIM_HAND_PATH", kCorpusHands);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The public hands of /work/shared/corpus/urdf (skipped when absent): each loads, its joint
+// The public hands of the reference corpus's urdf folder (HANDSIM_CORPUS_DIR; skipped when absent): each loads, its joint
 // counts match a count of the file's own <joint> elements, every actuator moves through its
 // range within the joint limits, and a short closing motion runs without warnings.
 #include <gtest/gtest.h>
@@ -13,12 +13,13 @@
 #include "handsim/hand/transmission.hpp"
 #include "handsim/hand/urdf_reader.hpp"
 #include "handsim/sim/run.hpp"
+#include "../support/corpus.hpp"
 
 namespace handsim {
 namespace {
 
 namespace fs = std::filesystem;
-const fs::path kCorpus = "/work/shared/corpus/urdf";
+const fs::path kCorpus = test::corpusPath("urdf");
 
 std::vector<fs::path> corpusFiles() {
   std::vector<fs::path> out;

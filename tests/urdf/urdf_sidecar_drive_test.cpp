@@ -18,6 +18,7 @@
 #include "handsim/hand/urdf_reader.hpp"
 #include "handsim/io/input_error.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
+#include "../support/corpus.hpp"
 
 namespace handsim {
 namespace {
@@ -247,8 +248,9 @@ TEST(UrdfSidecarDrives, ASidecarCouplingStandsInForAMissingMimic) {
 }
 
 TEST(UrdfSidecarDrives, TheCorpusBarrettHandGetsItsClutchesFromASidecar) {
-  const std::string corpus = "/work/shared/corpus/urdf/barrett_hand/bhand_model.urdf";
-  if (!std::filesystem::exists(corpus)) GTEST_SKIP() << "corpus absent";
+  const std::string corpus = test::corpusPath("urdf/barrett_hand/bhand_model.urdf");
+  if (corpus.empty() || !std::filesystem::exists(corpus))
+    GTEST_SKIP() << test::corpusSkipReason("urdf/barrett_hand/bhand_model.urdf");
   std::ifstream in(corpus);
   std::stringstream ss;
   ss << in.rdbuf();
