@@ -108,6 +108,29 @@ TEST(UrdfHostile, LinkWithTwoParentsIsRefused) {
   EXPECT_NE(e, "no error");
 }
 
+// A joint whose parent and child are one link, and a cycle of joints: liburdfdom leaked the
+// links and joints it had tied to each other (found by the URDF fuzzer, 2026-11-28; the input
+// is tests/fuzz/regressions/urdf/joint_self_loop_leak.urdf). Both are refused before it parses, naming
+// the file, the joint's line and the link.
+TEST(UrdfHostile, JointFromALinkToItselfOrACycleIsRefusedBeforeParsing) {
+  const std::string self =
+      kHead + "<link name=\"l1\">" + kInertial + "</link>\n" +
+      "<joint name=\"loop\" type=\"continuous\"><parent link=\"l1\"/><child link=\"l1\"/>"
+      "</joint>\n</robot>\n";
+  const std::string e1 = loadError(write("self_loop.urdf", self));
+  expectHas(e1, "self_loop.urdf:5");
+  expectHas(e1, "joint 'loop': its parent and child are the same link 'l1'");
+  const std::string cycle =
+      kHead + "<link name=\"l1\">" + kInertial + "</link>\n<link name=\"l2\">" + kInertial +
+      "</link>\n"
+      "<joint name=\"a\" type=\"continuous\"><parent link=\"l2\"/><child link=\"l1\"/></joint>\n"
+      "<joint name=\"b\" type=\"continuous\"><parent link=\"l1\"/><child link=\"l2\"/></joint>\n"
+      "</robot>\n";
+  const std::string e2 = loadError(write("cycle.urdf", cycle));
+  expectHas(e2, "cycle.urdf:");
+  expectHas(e2, "cycle of joints");
+}
+
 TEST(UrdfHostile, JointValuesThatAreInvalidOrOverflowAreNamed) {
   const std::string link = "<link name=\"a\">" + kInertial + "</link>";
   // A negative velocity limit was accepted silently.

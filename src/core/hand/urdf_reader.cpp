@@ -59,6 +59,14 @@ struct XmlIndex {
   /// there: such a file is refused before liburdfdom (whose XML parser recurses once per level
   /// and would exhaust the stack) sees it.
   int too_deep_line = 0;
+  /// Each top-level joint's <parent link> and <child link> as written (empty when absent), for
+  /// the link graph's checks before liburdfdom builds it (a joint from a link to itself or a
+  /// cycle of joints leaves liburdfdom's links and joints holding each other: a leak).
+  struct JointLinks {
+    std::string joint, parent, child;
+    int line = 0;
+  };
+  std::vector<JointLinks> joint_links;
   int line(const std::string& tag, const std::string& name) const {
     const auto it = line_of.find({tag, name});
     return it == line_of.end() ? 0 : it->second;
@@ -164,6 +172,11 @@ XmlIndex scanXml(const std::string& text) {
         const std::string element_name = attribute(tag, "name");
         index.line_of.emplace(std::make_pair(name, element_name), tag_line);
         (name == "joint" ? index.joint_order : index.link_order).push_back(element_name);
+        if (name == "joint") index.joint_links.push_back({element_name, {}, {}, tag_line});
+      } else if ((name == "parent" || name == "child") && stack.size() == 2 &&
+                 stack.back() == "joint" && !index.joint_links.empty()) {
+        (name == "parent" ? index.joint_links.back().parent : index.joint_links.back().child) =
+            attribute(tag, "link");
       }
     }
     if (!self_closing) {
@@ -227,7 +240,47 @@ class UrdfReader {
       fail(index_.too_deep_line,
            "elements are nested more than " + std::to_string(kMaxUrdfDepth) +
                " levels deep (a URDF needs fewer than 10); refused before parsing");
+    checkLinkGraph();
     parse();
+  }
+
+  // The joints' links must form a tree: no joint from a link to itself, no link that is the
+  // child of two joints, no cycle. Checked on the text before liburdfdom links its objects
+  // (it would refuse some of these, but only after they hold each other and leak).
+  void checkLinkGraph() const {
+    std::map<std::string, const XmlIndex::JointLinks*> parent_joint;  // child link -> joint
+    for (const XmlIndex::JointLinks& j : index_.joint_links) {
+      if (j.parent.empty() || j.child.empty()) continue;  // liburdfdom says which is missing
+      if (j.parent == j.child)
+        fail(j.line, "joint '" + j.joint + "': its parent and child are the same link '" +
+                         j.parent + "'");
+      const auto [it, fresh] = parent_joint.emplace(j.child, &j);
+      if (!fresh)
+        fail(j.line, "joint '" + j.joint + "': link '" + j.child +
+                         "' is already the child of joint '" + it->second->joint +
+                         "' (a link has one parent)");
+    }
+    // Up from every link until a link known to reach a root (linear in the joints: each link
+    // is walked once); meeting a link of the walk in progress closes a cycle.
+    std::map<std::string, int> state;  // 1: on the current walk, 2: reaches a root
+    std::vector<std::string> walk;
+    for (const XmlIndex::JointLinks& j : index_.joint_links) {
+      walk.clear();
+      std::string link = j.child;
+      while (true) {
+        int& st = state[link];
+        if (st == 2) break;
+        if (st == 1)
+          fail(j.line, "joint '" + j.joint + "': its links are part of a cycle of joints through "
+                       "link '" + link + "' (a URDF is a tree)");
+        st = 1;
+        walk.push_back(link);
+        const auto up = parent_joint.find(link);
+        if (up == parent_joint.end()) break;
+        link = up->second->parent;
+      }
+      for (const std::string& l : walk) state[l] = 2;
+    }
   }
 
   HandModel read() {
