@@ -72,44 +72,22 @@ void JointPanel::rebuild() {
   const hand::HandModel& hand = controller_->hand();
   for (std::size_t a = 0; a < hand.actuators.size(); ++a) {
     const hand::Actuator& act = hand.actuators[a];
-    Row row;
     const DisplayUnit unit = displayUnit(act);
-    row.scale = unit.scale;
-    row.slider_step = unit.slider_step;
-    const QString suffix = QStringLiteral(" ") + unit.name;
-    const double lo = act.lower * row.scale;
-    const double hi = act.upper * row.scale;
-    row.slider = new QSlider(Qt::Horizontal, rows_widget_);
-    row.slider->setRange(static_cast<int>(std::lround(lo / row.slider_step)),
-                         static_cast<int>(std::lround(hi / row.slider_step)));
-    row.spin = new QDoubleSpinBox(rows_widget_);
-    row.spin->setRange(lo, hi);
-    row.spin->setDecimals(row.slider_step < 1.0 ? 1 : 0);
-    row.spin->setSingleStep(row.slider_step < 1.0 ? 1.0 : 100.0);
-    row.spin->setSuffix(suffix);
-    row.spin->setKeyboardTracking(false);
     QString drives;
     for (const hand::JointDrive& d : act.drives)
       drives += QString::fromStdString(hand.jointName(d.joint)) + ' ';
-    row.slider->setToolTip(
-        tr("%1 drives %2").arg(QString::fromStdString(act.name), drives.trimmed()));
-    row.spin->setToolTip(row.slider->toolTip());
-    auto* box = new QWidget(rows_widget_);
-    auto* h = new QHBoxLayout(box);
-    h->setContentsMargins(0, 0, 0, 0);
-    h->addWidget(row.slider, 1);
-    h->addWidget(row.spin);
-    form->addRow(QString::fromStdString(act.name), box);
+    RowSpec spec;
+    spec.label = QString::fromStdString(act.name);
+    spec.lower = act.lower;
+    spec.upper = act.upper;
+    spec.scale = unit.scale;
+    spec.slider_step = unit.slider_step;
+    spec.decimals = unit.slider_step < 1.0 ? 1 : 0;
+    spec.single_step = unit.slider_step < 1.0 ? 1.0 : 100.0;
+    spec.suffix = QStringLiteral(" ") + unit.name;
+    spec.tooltip = tr("%1 drives %2").arg(QString::fromStdString(act.name), drives.trimmed());
     const int index = static_cast<int>(a);
-    connect(row.slider, &QSlider::valueChanged, this, [this, index](int v) {
-      sendValue(index, v * rows_[static_cast<std::size_t>(index)].slider_step);
-    });
-    // A drag is one undo step, however long it takes.
-    connect(row.slider, &QSlider::sliderPressed, controller_, &SimulationController::beginDrag);
-    connect(row.slider, &QSlider::sliderReleased, controller_, &SimulationController::endDrag);
-    connect(row.spin, &QDoubleSpinBox::valueChanged, this,
-            [this, index](double v) { sendValue(index, v); });
-    rows_.push_back(row);
+    rows_.push_back(addRow(form, spec, [this, index](double shown) { sendValue(index, shown); }));
   }
   addArmRows(form);
   {
@@ -137,40 +115,54 @@ void JointPanel::addArmRows(QFormLayout* form) {
     const std::size_t r = static_cast<std::size_t>(arm.chain.rowOfJoint(j));
     const kinematics::DhRow& dh = arm.chain.rows[r];
     const bool slide = dh.type == kinematics::JointType::Prismatic;
-    Row row;
-    row.scale = slide ? 1000.0 : kDeg;
-    row.slider_step = 0.5;
-    const double lo = dh.lower * row.scale, hi = dh.upper * row.scale;
-    row.slider = new QSlider(Qt::Horizontal, rows_widget_);
-    row.slider->setRange(static_cast<int>(std::lround(lo / row.slider_step)),
-                         static_cast<int>(std::lround(hi / row.slider_step)));
-    row.spin = new QDoubleSpinBox(rows_widget_);
-    row.spin->setRange(lo, hi);
-    row.spin->setDecimals(1);
-    row.spin->setSuffix(slide ? QStringLiteral(" mm") : QStringLiteral(" °"));
-    row.spin->setKeyboardTracking(false);
-    const QString name = QString::fromStdString(r < arm.chain.joint_names.size()
-                                                    ? arm.chain.joint_names[r]
-                                                    : "arm " + std::to_string(j + 1));
-    row.slider->setToolTip(tr("Arm joint %1: where the arm starts; the palm moves with it").arg(name));
-    row.spin->setToolTip(row.slider->toolTip());
-    auto* box = new QWidget(rows_widget_);
-    auto* h = new QHBoxLayout(box);
-    h->setContentsMargins(0, 0, 0, 0);
-    h->addWidget(row.slider, 1);
-    h->addWidget(row.spin);
-    form->addRow(name, box);
-    connect(row.slider, &QSlider::valueChanged, this, [this, j](int v) {
-      const Row& rr = arm_rows_[static_cast<std::size_t>(j)];
-      controller_->setArmJoint(j, v * rr.slider_step / rr.scale);
-    });
-    connect(row.slider, &QSlider::sliderPressed, controller_, &SimulationController::beginDrag);
-    connect(row.slider, &QSlider::sliderReleased, controller_, &SimulationController::endDrag);
-    connect(row.spin, &QDoubleSpinBox::valueChanged, this, [this, j](double v) {
-      controller_->setArmJoint(j, v / arm_rows_[static_cast<std::size_t>(j)].scale);
-    });
-    arm_rows_.push_back(row);
+    RowSpec spec;
+    spec.label = QString::fromStdString(r < arm.chain.joint_names.size()
+                                            ? arm.chain.joint_names[r]
+                                            : "arm " + std::to_string(j + 1));
+    spec.lower = dh.lower;
+    spec.upper = dh.upper;
+    spec.scale = slide ? 1000.0 : kDeg;
+    spec.slider_step = 0.5;
+    spec.decimals = 1;
+    spec.suffix = slide ? QStringLiteral(" mm") : QStringLiteral(" °");
+    spec.tooltip = tr("Arm joint %1: where the arm starts; the palm moves with it").arg(spec.label);
+    const double scale = spec.scale;
+    arm_rows_.push_back(addRow(form, spec, [this, j, scale](double shown) {
+      controller_->setArmJoint(j, shown / scale);
+    }));
   }
+}
+
+JointPanel::Row JointPanel::addRow(QFormLayout* form, const RowSpec& spec,
+                                   const std::function<void(double)>& send) {
+  Row row;
+  row.scale = spec.scale;
+  row.slider_step = spec.slider_step;
+  const double lo = spec.lower * row.scale, hi = spec.upper * row.scale;
+  row.slider = new QSlider(Qt::Horizontal, rows_widget_);
+  row.slider->setRange(static_cast<int>(std::lround(lo / row.slider_step)),
+                       static_cast<int>(std::lround(hi / row.slider_step)));
+  row.spin = new QDoubleSpinBox(rows_widget_);
+  row.spin->setRange(lo, hi);
+  row.spin->setDecimals(spec.decimals);
+  if (spec.single_step > 0.0) row.spin->setSingleStep(spec.single_step);
+  row.spin->setSuffix(spec.suffix);
+  row.spin->setKeyboardTracking(false);
+  row.slider->setToolTip(spec.tooltip);
+  row.spin->setToolTip(spec.tooltip);
+  auto* box = new QWidget(rows_widget_);
+  auto* h = new QHBoxLayout(box);
+  h->setContentsMargins(0, 0, 0, 0);
+  h->addWidget(row.slider, 1);
+  h->addWidget(row.spin);
+  form->addRow(spec.label, box);
+  const double step = row.slider_step;
+  connect(row.slider, &QSlider::valueChanged, this, [send, step](int v) { send(v * step); });
+  // A drag is one undo step, however long it takes.
+  connect(row.slider, &QSlider::sliderPressed, controller_, &SimulationController::beginDrag);
+  connect(row.slider, &QSlider::sliderReleased, controller_, &SimulationController::endDrag);
+  connect(row.spin, &QDoubleSpinBox::valueChanged, this, [send](double v) { send(v); });
+  return row;
 }
 
 void JointPanel::sendValue(int a, double displayed) {

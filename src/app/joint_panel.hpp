@@ -8,6 +8,7 @@
 #include <QScrollArea>
 #include <QSlider>
 #include <QWidget>
+#include <functional>
 #include <vector>
 
 class QFormLayout;
@@ -55,6 +56,18 @@ class JointPanel : public QWidget {
   void refresh();
   void sendValue(int a, double displayed);
   void addArmRows(QFormLayout* form);
+  /// What one slider + spin box row shows: SI range, displayed unit per SI unit, ticks.
+  struct RowSpec {
+    QString label, suffix, tooltip;
+    double lower = 0.0, upper = 0.0;  ///< [SI]
+    double scale = 1.0;               ///< displayed unit per SI unit
+    double slider_step = 1.0;         ///< displayed units per slider tick
+    int decimals = 1;
+    double single_step = 0.0;  ///< the spin box's arrow step (0: Qt's default)
+  };
+  /// One row (the actuators' and the arm's alike): added to `form`; `send` gets the displayed
+  /// value whenever the slider or the spin box changes it.
+  Row addRow(QFormLayout* form, const RowSpec& spec, const std::function<void(double)>& send);
 
   SimulationController* controller_;
   QScrollArea* scroll_ = nullptr;
