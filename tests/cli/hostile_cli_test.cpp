@@ -9,6 +9,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <chrono>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -280,4 +281,30 @@ TEST(CliHostile, ManyObjectsDoNotReserveMemoryUpFront) {
                 "'");
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(fs::exists(dir / "many.csv"));
+}
+
+// Two free micro-spheres (scale 1e-6) at one point took 4.2 s per step (issue 24, finding 8):
+// they are analytic balls now, one closed-form contact. 100 steps end in a few milliseconds of
+// work; the bound (20 s, under any load) is there to catch the old cost, 7 minutes. Nothing
+// becomes non-finite.
+TEST(CliHostile, CoincidentMicroSpheresStepQuickly) {
+  const fs::path dir = freshFolder("micro");
+  std::ofstream(dir / "micro.json") << R"({"format": "handsim-scenario", "version": 1,
+    "hand": "barrett", "duration_s": 0.1, "dt_s": 0.001, "gravity_mps2": [0, 0, 0],
+    "palm_pose": {"translation_m": [0, 0, 0.5]},
+    "objects": [
+      {"name": "a", "mesh": "objects/sphere.wrl", "scale": 1e-6, "free": true,
+       "pose": {"translation_m": [0.2, 0, 0]}},
+      {"name": "b", "mesh": "objects/sphere.wrl", "scale": 1e-6, "free": true,
+       "pose": {"translation_m": [0.2, 0, 0]}}]})";
+  const auto start = std::chrono::steady_clock::now();
+  const auto r = runCli("simulate " + (dir / "micro.json").string() + " --quiet");
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_LT(seconds, 20.0);
+  const auto out = nlohmann::json::parse(r.out);
+  EXPECT_EQ(out.at("steps"), 100);
+  EXPECT_TRUE(out.at("non_finite").is_null()) << r.out;
+  EXPECT_EQ(out.at("warning_count"), 0) << r.out;
 }
