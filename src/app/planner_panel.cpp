@@ -336,7 +336,7 @@ void PlannerPanel::showGrasp(int index) {
   // The planner's object frame is the object's own: the palm goes where it was relative to it.
   controller_->setPalmPose(controller_->objectPose(0) * g.palm_object);
   const Eigen::VectorXd& p = g.closed.posture.size() ? g.closed.posture : g.pregrasp;
-  controller_->setActuatorCommands(std::vector<double>(p.data(), p.data() + p.size()));
+  controller_->setActuatorCommands(planner::handActuatorPositions(controller_->hand(), p));
 }
 
 void PlannerPanel::validateGrasp(int index) {
@@ -360,8 +360,7 @@ void PlannerPanel::validateGrasp(int index) {
   controller_->pause();
   controller_->resetRun();
   controller_->setPalmPose(controller_->objectPose(0) * g.palm_object);
-  controller_->setActuatorCommands(
-      std::vector<double>(g.pregrasp.data(), g.pregrasp.data() + g.pregrasp.size()));
+  controller_->setActuatorCommands(planner::handActuatorPositions(controller_->hand(), g.pregrasp));
   controller_->autoGrasp();
 
   busy_ = true;

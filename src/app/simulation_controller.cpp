@@ -14,6 +14,7 @@
 #include "handsim/kinematics/forward_kinematics.hpp"
 #include "handsim/kinematics/unreachable_target.hpp"
 #include "handsim/sim/arm_motion.hpp"
+#include "handsim/planner/grasp_defaults.hpp"
 #include "handsim/sim/grasp_closing.hpp"
 #include "handsim/sim/lift_and_shake.hpp"
 #include "handsim/sim/object_names.hpp"
@@ -548,14 +549,29 @@ std::vector<int> SimulationController::closingActuators() const {
 
 void SimulationController::autoGrasp() {
   const hand::HandModel& h = hand();
-  if (!sim::canClose(h)) {
-    Q_EMIT statusMessage(
-        tr("Auto Grasp: the hand file names no closing actuators or tendons "
-           "(its \"grasp\" key, see docs/hand-format.md); nothing moves"));
-    return;
-  }
   std::vector<double> start = hand::clampActuators(h, state().actuator_position);
-  sim::ClosingReferences closing = sim::closingReferences(h, start);
+  sim::ClosingReferences closing;
+  if (sim::canClose(h)) {
+    closing = sim::closingReferences(h, start);
+  } else {
+    // A hand that names nothing (a URDF without a sidecar): the actuators the planner closes,
+    // read from its kinematics (docs/planner.md), each towards its closing end.
+    planner::GraspSummary g;
+    try {
+      g = planner::graspSummary(h);
+    } catch (const std::exception&) {
+    }
+    if (g.closing_actuators.empty()) {
+      Q_EMIT statusMessage(
+          tr("Auto Grasp: the hand file names no closing actuators or tendons (its \"grasp\" "
+             "key, see docs/hand-format.md) and none close its fingers; nothing moves"));
+      return;
+    }
+    closing = sim::closingReferences(h, start, g.closing_actuators, g.closing_directions);
+    Q_EMIT statusMessage(tr("Auto Grasp: closing %1 actuators inferred from the kinematics "
+                            "(the hand file names none)")
+                             .arg(g.closing_actuators.size()));
+  }
   pushUndo("auto grasp");
   // The user's own closing motion replaces a scenario's tendon motions and controller.
   scenario_tendons_.clear();

@@ -48,6 +48,14 @@ class PlannerPanelTest : public QObject {
                  panel_->closingText().contains(QStringLiteral("inferred")),
              qPrintable(panel_->closingText()));
     QVERIFY(!panel_->closingText().contains(QStringLiteral("jaw_left")));
+    // Auto Grasp closes the same actuator on this hand (it names none), not the jaw.
+    controller_->autoGrasp();
+    controller_->pause();
+    const auto& h = controller_->hand();
+    const auto& traj = controller_->simulatorTrajectories();
+    QCOMPARE(traj.size(), h.actuators.size());
+    QVERIFY(!traj[static_cast<std::size_t>(h.actuatorIndex("hook_proximal"))].empty());
+    QVERIFY(traj[static_cast<std::size_t>(h.actuatorIndex("jaw_left"))].empty());
     controller_->newScene();
     QVERIFY(panel_->closingText().startsWith(QStringLiteral("Closes M1, M2, M3")));
   }

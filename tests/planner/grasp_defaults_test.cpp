@@ -99,6 +99,39 @@ TEST(GraspDefaults, AGripperWhoseFingersCloseOnEachOtherIsAPinchHand) {
   EXPECT_FALSE(refs.actuators[1].empty());
 }
 
+// The user's own hand (not mirrored) closes with the inferred actuators and directions (the
+// GUI's Auto Grasp for a hand that names none): each trajectory ends at the closing end, and
+// the joints there are those of the planner's mirrored hand at its upper ends. A planned
+// posture shown on the user's hand (planner::handActuatorPositions) puts every joint where the
+// planner's hand had it.
+TEST(GraspDefaults, TheUsersHandClosesAndShowsPlannedPosturesLikeThePlannersHand) {
+  const hand::HandModel h = hand::parseHandFile(kGripper, "gripper.json");
+  const planner::GraspSummary g = planner::graspSummary(h);
+  ASSERT_EQ(g.source, planner::GraspSummary::Source::Inferred);
+  const auto refs = sim::closingReferences(h, {0.0, 0.0}, g.closing_actuators,
+                                           g.closing_directions);
+  ASSERT_FALSE(refs.actuators[0].empty());
+  ASSERT_FALSE(refs.actuators[1].empty());
+  const double end0 = refs.actuators[0].position(10.0, 0.0);
+  const double end1 = refs.actuators[1].position(10.0, 0.0);
+  EXPECT_NEAR(end0, h.actuators[0].upper, 1e-12);  // L closes up
+  EXPECT_NEAR(end1, h.actuators[1].lower, 1e-12);  // R closes down
+  const hand::HandModel p = planner::withGraspDefaults(h);
+  const auto q_user = hand::jointPositions(h, {end0, end1});
+  const auto q_planner = hand::jointPositions(p, {p.actuators[0].upper, p.actuators[1].upper});
+  EXPECT_NEAR(q_user[1][0], q_planner[1][0], 1e-12);
+  EXPECT_NEAR(q_user[0][0], q_planner[0][0], 1e-12);
+  // A posture of the planner's hand, shown on the user's: the same joint angles.
+  Eigen::VectorXd planned(2);
+  planned << 0.3, 0.7;
+  const std::vector<double> shown = planner::handActuatorPositions(h, planned);
+  const auto qa = hand::jointPositions(p, {planned[0], planned[1]});
+  const auto qb = hand::jointPositions(h, shown);
+  EXPECT_NEAR(qa[0][0], qb[0][0], 1e-12);
+  EXPECT_NEAR(qa[1][0], qb[1][0], 1e-12);
+  EXPECT_THROW(planner::handActuatorPositions(h, Eigen::VectorXd::Zero(3)), std::invalid_argument);
+}
+
 TEST(GraspDefaults, FlexionsCloseTowardsThePalmNormalAndSpreadsDoNot) {
   const hand::HandModel h = hand::parseHandFile(kSpreadHand, "spread.json");
   const planner::GraspDefaults d = planner::inferGraspDefaults(h);

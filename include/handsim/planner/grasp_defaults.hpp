@@ -64,6 +64,13 @@ hand::HandModel withGraspDefaults(const hand::HandModel& hand);
 std::shared_ptr<const hand::HandModel> withGraspDefaults(
     std::shared_ptr<const hand::HandModel> hand);
 
+/// Actuator positions of the planner's hand (withGraspDefaults: an actuator that closes towards
+/// its lower end is mirrored there) as positions of `hand` itself: mirrored entries negated, the
+/// rest as they are. For showing a planned grasp on the user's hand. Throws
+/// std::invalid_argument when `planned` has not one entry per actuator.
+std::vector<double> handActuatorPositions(const hand::HandModel& hand,
+                                          const Eigen::VectorXd& planned);
+
 /// What the planner closes and how it approaches, and where that comes from: the one account
 /// that `handsim-cli hands --describe`, Python's `Hand.grasp_defaults` and the GUI's planner
 /// panel show.

@@ -36,6 +36,14 @@ struct ClosingReferences {
 ClosingReferences closingReferences(const hand::HandModel& hand, const std::vector<double>& start,
                                     const ClosingSpeed& speed = {});
 
+/// The same for chosen actuators: each of `closing` moved to the end of its range that
+/// `directions` names (+1 upper, -1 lower; one per entry), no tendon moved. For a hand whose file
+/// names nothing, with the closing actuators the planner infers (planner::graspSummary).
+ClosingReferences closingReferences(const hand::HandModel& hand, const std::vector<double>& start,
+                                    const std::vector<int>& closing,
+                                    const std::vector<int>& directions,
+                                    const ClosingSpeed& speed = {});
+
 /// True when the hand file names closing actuators or tendons (what closingReferences moves).
 bool canClose(const hand::HandModel& hand);
 

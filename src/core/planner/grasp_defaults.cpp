@@ -4,6 +4,7 @@
 #include "handsim/planner/grasp_defaults.hpp"
 
 #include <algorithm>
+#include <string>
 #include <cmath>
 #include <set>
 #include <stdexcept>
@@ -234,6 +235,23 @@ GraspSummary graspSummary(const hand::HandModel& hand) {
     if (std::find(out.closing_actuators.begin(), out.closing_actuators.end(),
                   static_cast<int>(a)) == out.closing_actuators.end())
       out.not_closing.push_back(static_cast<int>(a));
+  return out;
+}
+
+std::vector<double> handActuatorPositions(const hand::HandModel& hand,
+                                          const Eigen::VectorXd& planned) {
+  if (planned.size() != static_cast<Eigen::Index>(hand.actuators.size()))
+    throw std::invalid_argument("planned grasp: expected " +
+                                std::to_string(hand.actuators.size()) +
+                                " actuator positions, got " + std::to_string(planned.size()));
+  std::vector<double> out(planned.data(), planned.data() + planned.size());
+  if (namesClosing(hand) || hand.fingers.empty()) return out;
+  const GraspDefaults d = inferGraspDefaults(hand);
+  for (std::size_t i = 0; i < d.closing_actuators.size(); ++i)
+    if (d.closing_directions[i] < 0) {
+      double& v = out[static_cast<std::size_t>(d.closing_actuators[i])];
+      v = -v;
+    }
   return out;
 }
 
