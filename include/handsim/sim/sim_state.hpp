@@ -70,17 +70,6 @@ struct ContinuousScratch {
 /// state), grown (never shrunk) when a step needs more constraint rows than any before, so
 /// steps after the first few do not allocate. Not physics: nothing here is read across steps,
 /// and copying a state does not copy it (a history of states stays small).
-/// One diagonal block of the actuator-space inertia: actuators that drive joints of the same
-/// fingers (chained: the BarrettHand's spread joins fingers 1 and 2). Actuators of different
-/// blocks share no inertia term, so each block is factorised and solved alone.
-struct InertiaBlock {
-  std::vector<Eigen::Index> actuators;  ///< ascending
-  bool contiguous = false;              ///< actuators are first, first + 1, ..., first + k - 1
-  Eigen::MatrixXd mass;                 ///< the block of StepWorkspace::mass (k x k)
-  Eigen::LDLT<Eigen::MatrixXd> ldlt;    ///< its factorisation
-  Eigen::MatrixXd rhs, solution;        ///< gathered right-hand sides and answers (k x capacity)
-};
-
 struct StepWorkspace {
   StepWorkspace() = default;
   StepWorkspace(const StepWorkspace&) {}
@@ -95,7 +84,7 @@ struct StepWorkspace {
   std::vector<kinematics::JointVector> qdd_drive;         ///< joint accelerations of the drive (nf)
   dynamics::LagrangeEulerScratch lagrange_euler;          ///< per-row memory, the longest finger's
   Eigen::MatrixXd mass;                    ///< actuator-space inertia R^T D R + J (na x na)
-  std::vector<InertiaBlock> inertia_blocks;  ///< its diagonal blocks, factorised (stages::solveInertia)
+  Eigen::LDLT<Eigen::MatrixXd> mass_ldlt;  ///< its factorisation
   Eigen::VectorXd bias;                    ///< R^T (H + C - external) (na)
   Eigen::VectorXd force;                   ///< servo, tendon and spring forces minus bias (na)
   // The generalised velocities of the constraint solver are the na actuator velocities, then

@@ -144,7 +144,7 @@ void addLinkLoad(const Model& model, SimState& s, int finger, int row, const Eig
   pw.row_flux *= magnitude;
   const auto na = idx(model.actuatorCount());
   w.force += pw.row_flux;
-  stages::solveInertia(w, pw.row_flux, pw.answer);
+  pw.answer = w.mass_ldlt.solve(pw.row_flux);
   w.acceleration.head(na) += pw.answer;
 }
 
@@ -360,7 +360,7 @@ double implicitPenaltyMagnitude(const Model& model, SimState& s, const Side& a, 
                 (s.actuator_velocity[static_cast<std::size_t>(i)] + dt * s.work.acceleration[i]);
       rate_star += scale * rate;
       linkActuatorRow(model, s, side.finger, side.row, c, n, pw.row_normal);
-      stages::solveInertia(s.work, pw.row_normal, pw.answer);
+      pw.answer = s.work.mass_ldlt.solve(pw.row_normal);
       w_rate += sign_of_force * scale * pw.row_flux.dot(pw.answer);
     } else {
       // The palm or the ground: its velocity at c (the palm's turning left out).

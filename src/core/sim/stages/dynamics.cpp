@@ -47,75 +47,6 @@ void computeActuation(const Model& model, SimState& s) {
   }
 }
 
-namespace stages {
-
-void sizeInertiaBlocks(const Model& model, StepWorkspace& w, Eigen::Index capacity) {
-  const hand::HandModel& hand = model.hand();
-  const std::size_t na = hand.actuators.size();
-  // Union-find over the actuators: those that drive joints of one finger share its inertia.
-  std::vector<std::size_t> parent(na);
-  for (std::size_t a = 0; a < na; ++a) parent[a] = a;
-  const auto root = [&parent](std::size_t a) {
-    while (parent[a] != a) a = parent[a] = parent[parent[a]];
-    return a;
-  };
-  for (const auto& finger : w.drives) {
-    std::size_t first = na;
-    for (const hand::EffectiveDrive& e : finger) {
-      if (e.actuator < 0) continue;
-      const auto a = static_cast<std::size_t>(e.actuator);
-      if (first == na) first = a;
-      parent[root(a)] = root(first);
-    }
-  }
-  std::vector<std::size_t> block_of(na, na);
-  w.inertia_blocks.clear();
-  for (std::size_t a = 0; a < na; ++a) {
-    const std::size_t r = root(a);
-    if (block_of[r] == na) {
-      block_of[r] = w.inertia_blocks.size();
-      w.inertia_blocks.emplace_back();
-    }
-    w.inertia_blocks[block_of[r]].actuators.push_back(idx(a));
-  }
-  for (InertiaBlock& b : w.inertia_blocks) {
-    const auto k = static_cast<Eigen::Index>(b.actuators.size());
-    b.contiguous = b.actuators.back() - b.actuators.front() == k - 1;
-    b.mass = Eigen::MatrixXd::Identity(k, k);
-    // Sized (and its status set) by one factorisation, so the first step allocates nothing.
-    b.ldlt.compute(b.mass);
-    b.rhs.resize(0, 0);
-    b.solution.resize(0, 0);
-  }
-  reserveInertiaColumns(w, capacity);
-}
-
-void reserveInertiaColumns(StepWorkspace& w, Eigen::Index capacity) {
-  for (InertiaBlock& b : w.inertia_blocks) {
-    const auto k = static_cast<Eigen::Index>(b.actuators.size());
-    if (b.rhs.cols() >= capacity && b.rhs.rows() == k) continue;
-    b.rhs.resize(k, capacity);
-    b.solution.resize(k, capacity);
-  }
-}
-
-void factorInertia(StepWorkspace& w) {
-  for (InertiaBlock& b : w.inertia_blocks) {
-    const auto k = static_cast<Eigen::Index>(b.actuators.size());
-    if (b.contiguous) {
-      b.mass = w.mass.block(b.actuators.front(), b.actuators.front(), k, k);
-    } else {
-      for (Eigen::Index i = 0; i < k; ++i)
-        for (Eigen::Index j = 0; j < k; ++j)
-          b.mass(i, j) = w.mass(b.actuators[static_cast<std::size_t>(i)],
-                                b.actuators[static_cast<std::size_t>(j)]);
-    }
-    b.ldlt.compute(b.mass);
-  }
-}
-
-}  // namespace stages
-
 void computeDynamics(const Model& model, SimState& s) {
   const hand::HandModel& hand = model.hand();
   const std::size_t na = hand.actuators.size();
@@ -175,8 +106,8 @@ void computeDynamics(const Model& model, SimState& s) {
       w.force[a] += tj.pulley_radius * tension - tj.spring * (q - tj.rest) - tj.damping * qd;
     }
   }
-  stages::factorInertia(w);
-  stages::solveInertia(w, w.force, w.acceleration.head(idx(na)));
+  w.mass_ldlt.compute(w.mass);
+  w.acceleration.head(idx(na)) = w.mass_ldlt.solve(w.force);
   if (!w.acceleration.head(idx(na)).allFinite()) {
     addWarning(s,
                "actuator-space inertia is singular or the state is not finite; accelerations set "

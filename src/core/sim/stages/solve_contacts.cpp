@@ -133,10 +133,10 @@ bool solveRows(const Model& model, SimState& s) {
   const auto mu = w.row_mu.head(nr);
   auto minv_rows = w.minv_rows.leftCols(nr);
   if (n == idx(na)) {
-    stages::solveInertia(w, rows.transpose(), minv_rows);
+    minv_rows = w.mass_ldlt.solve(rows.transpose());
   } else {
-    // Block-diagonal inertia: the actuators' factorised blocks, m 1 and I_world per body.
-    stages::solveInertia(w, rows.leftCols(idx(na)).transpose(), minv_rows.topRows(idx(na)));
+    // Block-diagonal inertia: the actuators' factorised inertia, m 1 and I_world per body.
+    minv_rows.topRows(idx(na)) = w.mass_ldlt.solve(rows.leftCols(idx(na)).transpose());
     for (std::size_t b = 0; b < w.bodies.size(); ++b) {
       const Eigen::Index slot = idx(na + 6 * b);
       const FreeBodyScratch& body = w.bodies[b];

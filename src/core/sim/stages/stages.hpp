@@ -65,39 +65,6 @@ void addLinkPointRow(const Model& model, const SimState& s, int finger, int row,
 /// grows, so a run reaches a steady state without allocation.
 void reserveRows(StepWorkspace& w, Eigen::Index rows, Eigen::Index n);
 
-/// Splits the actuators into the diagonal blocks of their inertia (StepWorkspace::inertia_blocks)
-/// and sizes each block's matrices for `capacity` right-hand sides (dynamics.cpp).
-void sizeInertiaBlocks(const Model& model, StepWorkspace& w, Eigen::Index capacity);
-
-/// Gives every block room for `capacity` right-hand sides; only grows (dynamics.cpp).
-void reserveInertiaColumns(StepWorkspace& w, Eigen::Index capacity);
-
-/// Factorises every block of StepWorkspace::mass (dynamics.cpp).
-void factorInertia(StepWorkspace& w);
-
-/// out = M^-1 rhs for the actuator-space inertia M, block by block (rhs and out na x m, m within
-/// the blocks' capacity; out may not alias rhs; both may be expressions, e.g. a transposed
-/// block of the constraint rows, which a Ref would copy). Allocates nothing.
-template <typename Rhs, typename Out>
-void solveInertia(StepWorkspace& w, const Rhs& rhs, Out&& out) {
-  const Eigen::Index m = rhs.cols();
-  for (InertiaBlock& b : w.inertia_blocks) {
-    const auto k = static_cast<Eigen::Index>(b.actuators.size());
-    if (b.contiguous) {
-      const Eigen::Index first = b.actuators.front();
-      out.middleRows(first, k) = b.ldlt.solve(rhs.middleRows(first, k));
-      continue;
-    }
-    auto gathered = b.rhs.leftCols(m);
-    auto answer = b.solution.leftCols(m);
-    for (Eigen::Index i = 0; i < k; ++i)
-      gathered.row(i) = rhs.row(b.actuators[static_cast<std::size_t>(i)]);
-    answer = b.ldlt.solve(gathered);
-    for (Eigen::Index i = 0; i < k; ++i)
-      out.row(b.actuators[static_cast<std::size_t>(i)]) = answer.row(i);
-  }
-}
-
 /// The free objects' part of the dynamics (free_bodies.cpp): inertia in the world, the
 /// unconstrained velocity change of the step, body slots of the solver.
 void computeObjectDynamics(const Model& model, SimState& s);

@@ -50,7 +50,6 @@ void reserveRows(StepWorkspace& w, Eigen::Index rows, Eigen::Index n) {
   w.row_spin.resize(static_cast<std::size_t>(cap));
   w.friction_points.resize(static_cast<std::size_t>(cap));
   w.pgs.reserve(cap, n);
-  reserveInertiaColumns(w, cap);
 }
 
 }  // namespace stages
@@ -145,7 +144,9 @@ void sizeWorkspace(const Model& model, SimState& s) {
   w.lagrange_euler.acceleration.reserve(longest);
   w.lagrange_euler.joint.reserve(longest);
   w.mass = Eigen::MatrixXd::Zero(idx(na), idx(na));
-  stages::sizeInertiaBlocks(model, w, std::max<Eigen::Index>(1, w.rows.rows()));
+  // Sized (and its status set) by one factorisation, so the first step allocates nothing
+  // either; LDLT(size) would leave the status uninitialised.
+  w.mass_ldlt.compute(Eigen::MatrixXd::Identity(idx(na), idx(na)));
   for (Eigen::VectorXd* v : {&w.bias, &w.force, &w.lower, &w.upper})
     *v = Eigen::VectorXd::Zero(idx(na));
   // Generalised velocities: the actuators, then 6 per free object (a slot each, kept while a
