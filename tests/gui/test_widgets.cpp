@@ -18,6 +18,7 @@
 #include <osg/Geometry>
 #include <osg/NodeVisitor>
 
+#include "handsim/planner/grasp_defaults.hpp"
 #include "cartesian_panel.hpp"
 #include "grasp_panel.hpp"
 #include "object_panel.hpp"
@@ -625,8 +626,9 @@ class WidgetTest : public QObject {
     QCOMPARE(plot->figure().panels.front().traces.size(), std::size_t{1});
   }
 
-  void autoGraspWithoutClosingActuatorsSaysSoAndKeepsTheHand() {
-    // A hand file without the "grasp" key: nothing is guessed from names.
+  void autoGraspWithoutClosingActuatorsClosesWhatThePlannerInfers() {
+    // A hand file without the "grasp" key: Auto Grasp closes what the planner infers from the
+    // kinematics (planner::graspSummary, docs/planner.md), not guessed from names, and says so.
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("plain.json"));
     QFile file(path);
@@ -638,13 +640,33 @@ class WidgetTest : public QObject {
     file.close();
     controller_->loadHand(path.toStdString());
     QVERIFY(controller_->closingActuators().empty());
-    const auto before = controller_->state().q;
+    const handsim::planner::GraspSummary g = handsim::planner::graspSummary(controller_->hand());
+    QVERIFY(!g.closing_actuators.empty());
     QSignalSpy said(controller_, &SimulationController::statusMessage);
     controller_->autoGrasp();
+    controller_->pause();
     QCOMPARE(said.count(), 1);
     const QString message = said.front().front().toString();
-    QVERIFY2(message.contains(QStringLiteral("grasp")), qPrintable(message));
-    QCOMPARE(window_->statusBar()->currentMessage(), message);
+    QVERIFY2(message.contains(QStringLiteral("inferred")), qPrintable(message));
+    const auto& traj = controller_->simulatorTrajectories();
+    for (std::size_t i = 0; i < g.closing_actuators.size(); ++i) {
+      const auto a = static_cast<std::size_t>(g.closing_actuators[i]);
+      QVERIFY(!traj[a].empty());
+      const auto& act = controller_->hand().actuators[a];
+      QCOMPARE(traj[a].position(100.0, 0.0), g.closing_directions[i] > 0 ? act.upper : act.lower);
+    }
+
+    // A hand where nothing closes the fingers (two pins side by side, a URDF without a
+    // sidecar): Auto Grasp says so and keeps the hand.
+    controller_->loadHand(std::string(HANDSIM_SOURCE_DIR) + "/assets/hands/urdf/primitives_hand.urdf");
+    QVERIFY(handsim::planner::graspSummary(controller_->hand()).closing_actuators.empty());
+    const auto before = controller_->state().q;
+    QSignalSpy said2(controller_, &SimulationController::statusMessage);
+    controller_->autoGrasp();
+    QCOMPARE(said2.count(), 1);
+    const QString nothing = said2.front().front().toString();
+    QVERIFY2(nothing.contains(QStringLiteral("nothing moves")), qPrintable(nothing));
+    QCOMPARE(window_->statusBar()->currentMessage(), nothing);
     QVERIFY(!controller_->running());
     QVERIFY(controller_->trajectories().empty());
     QVERIFY(controller_->state().q == before);
