@@ -28,56 +28,98 @@ namespace py = pybind11;
 
 namespace handsim::python {
 
+namespace {
+
+// The chosen model's options for a field of that model; a ValueError (std::invalid_argument)
+// naming the model the field belongs to when another model is chosen.
+sim::ConstraintContactOptions& constraintFor(sim::ContactOptions& c, const char* field) {
+  if (sim::ConstraintContactOptions* o = c.constraint()) return *o;
+  throw std::invalid_argument(std::string("contact.") + field +
+                              " belongs to the 'default' contact model; this one is 'seed004'");
+}
+const sim::ConstraintContactOptions& constraintFor(const sim::ContactOptions& c,
+                                                   const char* field) {
+  return constraintFor(const_cast<sim::ContactOptions&>(c), field);
+}
+sim::VolumePenaltyOptions& penaltyFor(sim::ContactOptions& c, const char* field) {
+  if (sim::VolumePenaltyOptions* o = c.volumePenalty()) return *o;
+  throw std::invalid_argument(std::string("contact.") + field +
+                              " belongs to the 'seed004' contact model; set contact.model = "
+                              "'seed004' first");
+}
+const sim::VolumePenaltyOptions& penaltyFor(const sim::ContactOptions& c, const char* field) {
+  return penaltyFor(const_cast<sim::ContactOptions&>(c), field);
+}
+
+// A property of the constraint model's options.
+template <class Class>
+void constraintField(Class& cls, const char* name, double sim::ConstraintContactOptions::*field,
+                     const char* doc) {
+  cls.def_property(
+      name, [name, field](const sim::ContactOptions& c) { return constraintFor(c, name).*field; },
+      [name, field](sim::ContactOptions& c, double v) { constraintFor(c, name).*field = v; }, doc);
+}
+
+}  // namespace
+
 void bindContactOptions(py::module_& m) {
-  py::class_<sim::ContactOptions>(
+  py::class_<sim::ContactOptions> cls(
       m, "ContactOptions",
-      "Contact parameters (the scenario file's \"contact\" block, docs/scenario-format.md).")
-      .def(py::init<>())
-      .def_readwrite("stiffness", &sim::ContactOptions::stiffness,
-                     "Fraction of the penetration beyond the slop pushed back per step [-].")
-      .def_readwrite("slop", &sim::ContactOptions::slop, "Penetration a contact settles at [m].")
-      .def_readwrite("sink_rate", &sim::ContactOptions::sink_rate,
-                     "Fraction of the remaining way to the slop a fresh contact may sink per "
-                     "step [-].")
+      "Contact parameters (the scenario file's \"contact\" block, docs/scenario-format.md): "
+      "kdop_k, mu and continuous for every model, then the chosen model's own (stiffness, slop, "
+      "sink_rate, object_push, torsional for 'default'; friction_law, integration for "
+      "'seed004'). Reading or writing another model's field is a ValueError.");
+  cls.def(py::init<>())
       .def_readwrite("kdop_k", &sim::ContactOptions::kdop_k,
                      "Directions of the bounding polytopes: 14, 18 or 26.")
       .def_readwrite("mu", &sim::ContactOptions::mu,
                      "Coulomb coefficient of objects that give none [-].")
-      .def_readwrite("object_push", &sim::ContactOptions::object_push,
-                     "Fraction of a free object's penetration beyond the slop taken out per step "
-                     "(contacts with the ground, the palm, other objects) [-].")
-      .def_readwrite("torsional", &sim::ContactOptions::torsional,
-                     "Torsional friction length of contacts on free objects [m]; 0: none.")
       .def_readwrite("continuous", &sim::ContactOptions::continuous,
                      "Continuous collision of fast free objects (not in the scenario file: "
-                     "Scenario.save refuses a change).")
-      .def_property(
-          "model",
-          [](const sim::ContactOptions& c) {
-            return std::string(c.model == sim::ContactModel::Seed004 ? "seed004" : "default");
-          },
-          [](sim::ContactOptions& c, const std::string& v) {
-            if (v == "default") {
-              c.model = sim::ContactModel::Default;
-            } else if (v == "seed004") {
-              c.model = sim::ContactModel::Seed004;
-            } else {
-              throw std::invalid_argument("contact model: expected 'default' or 'seed004', got '" +
-                                          v + "'");
-            }
-          },
-          "The contact model: 'default' (velocity constraints, Coulomb friction) or 'seed004' "
-          "(the penalty model, docs/free-objects.md).")
+                     "Scenario.save refuses a change).");
+  constraintField(cls, "stiffness", &sim::ConstraintContactOptions::stiffness,
+                  "Fraction of the penetration beyond the slop pushed back per step [-].");
+  constraintField(cls, "slop", &sim::ConstraintContactOptions::slop,
+                  "Penetration a contact settles at [m].");
+  constraintField(cls, "sink_rate", &sim::ConstraintContactOptions::sink_rate,
+                  "Fraction of the remaining way to the slop a fresh contact may sink per step "
+                  "[-].");
+  constraintField(cls, "object_push", &sim::ConstraintContactOptions::object_push,
+                  "Fraction of a free object's penetration beyond the slop taken out per step "
+                  "(contacts with the ground, the palm, other objects) [-].");
+  constraintField(cls, "torsional", &sim::ConstraintContactOptions::torsional,
+                  "Torsional friction length of contacts on free objects [m]; 0: none.");
+  cls.def_property(
+         "model",
+         [](const sim::ContactOptions& c) {
+           return std::string(c.volumePenalty() ? "seed004" : "default");
+         },
+         [](sim::ContactOptions& c, const std::string& v) {
+           if (v == "default") {
+             c.useConstraint();
+           } else if (v == "seed004") {
+             c.useVolumePenalty();
+           } else {
+             throw std::invalid_argument("contact model: expected 'default' or 'seed004', got '" +
+                                         v + "'");
+           }
+         },
+         "The contact model: 'default' (velocity constraints, Coulomb friction) or 'seed004' "
+         "(seed 004's volume penalty model, docs/free-objects.md). Choosing another model "
+         "starts from that model's defaults.")
       .def_property(
           "friction_law",
           [](const sim::ContactOptions& c) {
-            return std::string(c.friction == sim::PenaltyFriction::Tanh ? "tanh" : "anchor");
+            return std::string(penaltyFor(c, "friction_law").friction == sim::PenaltyFriction::Tanh
+                                   ? "tanh"
+                                   : "anchor");
           },
           [](sim::ContactOptions& c, const std::string& v) {
+            sim::VolumePenaltyOptions& p = penaltyFor(c, "friction_law");
             if (v == "anchor") {
-              c.friction = sim::PenaltyFriction::Anchor;
+              p.friction = sim::PenaltyFriction::Anchor;
             } else if (v == "tanh") {
-              c.friction = sim::PenaltyFriction::Tanh;
+              p.friction = sim::PenaltyFriction::Tanh;
             } else {
               throw std::invalid_argument("friction_law: expected 'anchor' or 'tanh', got '" + v +
                                           "'");
@@ -87,14 +129,17 @@ void bindContactOptions(py::module_& m) {
       .def_property(
           "integration",
           [](const sim::ContactOptions& c) {
-            return std::string(c.integration == sim::PenaltyIntegration::Explicit ? "explicit"
-                                                                                  : "implicit");
+            return std::string(penaltyFor(c, "integration").integration ==
+                                       sim::PenaltyIntegration::Explicit
+                                   ? "explicit"
+                                   : "implicit");
           },
           [](sim::ContactOptions& c, const std::string& v) {
+            sim::VolumePenaltyOptions& p = penaltyFor(c, "integration");
             if (v == "implicit") {
-              c.integration = sim::PenaltyIntegration::Implicit;
+              p.integration = sim::PenaltyIntegration::Implicit;
             } else if (v == "explicit") {
-              c.integration = sim::PenaltyIntegration::Explicit;
+              p.integration = sim::PenaltyIntegration::Explicit;
             } else {
               throw std::invalid_argument("integration: expected 'implicit' or 'explicit', got '" +
                                           v + "'");
@@ -145,12 +190,14 @@ void bindOptions(py::module_& m) {
       .def_readwrite("solver", &sim::Options::solver, "Solver parameters (SolverOptions).")
       .def_readwrite("ground", &sim::Options::ground, "The ground plane (GroundOptions).")
       .def_property(
-          "contact_slop", [](const sim::Options& o) { return o.contact.slop; },
-          [](sim::Options& o, double v) { o.contact.slop = v; },
+          "contact_slop",
+          [](const sim::Options& o) { return constraintFor(o.contact, "slop").slop; },
+          [](sim::Options& o, double v) { constraintFor(o.contact, "slop").slop = v; },
           "Penetration a contact settles at [m] (= contact.slop).")
       .def_property(
-          "contact_stiffness", [](const sim::Options& o) { return o.contact.stiffness; },
-          [](sim::Options& o, double v) { o.contact.stiffness = v; },
+          "contact_stiffness",
+          [](const sim::Options& o) { return constraintFor(o.contact, "stiffness").stiffness; },
+          [](sim::Options& o, double v) { constraintFor(o.contact, "stiffness").stiffness = v; },
           "Fraction of the penetration beyond the slop pushed back per step [-] "
           "(= contact.stiffness).")
       .def_property(

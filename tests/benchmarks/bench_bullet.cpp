@@ -153,7 +153,7 @@ HandsimScene makeHandsim(double mu, int sweeps = 0) {
   if (g_cold) {  // --cold: the solve before the converged one became the default
     sc.options.solver.warm_start = false;
     sc.options.solver.tolerance = 0.0;
-    sc.options.contact.torsional = 0.0;
+    sc.options.contact.constraint()->torsional = 0.0;
   }
   for (auto& o : sc.objects) o.friction = mu;
   sc.plan.duration = kDuration;

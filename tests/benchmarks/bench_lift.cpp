@@ -72,9 +72,9 @@ LiftScene makeScene(const ObjectCase& c) {
   if (g_cold) {  // --cold: the solve before the converged one became the default
     sc.options.solver.warm_start = false;
     sc.options.solver.tolerance = 0.0;
-    sc.options.contact.torsional = 0.0;
+    sc.options.contact.constraint()->torsional = 0.0;
   }
-  if (g_torsional >= 0.0) sc.options.contact.torsional = g_torsional;
+  if (g_torsional >= 0.0) sc.options.contact.constraint()->torsional = g_torsional;
   if (g_sweeps > 0) sc.options.solver.sweeps = g_sweeps;
   const sim::ObjectModel& obj = sc.objects.at(0);
   return {sim::compileScenario(sc), sc.plan, obj.geometry->collision.mesh.triangleCount()};

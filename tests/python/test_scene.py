@@ -118,6 +118,19 @@ def test_bad_scene_values_raise():
     options = handsim.Options()
     with pytest.raises(ValueError, match="seed004"):
         options.contact.model = "springs"
+    # Each contact model holds only its own options: another model's field names its model.
+    with pytest.raises(ValueError, match="'seed004' contact model"):
+        options.contact.friction_law = "tanh"
+    penalty = handsim.Options()
+    penalty.contact.model = "seed004"
+    penalty.contact.friction_law = "tanh"
+    assert penalty.contact.friction_law == "tanh"
+    with pytest.raises(ValueError, match="'default' contact model"):
+        penalty.contact.slop = 1e-3
+    with pytest.raises(ValueError, match="'default' contact model"):
+        penalty.contact_stiffness
+    penalty.contact.model = "default"  # back to the constraint model, with its defaults
+    assert penalty.contact.slop == handsim.Options().contact.slop
     options.contact.continuous = False
     scenario = handsim.Scenario(handsim.load_hand("barrett"), [box], options)
     with pytest.raises(ValueError, match="continuous"):

@@ -35,7 +35,7 @@ TEST(BarrettLift, TheCubeIsPickedUpLiftedTenCentimetresAndHeld) {
   // centre 25 mm up, less the contact slop).
   while (run.state().time < 2.0 - 1e-9) run.step();
   const double z0 = cube_z();
-  EXPECT_GT(z0, 0.025 - 2.0 * sc.options.contact.slop);
+  EXPECT_GT(z0, 0.025 - 2.0 * sc.options.contact.constraint()->slop);
   bool pressing[3] = {false, false, false};
   for (const sim::Contact& c : run.state().contacts)
     if (c.object == 0 && c.force > 0.0 && c.finger >= 0 && c.finger < 3) pressing[c.finger] = true;

@@ -125,7 +125,7 @@ TEST(BodyContacts, AnOffCentreCollisionKeepsLinearAndAngularMomentum) {
       const double separating = (pointVelocity(static_cast<std::size_t>(c.object)) -
                                  pointVelocity(static_cast<std::size_t>(c.other)))
                                     .dot(c.normal_world);
-      const double allowed = std::min(0.0, c.depth - opt.contact.slop) / opt.dt;
+      const double allowed = std::min(0.0, c.depth - opt.contact.constraint()->slop) / opt.dt;
       ASSERT_GE(separating, allowed - 1e-6) << "step " << i;
     }
   }
@@ -172,7 +172,8 @@ TEST(BodyContacts, ASmallCubeOnALargeFreePlateStopsAtItsFace) {
 TEST(BodyContacts, ABoxRestsOnATableBoxWithoutDriftCarryingItsWeight) {
   Options opt;
   ObjectModel table = box("table", {1.0, 1.0, 0.1}, false, {5.0, 0.0, -0.05});
-  ObjectModel b = box("box", {0.1, 0.1, 0.1}, true, {5.1, 0.05, 0.05 - opt.contact.slop});
+  ObjectModel b =
+      box("box", {0.1, 0.1, 0.1}, true, {5.1, 0.05, 0.05 - opt.contact.constraint()->slop});
   auto model = compileModel(barrett(), {table, b}, opt);
   SimState s = makeState(*model);
   Recorder rec(model->hand());
@@ -200,7 +201,8 @@ TEST(BodyContacts, ABoxRestsOnATableBoxWithoutDriftCarryingItsWeight) {
 TEST(BodyContacts, ABoxSlidingOnATableBoxDeceleratesAtMuG) {
   Options opt;
   ObjectModel table = box("table", {1.0, 1.0, 0.1}, false, {5.0, 0.0, -0.05});
-  ObjectModel b = box("box", {0.1, 0.1, 0.1}, true, {4.7, 0.0, 0.05 - opt.contact.slop});
+  ObjectModel b =
+      box("box", {0.1, 0.1, 0.1}, true, {4.7, 0.0, 0.05 - opt.contact.constraint()->slop});
   table.friction = 0.8;
   b.friction = 0.3;
   b.initial_twist_world[0] = 1.0;
@@ -214,7 +216,8 @@ TEST(BodyContacts, ABoxSlidingOnATableBoxDeceleratesAtMuG) {
   const double dx = s.object_pose_world[1].translation().x() - x0;
   EXPECT_NEAR((t - dx) * 2.0 / (t * t), a, 0.02 * a);  // x = t - a t^2 / 2
   // It stays flat on its face while it slides.
-  EXPECT_NEAR(s.object_pose_world[1].translation().z(), 0.05 - opt.contact.slop, 1e-6);
+  EXPECT_NEAR(s.object_pose_world[1].translation().z(), 0.05 - opt.contact.constraint()->slop,
+              1e-6);
   EXPECT_EQ(s.warning_count, 0);
 }
 
@@ -240,7 +243,8 @@ TEST(BodyContacts, ACubeDroppedOnThePalmStaysOnIt) {
   SimState s = makeState(*model, {}, palm_pose);
   const double weight = cube.mass.mass_kg * 9.81;
   while (s.time < 1.0) step(*model, s);
-  EXPECT_NEAR(s.object_pose_world[0].translation().z(), centre.z() + 0.02 - opt.contact.slop, 1e-6);
+  EXPECT_NEAR(s.object_pose_world[0].translation().z(),
+              centre.z() + 0.02 - opt.contact.constraint()->slop, 1e-6);
   EXPECT_NEAR(objectNormalSum(s, kPalm), weight, 1e-6 * weight);
   const Eigen::Vector3d rest = s.object_pose_world[0].translation();
   while (s.time < 2.0) step(*model, s);
@@ -261,7 +265,7 @@ double deepestLinkOverlap(const std::string& scenario, std::size_t* touching) {
   sim::Run run(compileScenario(sc), sc.plan);
   const Model& model = run.model();
   const HandGeometry& g = *model.hand_geometry;
-  const double slop = model.options.contact.slop;
+  const double slop = model.options.contact.constraint()->slop;
   double worst = 0.0;
   std::size_t touching_steps = 0;
   // Deepest vertex of one convex closed mesh inside the other: inside every face plane of the

@@ -44,7 +44,7 @@ Eigen::Vector3d slideOnSlope(double tilt, double azimuth, double mu, double seco
   opt.ground.enabled = true;
   opt.gravity_world = 9.81 * Eigen::Vector3d(std::sin(tilt) * std::cos(azimuth),
                                              std::sin(tilt) * std::sin(azimuth), -std::cos(tilt));
-  ObjectModel o = cube("cube", 0.05, 0.2, {5.0, 0.0, 0.025 - opt.contact.slop});
+  ObjectModel o = cube("cube", 0.05, 0.2, {5.0, 0.0, 0.025 - opt.contact.constraint()->slop});
   o.friction = mu;
   auto model = compileModel(test::barrettHand(), {o}, opt);
   SimState s = makeState(*model);
@@ -150,7 +150,7 @@ TEST(ContactMechanics, RandomCollisionsOfFreeCubesNeverGainEnergy) {
 TEST_P(ContactMechanicsShape, TwoStackedCubesStand) {
   Options opt;
   opt.ground.enabled = true;
-  const double slop = opt.contact.slop;
+  const double slop = opt.contact.constraint()->slop;
   ObjectModel bottom = cube("bottom", 0.05, 0.2, {5.0, 0.0, 0.025}, GetParam());
   ObjectModel top = cube("top", 0.05, 0.2, {5.0, 0.0, 0.075}, GetParam());
   auto model = compileModel(test::barrettHand(), {bottom, top}, opt);
@@ -176,7 +176,7 @@ TEST_P(ContactMechanicsShape, TwoStackedCubesStand) {
 TEST_P(ContactMechanicsShape, ASmallCubeOnALargeOneRestsTheSameInEitherOrder) {
   Options opt;
   opt.ground.enabled = true;
-  const double slop = opt.contact.slop;
+  const double slop = opt.contact.constraint()->slop;
   const ObjectModel base = cube("base", 0.05, 0.2, {5.0, 0.0, 0.025}, GetParam());
   const ObjectModel small = cube("small", 0.04, 0.1, {5.003, 0.002, 0.07}, GetParam());
   Eigen::Vector3d ends[2];
@@ -215,8 +215,8 @@ TEST(ContactMechanics, ACubeSpinningOnTheGroundSlowsTheSameAtEveryYaw) {
   for (double yaw_deg : {0.0, 20.0, 45.0}) {
     Options opt;
     opt.ground.enabled = true;
-    opt.contact.torsional = 0.0;
-    ObjectModel o = cube("cube", a, 0.2, {5.0, 0.0, 0.5 * a - opt.contact.slop});
+    opt.contact.constraint()->torsional = 0.0;
+    ObjectModel o = cube("cube", a, 0.2, {5.0, 0.0, 0.5 * a - opt.contact.constraint()->slop});
     o.friction = mu;
     o.initial_pose_world.linear() =
         Eigen::AngleAxisd(yaw_deg * kPi / 180.0, Eigen::Vector3d::UnitZ()).toRotationMatrix();
@@ -251,11 +251,12 @@ TEST(ContactMechanics, ABoxSpinningOnItsFaceSlowsAtTheMomentOfUniformPressure) {
   for (const bool on_table : {false, true}) {
     Options opt;
     opt.ground.enabled = !on_table;
-    opt.contact.torsional = 0.0;
+    opt.contact.constraint()->torsional = 0.0;
     std::vector<ObjectModel> objects;
     const double base = on_table ? 0.1 : 0.0;  // the table's top
     objects.push_back(test::boxObject("box", {a, b, c}, true,
-                                      {5.0, 0.0, base + 0.5 * c - opt.contact.slop}, 500.0));
+                                      {5.0, 0.0, base + 0.5 * c - opt.contact.constraint()->slop},
+                                      500.0));
     objects.back().friction = mu;
     objects.back().initial_twist_world[5] = 8.0;
     if (on_table) {

@@ -52,7 +52,7 @@ ObjectModel cubeAt(const Eigen::Vector3d& at, const Eigen::Vector3d& velocity) {
 Options options(bool seed004) {
   Options opt;
   opt.gravity_world = Eigen::Vector3d(0.0, 0.0, -kG);
-  if (seed004) opt.contact.model = ContactModel::Seed004;
+  if (seed004) opt.contact.useVolumePenalty();
   return opt;
 }
 

@@ -146,7 +146,7 @@ std::pair<double, double> onIncline(double theta, double mu, double seconds) {
   Options opt;
   opt.ground.enabled = true;
   opt.gravity_world = 9.81 * Eigen::Vector3d(std::sin(theta), 0.0, -std::cos(theta));
-  ObjectModel o = box({0.1, 0.1, 0.1}, 1000.0, {5.0, 0.0, 0.05 - opt.contact.slop});
+  ObjectModel o = box({0.1, 0.1, 0.1}, 1000.0, {5.0, 0.0, 0.05 - opt.contact.constraint()->slop});
   o.friction = mu;
   auto model = compileModel(barrett(), {o}, opt);
   SimState s = makeState(*model);
@@ -183,7 +183,7 @@ TEST(FreeBody, ABoxDroppedOnTheGroundComesToRestFlatCarryingItsWeight) {
   while (s.time < 1.0) step(*model, s);
   const Eigen::Isometry3d rest = s.object_pose_world[0];
   // Rests on its face, within the slop.
-  EXPECT_NEAR(comOf(s).z(), 0.05 - opt.contact.slop, 1e-9);
+  EXPECT_NEAR(comOf(s).z(), 0.05 - opt.contact.constraint()->slop, 1e-9);
   double max_move = 0.0, max_turn = 0.0;
   for (int i = 0; i < 2000; ++i) {
     step(*model, s);
@@ -239,7 +239,7 @@ TEST(FreeBody, AFinelyMeshedBoxRestsOnAFewPointsOfItsFootprint) {
   auto model = compileModel(barrett(), {o}, opt);
   SimState s = makeState(*model);
   while (s.time < 1.0) step(*model, s);
-  EXPECT_NEAR(comOf(s).z(), 0.05 - opt.contact.slop, 1e-9);
+  EXPECT_NEAR(comOf(s).z(), 0.05 - opt.contact.constraint()->slop, 1e-9);
   const Eigen::Isometry3d rest = s.object_pose_world[0];
   std::size_t most = 0;
   for (int i = 0; i < 1000; ++i) {
@@ -305,7 +305,7 @@ TEST(FreeBody, TheShippedDropRecordsTheObjectAndComesToRestFlat) {
   EXPECT_EQ(rec.unit("cube.wy"), "rad/s");
   EXPECT_EQ(rec.unit("cube.kinetic_energy"), "J");
   const auto z = rec.series("cube.z"), ke = rec.series("cube.kinetic_energy");
-  EXPECT_NEAR(z.back(), 0.025 - sc.options.contact.slop, 1e-9);
+  EXPECT_NEAR(z.back(), 0.025 - sc.options.contact.constraint()->slop, 1e-9);
   EXPECT_LT(ke.back(), 1e-12);
   // Kinetic energy of the record against its definition from the recorded velocities.
   const double m = 1000.0 * 0.05 * 0.05 * 0.05;

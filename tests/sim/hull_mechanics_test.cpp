@@ -116,7 +116,8 @@ TEST(HullMechanics, ACubeDroppedOnAHullHandsPalmLosesEnergyAndRestsOnIt) {
     ASSERT_LE(energy(), e0 + 1e-9) << "step " << i;
   }
   EXPECT_TRUE(touched);
-  EXPECT_NEAR(test::centreOfMassWorld(*model, s, 0).z(), top + 0.5 * edge, 2.5 * opt.contact.slop);
+  EXPECT_NEAR(test::centreOfMassWorld(*model, s, 0).z(), top + 0.5 * edge,
+              2.5 * opt.contact.constraint()->slop);
   EXPECT_LT(test::freeKineticEnergy(*model, s), 1e-9);
   EXPECT_EQ(s.warning_count, 0);
 }

@@ -55,7 +55,7 @@ Momenta momenta(const Model& model, const SimState& s) {
 // Two boxes, the second turned, meeting off-centre so that both spin after the impact.
 TEST(PenaltyCollision, FreeObjectsConserveMomentum) {
   Options opt;
-  opt.contact.model = ContactModel::Seed004;
+  opt.contact.useVolumePenalty();
   opt.gravity_world.setZero();
   ObjectModel a = freeBox({0.1, 0.1, 0.1}, 500.0, {5.0, 0.0, 1.0});
   ObjectModel b = freeBox({0.08, 0.12, 0.06}, 800.0, {5.2, 0.03, 1.02});
@@ -85,7 +85,7 @@ TEST(PenaltyCollision, FreeObjectsConserveMomentum) {
 TEST(PenaltyCollision, NanAndExplodingScenesStopCleanly) {
   for (const bool nan : {true, false}) {
     Options opt;
-    opt.contact.model = ContactModel::Seed004;
+    opt.contact.useVolumePenalty();
     opt.ground.enabled = true;
     // (The implicit normal force separates the pair at most at depth / dt: 1 m boxes 0.8 m
     // deep in each other leave at 800 m/s, far beyond the runaway bound.)
@@ -94,8 +94,8 @@ TEST(PenaltyCollision, NanAndExplodingScenesStopCleanly) {
     if (nan) {
       a.initial_twist_world[3] = std::numeric_limits<double>::quiet_NaN();
     } else {
-      opt.contact.penalty.stiffness_n_per_m = 1e12;
-      opt.contact.penalty.first_contact_gain = 0.0;
+      opt.contact.volumePenalty()->penalty.stiffness_n_per_m = 1e12;
+      opt.contact.volumePenalty()->penalty.first_contact_gain = 0.0;
     }
     auto model = compileModel(test::barrettHand(), {a, b}, opt);
     SimState s = makeState(*model);
@@ -130,18 +130,18 @@ TEST(PenaltyCollision, ScenarioKeysReadBackAndBadOnesAreLocated) {
   } catch (const io::InputError& e) {
     GTEST_SKIP() << "no shipped cube here: " << e.what();
   }
-  EXPECT_EQ(sc.options.contact.model, ContactModel::Seed004);
-  EXPECT_EQ(sc.options.contact.friction, PenaltyFriction::Tanh);
-  EXPECT_EQ(sc.options.contact.penalty.stiffness_n_per_m, 50000.0);
-  EXPECT_EQ(sc.options.contact.penalty.first_contact_gain, 10.0);
+  EXPECT_EQ(sc.options.contact.kind(), ContactModel::VolumePenalty);
+  EXPECT_EQ(sc.options.contact.volumePenalty()->friction, PenaltyFriction::Tanh);
+  EXPECT_EQ(sc.options.contact.volumePenalty()->penalty.stiffness_n_per_m, 50000.0);
+  EXPECT_EQ(sc.options.contact.volumePenalty()->penalty.first_contact_gain, 10.0);
   const std::string saved = scenarioToJson(sc, dir + "penalty.json");
   const Scenario back = parseScenario(saved, dir + "penalty.json");
-  EXPECT_EQ(back.options.contact.model, ContactModel::Seed004);
-  EXPECT_EQ(back.options.contact.friction, PenaltyFriction::Tanh);
-  EXPECT_EQ(back.options.contact.penalty.stiffness_n_per_m, 50000.0);
-  EXPECT_EQ(back.options.contact.penalty.filter_natural_frequency_radps, 20000.0);
-  EXPECT_EQ(back.options.contact.anchor.stiffness_n_per_m,
-            sc.options.contact.anchor.stiffness_n_per_m);
+  EXPECT_EQ(back.options.contact.kind(), ContactModel::VolumePenalty);
+  EXPECT_EQ(back.options.contact.volumePenalty()->friction, PenaltyFriction::Tanh);
+  EXPECT_EQ(back.options.contact.volumePenalty()->penalty.stiffness_n_per_m, 50000.0);
+  EXPECT_EQ(back.options.contact.volumePenalty()->penalty.filter_natural_frequency_radps, 20000.0);
+  EXPECT_EQ(back.options.contact.volumePenalty()->anchor.stiffness_n_per_m,
+            sc.options.contact.volumePenalty()->anchor.stiffness_n_per_m);
   // Bad values name their field.
   auto failsAt = [&](const std::string& from, const std::string& to, const std::string& field) {
     std::string text = kScenario;
@@ -159,6 +159,12 @@ TEST(PenaltyCollision, ScenarioKeysReadBackAndBadOnesAreLocated) {
   failsAt("\"tanh\"", "\"sticky\"", "/contact/friction");
   failsAt("\"g1_n_per_m\": 50000", "\"g1_n_per_m\": -1", "/contact/g1_n_per_m");
   failsAt("\"model\": \"seed004\", ", "", "only with");  // seed004 keys need the model
+  // and the constraint model's keys are refused with seed004, naming the model they belong to
+  // (each model holds only its own options, ContactOptions::model).
+  failsAt("\"model\": \"seed004\", ", "\"model\": \"seed004\", \"slop_m\": 0.001, ",
+          "/contact/slop_m");
+  failsAt("\"model\": \"seed004\", ", "\"model\": \"seed004\", \"object_push\": 0.1, ",
+          "only with \"model\": \"default\"");
   // A step too large for the explicit friction (0.2 kg under eq. 8: 2 m / (beta + mu gamma m g)
   // = 6 ms).
   failsAt("\"duration_s\": 0.01,", "\"duration_s\": 0.1, \"dt_s\": 0.02,", "/dt_s");
@@ -173,7 +179,7 @@ inline std::atomic<long> g_allocations{0};  // counted by step_allocation_test.c
 // capacity).
 TEST(PenaltyCollision, WarmStepsDoNotAllocate) {
   Options opt;
-  opt.contact.model = ContactModel::Seed004;
+  opt.contact.useVolumePenalty();
   opt.ground.enabled = true;
   ObjectModel a = freeBox({0.1, 0.1, 0.1}, 200.0, {5.0, 0.0, 0.05});
   ObjectModel b = freeBox({0.1, 0.1, 0.1}, 200.0, {5.0, 0.0, 0.15});

@@ -40,11 +40,12 @@ struct BoxRun {
 
 BoxRun boxOnGround(const Eigen::Vector3d& size, double mass, double mu, double slope, double dt) {
   Options opt;
-  opt.contact.model = ContactModel::Seed004;
+  opt.contact.useVolumePenalty();
   opt.ground.enabled = true;
   opt.dt = dt;
   opt.gravity_world = kG * Eigen::Vector3d(std::sin(slope), 0.0, -std::cos(slope));
-  const double d_eq = mass * kG * std::cos(slope) / opt.contact.penalty.stiffness_n_per_m;
+  const double d_eq =
+      mass * kG * std::cos(slope) / opt.contact.volumePenalty()->penalty.stiffness_n_per_m;
   const double depth = d_eq / (1.0 - 2.0 * d_eq / size.x());
   ObjectModel box =
       test::meshObject("box", geometry::makeBox(size), mass, {5.0, 0.0, 0.5 * size.z() - depth});
@@ -65,7 +66,7 @@ double energy(const Model& model, const SimState& s, const Eigen::Vector3d& size
   return kineticEnergy(o.mass.mass_kg, R * o.mass.inertia_com * R.transpose(),
                        s.object_twist_world[0].head<3>(), s.object_twist_world[0].tail<3>()) -
          o.mass.mass_kg * model.options.gravity_world.dot(com) +
-         0.5 * model.options.contact.penalty.stiffness_n_per_m * depth * depth;
+         0.5 * model.options.contact.volumePenalty()->penalty.stiffness_n_per_m * depth * depth;
 }
 
 // The Winkler bed's energy of a box on the ground: eq. 6 on d = v / A_ref pushes with g1 v / A_ref
@@ -86,7 +87,8 @@ double bedEnergy(const Model& model, const SimState& s, const Eigen::Vector3d& s
       sum += depth * depth;
     }
   const double face = size.x() * size.y() / (n * n) * std::abs(pose.linear()(2, 2));
-  return 0.5 * model.options.contact.penalty.stiffness_n_per_m / reference_area * sum * face;
+  return 0.5 * model.options.contact.volumePenalty()->penalty.stiffness_n_per_m / reference_area *
+         sum * face;
 }
 
 // Kinetic energy, potential energy in the tilted gravity field, the ground's bed (bedEnergy) and
@@ -96,7 +98,7 @@ double rockingEnergy(const Model& model, const SimState& s, const Eigen::Vector3
   const ObjectModel& o = model.objects[0];
   const Eigen::Matrix3d R = s.object_pose_world[0].linear();
   const Eigen::Vector3d com = s.object_pose_world[0] * o.mass.centre_of_mass;
-  const contact::AnchorFrictionParams& a = model.options.contact.anchor;
+  const contact::AnchorFrictionParams& a = model.options.contact.volumePenalty()->anchor;
   const PenaltyPairState& ground = s.penalty_pairs[0];
   const double e = 2.0 / 3.0 * std::sqrt(reference_area / kPi);
   return kineticEnergy(o.mass.mass_kg, R * o.mass.inertia_com * R.transpose(),
@@ -234,7 +236,8 @@ TEST(PenaltyConvergence, SpinDownMatchesCoulombAtTwoSteps) {
 // two sub-meshes' areas, w^2 (the ground's face) and w^2 + 4 w d (its bottom and four side
 // strips sunk d), d its rest depth under the weight's normal part m g cos(slope) [m^2].
 double restReferenceArea(const Model& model, double w, double mass, double slope) {
-  const double d_eq = mass * kG * std::cos(slope) / model.options.contact.penalty.stiffness_n_per_m;
+  const double d_eq = mass * kG * std::cos(slope) /
+                      model.options.contact.volumePenalty()->penalty.stiffness_n_per_m;
   return w * w + 2.0 * w * d_eq / (1.0 - 2.0 * d_eq / w);
 }
 
@@ -280,7 +283,7 @@ TEST(PenaltyConvergence, TallBoxTipsAtItsStaticSlope) {
     const double below = mass < 1.0 ? 1.2 : 0.25, above = mass < 1.0 ? 0.5 : 0.25;
     for (const double dt : {1e-3, 2.5e-4}) {
       BoxRun run0 = boxOnGround(size, mass, 1.0, 0.0, dt);
-      const double k = run0.model->options.contact.penalty.stiffness_n_per_m /
+      const double k = run0.model->options.contact.volumePenalty()->penalty.stiffness_n_per_m /
                        restReferenceArea(*run0.model, w, mass, 0.0);
       const double tipping = staticTippingSlope(w, h, mass, k);
       for (const double margin : {-below, above}) {

@@ -44,13 +44,14 @@ Options explicitOptions(double dt, double g2) {
   Options opt;
   opt.dt = dt;
   opt.gravity_world.setZero();
-  opt.contact.model = ContactModel::Seed004;
-  opt.contact.integration = PenaltyIntegration::Explicit;
+  opt.contact.useVolumePenalty();
+  opt.contact.volumePenalty()->integration = PenaltyIntegration::Explicit;
   opt.ground.enabled = true;
-  opt.contact.penalty.damping_ns_per_m = g2;
-  opt.contact.penalty.first_contact_gain = 0.0;  // eq. 5's kappa = 1: the linear law
+  opt.contact.volumePenalty()->penalty.damping_ns_per_m = g2;
+  opt.contact.volumePenalty()->penalty.first_contact_gain =
+      0.0;  // eq. 5's kappa = 1: the linear law
   // A filter far faster than the contact (608 rad/s), so eq. 4's rate is the depth's rate.
-  opt.contact.penalty.filter_natural_frequency_radps = 2.0 * kPi * 20000.0;
+  opt.contact.volumePenalty()->penalty.filter_natural_frequency_radps = 2.0 * kPi * 20000.0;
   return opt;
 }
 
@@ -84,13 +85,14 @@ TEST(PenaltyExplicit, UndampedBounceIsTheSpringMassHalfPeriod) {
   const double v0 = 0.3, m = 0.2, dt = 1e-5;
   const Options opt = explicitOptions(dt, 0.0);
   const Bounce b = bounce(opt, v0);
-  const double half_period = kPi * std::sqrt(m / opt.contact.penalty.stiffness_n_per_m);
+  const double half_period =
+      kPi * std::sqrt(m / opt.contact.volumePenalty()->penalty.stiffness_n_per_m);
   EXPECT_NEAR(b.duration_s, half_period, 0.01 * half_period + 2 * dt);
   // Symplectic Euler: energy to O(omega dt) = 0.6 %.
   EXPECT_NEAR(b.exit_vz, v0, 0.01 * v0);
   // The implicit integration of the same contact loses energy (what the explicit one is for).
   Options implicit_opt = opt;
-  implicit_opt.contact.integration = PenaltyIntegration::Implicit;
+  implicit_opt.contact.volumePenalty()->integration = PenaltyIntegration::Implicit;
   implicit_opt.dt = 1e-3;
   EXPECT_LT(bounce(implicit_opt, v0).exit_vz, 0.9 * v0);
 }
@@ -102,7 +104,7 @@ TEST(PenaltyExplicit, DampedBounceHasTheDampedOscillatorsRestitution) {
   const double v0 = 0.3, m = 0.2, dt = 1e-5, g1 = 74000.0;
   const double g2 = 2.0 * 0.2 * std::sqrt(g1 * m);
   const Options opt = explicitOptions(dt, g2);
-  ASSERT_EQ(opt.contact.penalty.stiffness_n_per_m, g1);
+  ASSERT_EQ(opt.contact.volumePenalty()->penalty.stiffness_n_per_m, g1);
   const Bounce b = bounce(opt, v0);
   const double a = g2 / (2.0 * m), w = std::sqrt(g1 / m - a * a);
   const double t_star = (kPi - std::atan(g2 * w / (g1 - g2 * a))) / w;
@@ -125,7 +127,8 @@ TEST(PenaltyExplicit, StepBoundSeparatesSettlingFromBlowUp) {
   auto peakSpeed = [&](double dt) {
     Options opt = explicitOptions(dt, g2);
     opt.gravity_world = Eigen::Vector3d(0.0, 0.0, -9.81);
-    opt.contact.penalty.filter_natural_frequency_radps = 2.0 * kPi * 1e6;  // the true rate
+    opt.contact.volumePenalty()->penalty.filter_natural_frequency_radps =
+        2.0 * kPi * 1e6;  // the true rate
     // At rest at eq. 6's equilibrium depth m g / g1, nudged down at 1 mm/s.
     auto model = compileModel(test::barrettHand(), {flatBox(-m * 9.81 / g1, -1e-3)}, opt);
     SimState s = makeState(*model);
@@ -163,14 +166,16 @@ TEST(PenaltyExplicit, ScenarioStepAboveTheBoundIsRefused) {
       GTEST_SKIP() << "no shipped cube here: " << e.what();
     FAIL() << e.what();
   }
-  EXPECT_EQ(sc.options.contact.integration, PenaltyIntegration::Explicit);
+  EXPECT_EQ(sc.options.contact.volumePenalty()->integration, PenaltyIntegration::Explicit);
   const Scenario back =
       parseScenario(scenarioToJson(sc, dir + "explicit.json"), dir + "explicit.json");
-  EXPECT_EQ(back.options.contact.integration, PenaltyIntegration::Explicit);
+  EXPECT_EQ(back.options.contact.volumePenalty()->integration, PenaltyIntegration::Explicit);
   // The default stays implicit, and the implicit model accepts the larger step.
   std::string implicit_text = scenario("8.5e-5");
   implicit_text.replace(implicit_text.find("\"integration\": \"explicit\", "), 27, "");
-  EXPECT_EQ(parseScenario(implicit_text, dir + "implicit.json").options.contact.integration,
+  EXPECT_EQ(parseScenario(implicit_text, dir + "implicit.json")
+                .options.contact.volumePenalty()
+                ->integration,
             PenaltyIntegration::Implicit);
   try {
     parseScenario(scenario("8.5e-5"), dir + "explicit.json");

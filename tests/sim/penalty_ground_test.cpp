@@ -34,7 +34,7 @@ ObjectModel freeObject(geometry::TriangleMesh mesh, double mass, const Eigen::Ve
 
 Options seed004Options() {
   Options opt;
-  opt.contact.model = ContactModel::Seed004;
+  opt.contact.useVolumePenalty();
   opt.ground.enabled = true;
   return opt;
 }
@@ -60,7 +60,7 @@ TEST(PenaltyGround, BoxRestsAtTheSpringLawsDepth) {
   SimState s = makeState(*model);
   for (int i = 0; i < 2000; ++i) step(*model, s);
   const double depth = -(s.object_pose_world[0].translation().z() - 0.05);
-  const double expected = mass * 9.81 / opt.contact.penalty.stiffness_n_per_m;
+  const double expected = mass * 9.81 / opt.contact.volumePenalty()->penalty.stiffness_n_per_m;
   EXPECT_NEAR(depth, expected, 0.05 * expected);
   EXPECT_LT(s.object_twist_world[0].norm(), 1e-6);
   // One contact with the ground carrying the weight, its normal up into the box.
@@ -80,8 +80,8 @@ TEST(PenaltyGround, DroppedCubeNeverGainsEnergy) {
   for (const bool damped : {false, true}) {
     Options opt = seed004Options();
     if (!damped) {
-      opt.contact.penalty.damping_ns_per_m = 0.0;
-      opt.contact.penalty.first_contact_gain = 0.0;
+      opt.contact.volumePenalty()->penalty.damping_ns_per_m = 0.0;
+      opt.contact.volumePenalty()->penalty.first_contact_gain = 0.0;
     }
     const double r = 0.03;
     auto model = compileModel(
@@ -99,7 +99,7 @@ TEST(PenaltyGround, DroppedCubeNeverGainsEnergy) {
       // The spring's stored energy g1 d^2 / 2 at the cube's depth d (it lands flat).
       const double depth = std::max(0.0, r - s.object_pose_world[0].translation().z());
       const double e = mechanicalEnergy(*model, s, 9.81) +
-                       0.5 * opt.contact.penalty.stiffness_n_per_m * depth * depth;
+                       0.5 * opt.contact.volumePenalty()->penalty.stiffness_n_per_m * depth * depth;
       const bool contact = !s.object_contacts.empty();
       if (contact && !touched) {
         touched = true;
@@ -143,7 +143,7 @@ TEST(PenaltyGround, InclineHoldsWithTheAnchorAndCreepsWithTanh) {
   const double theta = 20.0 * kPi / 180.0, g = 9.81, mass = 0.2;
   for (const PenaltyFriction law : {PenaltyFriction::Anchor, PenaltyFriction::Tanh}) {
     Options opt = seed004Options();
-    opt.contact.friction = law;
+    opt.contact.volumePenalty()->friction = law;
     opt.gravity_world = g * Eigen::Vector3d(std::sin(theta), 0.0, -std::cos(theta));
     ObjectModel box = freeObject(geometry::makeBox({0.1, 0.1, 0.1}), mass, {5.0, 0.0, 0.05});
     box.friction = 0.5;
@@ -164,7 +164,7 @@ TEST(PenaltyGround, InclineHoldsWithTheAnchorAndCreepsWithTanh) {
       EXPECT_LT(std::abs(x10 - x_at_1), 1e-4);
       EXPECT_LT(std::abs(x10 - x_at_2), 1e-6) << "no creep once the spring has settled";
     } else {
-      contact::PenaltyContactParams p = opt.contact.penalty;
+      contact::PenaltyContactParams p = opt.contact.volumePenalty()->penalty;
       p.mu = 0.5;
       const double v =
           contact::tanhCreepSpeed(p, mass * g * std::sin(theta), mass * g * std::cos(theta));

@@ -91,7 +91,7 @@ TEST(Scenario, SavedScenarioRunsBitForBitAsTheOriginal) {
       o.initial_pose_world = sc.plan.palm_pose_world * o.initial_pose_world;
     sc.options.dt = 0.0015;
     sc.options.gravity_world = Eigen::Vector3d(0.5, -0.25, -9.7);
-    sc.options.contact.slop = 2e-4;
+    sc.options.contact.constraint()->slop = 2e-4;
     sc.options.solver.sweeps = 40;
     sc.plan.record_every = 3;
     const std::string path = dir + "/" + name;
@@ -99,7 +99,7 @@ TEST(Scenario, SavedScenarioRunsBitForBitAsTheOriginal) {
     const Scenario back = loadScenario(path);
     EXPECT_TRUE(back.plan.palm_pose_world.isApprox(sc.plan.palm_pose_world, 0.0));
     EXPECT_EQ(back.options.dt, sc.options.dt);
-    EXPECT_EQ(back.options.contact.slop, sc.options.contact.slop);
+    EXPECT_EQ(back.options.contact.constraint()->slop, sc.options.contact.constraint()->slop);
     EXPECT_EQ(back.options.solver.sweeps, 40);
     ASSERT_EQ(back.objects.size(), sc.objects.size());
     EXPECT_EQ(back.plan.controller.has_value(), sc.plan.controller.has_value());

@@ -77,7 +77,7 @@ TEST(SphereMechanics, ABallRollsDownASlopeWithoutSlipping) {
   Options opt;
   opt.ground.enabled = true;
   opt.gravity_world = 9.81 * Eigen::Vector3d(std::sin(theta), 0.0, -std::cos(theta));
-  opt.contact.torsional = 0.0;
+  opt.contact.constraint()->torsional = 0.0;
   auto model = compileModel(test::barrettHand(), {ball("ball", {5.0, 0.0, kRadius})}, opt);
   SimState s = makeState(*model);
   const double t_end = 0.5;
@@ -102,7 +102,7 @@ TEST(SphereMechanics, ABallRestsOnTheGroundOneRadiusUp) {
   for (int i = 0; i < 1000; ++i) step(*model, s);
   // Resting contacts settle within the slop (ContactOptions::slop) of the surface: the ball's
   // centre is one radius up, not the tessellation's face.
-  EXPECT_NEAR(s.object_pose_world[0].translation().z(), kRadius, opt.contact.slop);
+  EXPECT_NEAR(s.object_pose_world[0].translation().z(), kRadius, opt.contact.constraint()->slop);
   EXPECT_LT(s.object_twist_world[0].norm(), 1e-6);
   std::size_t ground = 0;
   for (const Contact& c : s.object_contacts) ground += c.other == kGround ? 1 : 0;
@@ -128,7 +128,7 @@ TEST(SphereMechanics, ABallRestsOnATableBoxOneRadiusUp) {
     const std::size_t which = order == 0 ? 1 : 0;
     for (int i = 0; i < 1000; ++i) step(*model, s);
     const Eigen::Vector3d c = s.object_pose_world[which].translation();
-    EXPECT_NEAR(c.z(), 0.1 + kRadius, opt.contact.slop) << "order " << order;
+    EXPECT_NEAR(c.z(), 0.1 + kRadius, opt.contact.constraint()->slop) << "order " << order;
     EXPECT_LT((c.head<2>() - Eigen::Vector2d(5.01, 0.02)).norm(), 1e-6) << "order " << order;
     EXPECT_EQ(s.warning_count, 0);
   }

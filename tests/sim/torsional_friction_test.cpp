@@ -44,7 +44,7 @@ TEST(TorsionalFriction, ASpinningBoxDeceleratesAtTheCoulombMomentThenSticks) {
     sim::Options opt;
     opt.ground.enabled = true;
     opt.ground.friction = 0.0;  // no sliding friction: only the torsional rows resist the spin
-    opt.contact.torsional = torsional;
+    opt.contact.constraint()->torsional = torsional;
     const auto hand = std::make_shared<const hand::HandModel>(hand::loadHand("barrett"));
     auto model = sim::compileModel(
         hand, {test::boxObject("box", size, true, {5.0, 0.0, 0.5 * size.z()}, density)}, opt);
@@ -125,7 +125,7 @@ TEST(TorsionalFriction, TheSpinMomentColumnIsTheCoulombMomentWhileSpinning) {
     sim::Options opt;
     opt.ground.enabled = true;
     opt.ground.friction = 0.0;
-    opt.contact.torsional = torsional;
+    opt.contact.constraint()->torsional = torsional;
     const auto hand = std::make_shared<const hand::HandModel>(hand::loadHand("barrett"));
     auto model = sim::compileModel(
         hand, {test::boxObject("box", size, true, {5.0, 0.0, 0.5 * size.z()}, density)}, opt);
@@ -182,7 +182,7 @@ TEST(TorsionalFriction, AnObjectsOwnLengthReplacesTheScenes) {
     sim::Options opt;
     opt.ground.enabled = true;
     opt.ground.friction = 0.0;
-    opt.contact.torsional = k.scene;
+    opt.contact.constraint()->torsional = k.scene;
     sim::ObjectModel box =
         test::boxObject("box", size, true, {5.0, 0.0, 0.5 * size.z()}, density);
     box.torsional = k.own;
@@ -246,7 +246,7 @@ TEST(TorsionalFriction, TwoFreeBoxesExchangeEqualAndOppositeTorsionalImpulses) {
   const double density = 800.0, mu_spin = 4e-3;
   sim::Options opt;
   opt.gravity_world.setZero();
-  opt.contact.torsional = mu_spin;
+  opt.contact.constraint()->torsional = mu_spin;
   const auto hand = std::make_shared<const hand::HandModel>(hand::loadHand("barrett"));
   sim::ObjectModel a = test::boxObject("a", size, true, {5.0, 0.0, 0.0}, density);
   sim::ObjectModel b = test::boxObject("b", size, true, {5.0, 0.0, size.z() + 2e-3}, density);
@@ -307,7 +307,7 @@ struct LiftResult {
 LiftResult liftCube(double torsional, bool warm, int sweeps) {
   sim::Scenario sc =
       sim::loadScenario(std::string(HANDSIM_SOURCE_DIR) + "/assets/scenarios/barrett_lift_cube.json");
-  sc.options.contact.torsional = torsional;
+  sc.options.contact.constraint()->torsional = torsional;
   sc.options.solver.warm_start = warm;
   sc.options.solver.tolerance = warm ? 1e-9 : 0.0;
   sc.options.solver.sweeps = sweeps;
@@ -362,12 +362,12 @@ TEST(TorsionalFriction, TheScenarioKeyIsReadAndChecked) {
       "{\"format\": \"handsim-scenario\", \"version\": 1, \"hand\": \"barrett\",\n"
       " \"duration_s\": 0.1,\n"
       " \"contact\": {\"torsional_m\": 0.003}}";
-  EXPECT_EQ(sim::ContactOptions{}.torsional, sim::kRecommendedTorsional)
+  EXPECT_EQ(sim::ConstraintContactOptions{}.torsional, sim::kRecommendedTorsional)
       << "on by default, with the converged solve";
   EXPECT_TRUE(sim::SolverOptions{}.warm_start);
   EXPECT_GT(sim::SolverOptions{}.tolerance, 0.0);
   const sim::Scenario sc = sim::parseScenario(text, "t.json");
-  EXPECT_EQ(sc.options.contact.torsional, 0.003);
+  EXPECT_EQ(sc.options.contact.constraint()->torsional, 0.003);
   std::string bad = text;
   bad.replace(bad.find("0.003"), 5, "-0.01");
   try {
@@ -378,7 +378,7 @@ TEST(TorsionalFriction, TheScenarioKeyIsReadAndChecked) {
     EXPECT_NE(std::string(e.what()).find("/contact/torsional_m"), std::string::npos) << e.what();
   }
   sim::Options o;
-  o.contact.torsional = std::numeric_limits<double>::quiet_NaN();
+  o.contact.constraint()->torsional = std::numeric_limits<double>::quiet_NaN();
   EXPECT_THROW(sim::validateOptions(o), std::invalid_argument);
 }
 
@@ -390,7 +390,7 @@ TEST(TorsionalFriction, TheScenarioKeyIsReadAndChecked) {
 TEST(TorsionalFriction, TheConvergedStepSatisfiesTheBoundsAndComplementarity) {
   sim::Scenario sc =
       sim::loadScenario(std::string(HANDSIM_SOURCE_DIR) + "/assets/scenarios/barrett_lift_cube.json");
-  sc.options.contact.torsional = sim::kRecommendedTorsional;
+  sc.options.contact.constraint()->torsional = sim::kRecommendedTorsional;
   sc.options.solver.warm_start = true;
   sc.options.solver.tolerance = 1e-9;
   sc.options.solver.sweeps = 400;

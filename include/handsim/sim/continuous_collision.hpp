@@ -40,7 +40,7 @@ void beginContinuousCollision(const Model& model, SimState& s);
 /// along its step's motion that touches that body, and counts it in
 /// SimState::continuous_collisions. Tested bodies: the palm, the links (at their pose at the
 /// start of the step), the other objects (a moving one along its own motion), and in the
-/// seed004 model the ground. A pair that already touches at the start of the step is left to
+/// volume penalty model the ground. A pair that already touches at the start of the step is left to
 /// the contact stage. Allocates nothing once the narrow phase's buffers are warm.
 void applyContinuousCollision(const Model& model, SimState& s);
 

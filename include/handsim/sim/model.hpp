@@ -121,9 +121,9 @@ struct ObjectModel {
   /// Coulomb coefficient between the hand and this object [-], used by the grasp analysis.
   double friction = 0.5;
   /// Torsional friction length mu_spin of this object's contacts [m] (scenario object key
-  /// "torsional_m"); negative: the scene's ContactOptions::torsional. Two objects touching use
-  /// the smaller (as for friction). Default model only (docs/free-objects.md, "Torsional
-  /// friction").
+  /// "torsional_m"); negative: the scene's ConstraintContactOptions::torsional. Two objects
+  /// touching use the smaller (as for friction). Constraint model only (docs/free-objects.md,
+  /// "Torsional friction").
   double torsional = -1.0;
   /// Fixed objects stay at their pose; the hand cannot move them (seed 000's experiment). A
   /// free object (false) moves under gravity and its contacts (docs/free-objects.md); it needs
@@ -170,7 +170,7 @@ struct Model {
   std::shared_ptr<const HandGeometry> hand_geometry;
   std::vector<ObjectModel> objects;
   Options options;
-  /// Seed 004's penalty model (options.contact.model == Seed004, else null): the body pairs
+  /// Seed 004's volume penalty model (options.contact.volumePenalty(), else null): the body pairs
   /// that can touch, the ground's box, each mesh's closure (sim/penalty_contacts.hpp).
   std::shared_ptr<const PenaltyGeometry> penalty;
 
@@ -192,10 +192,13 @@ std::shared_ptr<const Model> compileModel(std::shared_ptr<const hand::HandModel>
 std::shared_ptr<const Model> withObjects(const Model& model, std::vector<ObjectModel> objects);
 
 /// The torsional friction length of object `o`'s contacts [m]: its own (ObjectModel::torsional)
-/// when it gives one, else the scene's (ContactOptions::torsional).
+/// when it gives one, else the scene's (ConstraintContactOptions::torsional); 0 in a model
+/// without torsional friction (the volume penalty model).
 inline double objectTorsional(const Model& model, int o) {
+  const ConstraintContactOptions* c = model.options.contact.constraint();
+  if (!c) return 0.0;
   const double own = model.objects[static_cast<std::size_t>(o)].torsional;
-  return own >= 0.0 ? own : model.options.contact.torsional;
+  return own >= 0.0 ? own : c->torsional;
 }
 
 /// True when some contact of the model can carry a torsional friction moment (default model).

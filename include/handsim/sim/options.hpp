@@ -2,28 +2,32 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <variant>
 
 #include "handsim/contact/penalty_contact.hpp"
 
 namespace handsim::sim {
 
-/// Which contact model the step runs (scenario "contact": "model").
+/// Which contact model the step runs (scenario "contact": "model"); ContactOptions::model holds
+/// the chosen model's options.
 enum class ContactModel {
   /// Velocity constraints and velocity-level Coulomb friction solved by projected Gauss-Seidel
-  /// (docs/simulation.md, docs/free-objects.md).
-  Default,
-  /// Seed 004's penalty contact: exact overlap volume, eq. 3-7, with eq. 8 or anchor friction
-  /// (docs/free-objects.md, "Seed 004's model in the engine"; sim/penalty_contacts.hpp).
-  Seed004,
+  /// (docs/simulation.md, docs/free-objects.md). Files call it "default".
+  Constraint,
+  /// Seed 004's penalty contact: forces from the exact overlap volume of each body pair, eq.
+  /// 3-7, with eq. 8 or anchor friction (docs/free-objects.md, "Seed 004's model in the engine";
+  /// sim/penalty_contacts.hpp). Files call it "seed004".
+  VolumePenalty,
 };
 
-/// Friction law of the seed004 model.
+/// Friction law of the volume penalty model.
 enum class PenaltyFriction {
   Anchor,  ///< stick-slip anchor spring: holds without creeping (the default)
   Tanh,    ///< seed 004 eq. 8: Coulomb with tanh plus viscous (creeps under any steady load)
 };
 
-/// How the seed004 stage integrates eq. 6's normal force (scenario "contact": "integration").
+/// How the volume penalty stage integrates eq. 6's normal force (scenario "contact":
+/// "integration").
 enum class PenaltyIntegration {
   /// Linearly implicit in the depth rate: stable at any step, dissipative (the default).
   Implicit,
@@ -33,15 +37,15 @@ enum class PenaltyIntegration {
   Explicit,
 };
 
-/// Recommended torsional friction length [m], the default of ContactOptions::torsional: a soft
-/// pad's disc patch of radius r = 6 mm under uniform pressure with mu = 0.5 resists spin with
-/// 2/3 mu r f_n = 2 mm * f_n (docs/free-objects.md, "Contacts and friction that holds"). It
+/// Recommended torsional friction length [m], the default of ConstraintContactOptions::torsional:
+/// a soft pad's disc patch of radius r = 6 mm under uniform pressure with mu = 0.5 resists spin
+/// with 2/3 mu r f_n = 2 mm * f_n (docs/free-objects.md, "Contacts and friction that holds"). It
 /// needs the converged solve (SolverOptions::warm_start and tolerance, also the defaults): with
 /// the cold 50-sweep solve it makes the BarrettHand lift worse (docs/performance.md).
 inline constexpr double kRecommendedTorsional = 2e-3;
 
-/// Parameters of the contact stage (docs/simulation.md, "Contacts").
-struct ContactOptions {
+/// Options of the Coulomb constraint model (ContactModel::Constraint, files' "default").
+struct ConstraintContactOptions {
   /// Fraction of a contact's penetration beyond `slop` pushed back per step [-]. 0 (the
   /// default) is seed 000's pure velocity constraint; the depth estimate of coarse meshes can
   /// be far larger than the true penetration, so raise it only for fine meshes.
@@ -51,11 +55,6 @@ struct ContactOptions {
   double slop = 1e-4;
   /// Fraction of the remaining way to `slop` a fresh contact may sink per step [-].
   double sink_rate = 0.2;
-  /// Directions of the bounding polytopes (14, 18 or 26; seed 000 sec. IV uses 18).
-  int kdop_k = 18;
-  /// Default Coulomb coefficient [-] of objects that give none (scenario "contact": "mu"):
-  /// the velocity-level Coulomb friction of contacts on free objects (docs/free-objects.md).
-  double mu = 0.5;
   /// Fraction of a free object's penetration beyond `slop` taken out per step, for its
   /// contacts with the ground, the palm and other objects [-], by the position correction (it
   /// moves the object without giving it velocity: no energy from the push); hand contacts keep
@@ -67,22 +66,63 @@ struct ContactOptions {
   /// turns it off (point contacts that turn freely about their normal, the behaviour before it
   /// became the default).
   double torsional = kRecommendedTorsional;
-  /// Continuous collision of fast free objects (scenario "contact": "continuous"), both models:
-  /// an object that would pass a body it touches during the step ends the step at its first
-  /// touch (sim/continuous_collision.hpp, docs/free-objects.md).
-  bool continuous = true;
-  /// The contact model (scenario "contact": "model"); Default keeps every field above in force,
-  /// Seed004 uses the three below instead (docs/free-objects.md).
-  ContactModel model = ContactModel::Default;
-  /// Friction law of the seed004 model; its Coulomb coefficient is each pair's (the object's
-  /// `friction`, which defaults to `mu`), not the `mu` fields of the two structs below.
-  PenaltyFriction friction = PenaltyFriction::Anchor;
-  /// Integration of the seed004 normal force.
+};
+
+/// Options of the overlap-volume penalty model of seed 004 (ContactModel::VolumePenalty, files'
+/// "seed004"). Its Coulomb coefficient is each pair's (the object's `friction`, which defaults
+/// to ContactOptions::mu), not the `mu` fields of the two parameter structs below.
+struct VolumePenaltyOptions {
+  PenaltyFriction friction = PenaltyFriction::Anchor;  ///< the friction law
+  /// Integration of the normal force.
   PenaltyIntegration integration = PenaltyIntegration::Implicit;
   /// Seed 004's gains in SI (g1, g2, gi, gt, d_t, the eq. 4 filter, eq. 8's beta and gamma).
   contact::PenaltyContactParams penalty;
   /// The anchor spring's k_t and c_t.
   contact::AnchorFrictionParams anchor;
+};
+
+/// Parameters of the contact stage (docs/simulation.md, "Contacts"): what every model uses, and
+/// the chosen model with its own options.
+struct ContactOptions {
+  /// Directions of the bounding polytopes (14, 18 or 26; seed 000 sec. IV uses 18).
+  int kdop_k = 18;
+  /// Default Coulomb coefficient [-] of objects that give none (scenario "contact": "mu"):
+  /// the friction of contacts on free objects (docs/free-objects.md).
+  double mu = 0.5;
+  /// Continuous collision of fast free objects (scenario "contact": "continuous"), both models:
+  /// an object that would pass a body it touches during the step ends the step at its first
+  /// touch (sim/continuous_collision.hpp, docs/free-objects.md).
+  bool continuous = true;
+  /// The contact model and its options (scenario "contact": "model" and the model's keys).
+  /// Assign the other alternative to change the model, e.g.
+  /// `options.contact.model = sim::VolumePenaltyOptions{}`.
+  std::variant<ConstraintContactOptions, VolumePenaltyOptions> model;
+
+  /// Which model `model` holds.
+  ContactModel kind() const {
+    return model.index() == 0 ? ContactModel::Constraint : ContactModel::VolumePenalty;
+  }
+  /// The constraint model's options; null when another model is chosen.
+  const ConstraintContactOptions* constraint() const {
+    return std::get_if<ConstraintContactOptions>(&model);
+  }
+  ConstraintContactOptions* constraint() { return std::get_if<ConstraintContactOptions>(&model); }
+  /// The volume penalty model's options; null when another model is chosen.
+  const VolumePenaltyOptions* volumePenalty() const {
+    return std::get_if<VolumePenaltyOptions>(&model);
+  }
+  VolumePenaltyOptions* volumePenalty() { return std::get_if<VolumePenaltyOptions>(&model); }
+  /// The constraint model's options, choosing that model (with its defaults) if another was.
+  ConstraintContactOptions& useConstraint() {
+    if (!constraint()) model = ConstraintContactOptions{};
+    return *constraint();
+  }
+  /// The volume penalty model's options, choosing that model (with its defaults) if another
+  /// was.
+  VolumePenaltyOptions& useVolumePenalty() {
+    if (!volumePenalty()) model = VolumePenaltyOptions{};
+    return *volumePenalty();
+  }
 };
 
 /// A fixed half-space z <= height in the world that free objects rest on (docs/free-objects.md).

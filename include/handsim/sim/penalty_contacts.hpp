@@ -28,11 +28,11 @@
 
 namespace handsim::sim {
 
-/// `Contact::other` of a contact between the palm and an object (finger -1) in the seed004
+/// `Contact::other` of a contact between the palm and an object (finger -1) in the volume penalty
 /// model (the ground is -1, another object its index).
 inline constexpr int kPalmContact = contact::kPalm;
 
-/// One pair of bodies the seed004 stage checks every step. Body A pushes B; the reported
+/// One pair of bodies the volume penalty stage checks every step. Body A pushes B; the reported
 /// contact's normal points from A into B (into the object B), its `object` is B.
 struct PenaltyPair {
   enum class Kind { Link, Palm, Object, Ground };
@@ -43,7 +43,7 @@ struct PenaltyPair {
   int object = -1;    ///< body B, an index into Model::objects
 };
 
-/// What the seed004 model adds to a compiled model (built once by compileModel).
+/// What the volume penalty model adds to a compiled model (built once by compileModel).
 struct PenaltyGeometry {
   std::vector<PenaltyPair> pairs;  ///< in the stage's fixed order (deterministic)
   /// The ground half-space z <= height as a closed box (top face at the height, 400 m wide so
@@ -77,10 +77,10 @@ void applyPenaltyContacts(const Model& model, SimState& s);
 /// and the viewport.
 void publishPenaltyContacts(SimState& s);
 
-/// Sizes SimState::penalty_pairs for the model (empty unless seed004).
+/// Sizes SimState::penalty_pairs for the model (empty unless the volume penalty model).
 void sizePenaltyState(const Model& model, SimState& s);
 
-/// The largest step the seed004 model's explicit part (friction) can take with these free
+/// The largest step the volume penalty model's explicit part (friction) can take with these free
 /// objects (mass and friction): for the anchor spring dt^2 k_t/m + 2 dt c_t/m < 4; for eq. 8 its
 /// slope at zero slip under the object's weight, 2 m / (beta + mu gamma m |g|). The implicit
 /// normal force has no bound; the explicit one (ContactOptions::integration) needs

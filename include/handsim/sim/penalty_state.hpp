@@ -13,8 +13,8 @@
 
 namespace handsim::sim {
 
-/// Memory of one body pair of the seed004 model (one per PenaltyGeometry::pairs entry). Copied
-/// with the state, so a copied state continues exactly.
+/// Memory of one body pair of the volume penalty model (one per PenaltyGeometry::pairs entry).
+/// Copied with the state, so a copied state continues exactly.
 struct PenaltyPairState {
   bool touching = false;           ///< the pair overlapped during the last step
   contact::LowPassState filter;    ///< eq. 4 on the equivalent depth [m, m/s]
@@ -35,7 +35,7 @@ struct PenaltyLoad {
   Eigen::Vector3d torque_on_b_world = Eigen::Vector3d::Zero();
 };
 
-/// Scratch of the seed004 stage; capacities only grow, so a warm run does not allocate.
+/// Scratch of the volume penalty stage; capacities only grow, so a warm run does not allocate.
 struct PenaltyWorkspace {
   collision::OverlapScratch overlap;
   collision::OverlapResult result;

@@ -127,7 +127,7 @@ struct StepWorkspace {
   /// Leaf pairs of the last descent per mesh pair, replayed while the pair barely moves
   /// (temporal coherence; the contacts are those of a full descent bit for bit).
   collision::FrontierCache frontier;
-  PenaltyWorkspace penalty;             ///< seed004 stage (sim/penalty_contacts.hpp)
+  PenaltyWorkspace penalty;                   ///< volume penalty stage (sim/penalty_contacts.hpp)
   std::vector<ContinuousScratch> continuous;  ///< continuous collision stage, per object (no)
   /// Number of leading SimState::object_contacts that are constraints (the rest are reported).
   std::size_t object_rows = 0;
@@ -233,8 +233,8 @@ struct SimState {
   /// Contact::other says which), world frame. The first StepWorkspace::object_rows of them are
   /// constraints; the rest (a fixed object touching the palm) are only reported (force 0).
   std::vector<Contact> object_contacts;
-  /// Seed004 model only: the memory of each body pair that can touch (eq. 4's filter, eq. 5's
-  /// first contact, the anchor spring), one per Model::penalty->pairs entry; else empty.
+  /// Volume penalty model only: the memory of each body pair that can touch (eq. 4's filter, eq.
+  /// 5's first contact, the anchor spring), one per Model::penalty->pairs entry; else empty.
   std::vector<PenaltyPairState> penalty_pairs;
   /// Contacts between links of different fingers, and between a link and the palm, of the last
   /// step (object -1; Contact::other_finger, other_row name the pushed link), world frame.

@@ -78,6 +78,35 @@ void integrate(const Model& model, SimState& state);
 /// is reported, never silent.
 void checkRunaway(const Model& model, SimState& state);
 
+// --- contact models ------------------------------------------------------------------------
+
+/// A stage of the step: a free function over the model and the state.
+using Stage = void (*)(const Model& model, SimState& state);
+
+/// One contact model as the step sees it (ContactOptions::model): the same four stages for
+/// every model, chosen once per step by contactModelStages. The constraint model detects
+/// contacts from geometry and lets solveContacts find their forces (its other stages do
+/// nothing); the volume penalty model of seed 004 computes forces from the overlap volumes
+/// after the dynamics and reports them after the solve (sim/penalty_contacts.hpp). A new model
+/// adds an alternative to ContactOptions::model and a case to contactModelStages
+/// (docs/development.md, "Where code goes").
+struct ContactModelStages {
+  const char* name;  ///< as files call it: "default", "seed004"
+  /// Before the dynamics: where the bodies touch (the contacts the solve will constrain).
+  Stage detect;
+  /// After the dynamics: forces the model computes itself, added to the accelerations.
+  Stage add_forces;
+  /// After the dynamics were computed again (a clutch changed the transmission): the same
+  /// forces added again, without computing them anew.
+  Stage add_forces_again;
+  /// After each solve: the contacts and their forces written to the state for the clutch, the
+  /// torques, the recorder and the viewport.
+  Stage report;
+};
+
+/// The stages of `model`'s contact model.
+const ContactModelStages& contactModelStages(const Model& model);
+
 // --- frames --------------------------------------------------------------------------------
 
 /// Finger f's base frame {k0} -> world.

@@ -187,7 +187,7 @@ void applyContinuousCollision(const Model& model, SimState& s) {
   if (!(2.0 * fastest > kContinuousFraction * thinnest)) return;
 
   const bool ground =
-      model.options.ground.enabled && model.options.contact.model == ContactModel::Seed004;
+      model.options.ground.enabled && model.options.contact.volumePenalty() != nullptr;
   for (std::size_t o = 0; o < model.objects.size(); ++o) {
     ContinuousScratch& c = scratch[o];
     if (!c.moving || model.objects[o].geometry->collision.empty()) continue;
@@ -224,7 +224,7 @@ void applyContinuousCollision(const Model& model, SimState& s) {
       c.end = std::min(c.end, t);
       scratch[p].end = std::min(scratch[p].end, t);
     }
-    // The seed004 model's ground is a body of the penalty stage, met like the others (the
+    // The volume penalty model's ground is a body of the penalty stage, met like the others (the
     // default model's ground contacts are speculative: they see it coming).
     if (ground && c.sphere_centre.z() - c.sphere_radius <= model.options.ground.height)
       c.end = std::min(

@@ -23,33 +23,35 @@ void validateOptions(const Options& o) {
   };
   if (!(o.dt > 0.0) || !std::isfinite(o.dt)) bad("dt", "must be positive and finite");
   if (!o.gravity_world.allFinite()) bad("gravity_world", "must be finite");
-  if (!(o.contact.stiffness >= 0.0) || !std::isfinite(o.contact.stiffness))
-    bad("contact.stiffness", "must be finite and not negative");
-  if (!(o.contact.slop >= 0.0) || !std::isfinite(o.contact.slop))
-    bad("contact.slop", "must be finite and not negative");
-  if (!(o.contact.sink_rate >= 0.0 && o.contact.sink_rate <= 1.0))
-    bad("contact.sink_rate", "must lie in [0, 1]");
   if (o.contact.kdop_k != 14 && o.contact.kdop_k != 18 && o.contact.kdop_k != 26)
     bad("contact.kdop_k", "must be 14, 18 or 26");
   if (o.solver.sweeps < 1) bad("solver.sweeps", "must be at least 1");
   if (!(o.contact.mu >= 0.0) || !std::isfinite(o.contact.mu))
     bad("contact.mu", "must be finite and not negative");
-  if (!(o.contact.object_push >= 0.0 && o.contact.object_push <= 1.0))
-    bad("contact.object_push", "must lie in [0, 1]");
-  if (!(o.contact.torsional >= 0.0) || !std::isfinite(o.contact.torsional))
-    bad("contact.torsional", "must be finite and not negative");
   if (!std::isfinite(o.ground.height)) bad("ground.height", "must be finite");
   if (std::isnan(o.ground.friction) || std::isinf(o.ground.friction))
     bad("ground.friction", "must be finite (negative: each object's own)");
-  {
-    const contact::PenaltyContactParams& p = o.contact.penalty;
-    auto positiveField = [&](const char* field, double v) {
-      if (!(v > 0.0) || !std::isfinite(v)) bad(std::string("contact.penalty.") + field,
-                                               "must be positive and finite");
+  if (const ConstraintContactOptions* c = o.contact.constraint()) {
+    if (!(c->stiffness >= 0.0) || !std::isfinite(c->stiffness))
+      bad("contact.stiffness", "must be finite and not negative");
+    if (!(c->slop >= 0.0) || !std::isfinite(c->slop))
+      bad("contact.slop", "must be finite and not negative");
+    if (!(c->sink_rate >= 0.0 && c->sink_rate <= 1.0))
+      bad("contact.sink_rate", "must lie in [0, 1]");
+    if (!(c->object_push >= 0.0 && c->object_push <= 1.0))
+      bad("contact.object_push", "must lie in [0, 1]");
+    if (!(c->torsional >= 0.0) || !std::isfinite(c->torsional))
+      bad("contact.torsional", "must be finite and not negative");
+  }
+  if (const VolumePenaltyOptions* v = o.contact.volumePenalty()) {
+    const contact::PenaltyContactParams& p = v->penalty;
+    auto positiveField = [&](const char* field, double x) {
+      if (!(x > 0.0) || !std::isfinite(x))
+        bad(std::string("contact.penalty.") + field, "must be positive and finite");
     };
-    auto nonNegativeField = [&](const char* field, double v) {
-      if (!(v >= 0.0) || !std::isfinite(v)) bad(std::string("contact.penalty.") + field,
-                                                "must be finite and not negative");
+    auto nonNegativeField = [&](const char* field, double x) {
+      if (!(x >= 0.0) || !std::isfinite(x))
+        bad(std::string("contact.penalty.") + field, "must be finite and not negative");
     };
     positiveField("stiffness_n_per_m", p.stiffness_n_per_m);
     nonNegativeField("damping_ns_per_m", p.damping_ns_per_m);
@@ -60,11 +62,9 @@ void validateOptions(const Options& o) {
     positiveField("filter_natural_frequency_radps", p.filter_natural_frequency_radps);
     nonNegativeField("viscous_ns_per_m", p.viscous_ns_per_m);
     nonNegativeField("tanh_slope_s_per_m", p.tanh_slope_s_per_m);
-    if (!(o.contact.anchor.stiffness_n_per_m > 0.0) ||
-        !std::isfinite(o.contact.anchor.stiffness_n_per_m))
+    if (!(v->anchor.stiffness_n_per_m > 0.0) || !std::isfinite(v->anchor.stiffness_n_per_m))
       bad("contact.anchor.stiffness_n_per_m", "must be positive and finite");
-    if (!(o.contact.anchor.damping_ns_per_m >= 0.0) ||
-        !std::isfinite(o.contact.anchor.damping_ns_per_m))
+    if (!(v->anchor.damping_ns_per_m >= 0.0) || !std::isfinite(v->anchor.damping_ns_per_m))
       bad("contact.anchor.damping_ns_per_m", "must be finite and not negative");
   }
   if (!(o.solver.row_floor > 0.0) || !std::isfinite(o.solver.row_floor))
@@ -403,7 +403,7 @@ std::shared_ptr<const Model> compileModel(std::shared_ptr<const hand::HandModel>
   m->objects = std::move(objects);
   m->options = options;
   // Seed 004's penalty model: its body pairs, the ground's box and the meshes' closure, once.
-  if (options.contact.model == ContactModel::Seed004) m->penalty = buildPenaltyGeometry(*m);
+  if (options.contact.volumePenalty()) m->penalty = buildPenaltyGeometry(*m);
   return m;
 }
 
@@ -412,7 +412,7 @@ std::shared_ptr<const Model> withObjects(const Model& model, std::vector<ObjectM
 }
 
 bool anyTorsional(const Model& model) {
-  if (model.options.contact.model != ContactModel::Default) return false;
+  if (!model.options.contact.constraint()) return false;
   for (std::size_t o = 0; o < model.objects.size(); ++o)
     if (objectTorsional(model, static_cast<int>(o)) > 0.0) return true;
   return false;

@@ -29,6 +29,14 @@ using stages::idx;
 
 namespace {
 
+// The volume penalty model's options; their defaults for options of another model (only
+// penaltyStableStep is asked then).
+const VolumePenaltyOptions& penaltyOptions(const Options& options) {
+  static const VolumePenaltyOptions kDefaults;
+  const VolumePenaltyOptions* v = options.contact.volumePenalty();
+  return v ? *v : kDefaults;
+}
+
 // One side of a pair during the step.
 struct Side {
   const CollisionBody* body = nullptr;
@@ -309,7 +317,7 @@ double implicitPenaltyMagnitude(const Model& model, SimState& s, const Side& a, 
                                 double d0, double moving_mass, double inverse_mass,
                                 PenaltyPairState& st) {
   PenaltyWorkspace& pw = s.work.penalty;
-  const contact::PenaltyContactParams& pp = model.options.contact.penalty;
+  const contact::PenaltyContactParams& pp = penaltyOptions(model.options).penalty;
   const double dt = model.options.dt;
   const auto na = idx(model.actuatorCount());
   const Eigen::Vector3d& c = ov.centroid_world;
@@ -395,7 +403,7 @@ void penaltyFriction(const Model& model, SimState& s, const PenaltyPair& pair, c
                      const Side& b, const collision::OverlapResult& ov, const Eigen::Vector3d& n,
                      double magnitude, PenaltyPairState& st, Eigen::Vector3d& friction,
                      Eigen::Vector3d& torque) {
-  const ContactOptions& co = model.options.contact;
+  const VolumePenaltyOptions& co = penaltyOptions(model.options);
   const contact::PenaltyContactParams& pp = co.penalty;
   const double dt = model.options.dt;
   const Eigen::Vector3d& c = ov.centroid_world;
@@ -477,7 +485,7 @@ void computePenaltyContacts(const Model& model, SimState& s) {
   if (!model.penalty) return;
   const PenaltyGeometry& g = *model.penalty;
   sizePenaltyState(model, s);
-  const ContactOptions& co = model.options.contact;
+  const VolumePenaltyOptions& co = penaltyOptions(model.options);
   const contact::PenaltyContactParams& pp = co.penalty;
   const double dt = model.options.dt;
   const double t = s.time;
@@ -639,7 +647,7 @@ void publishPenaltyContacts(SimState& s) {
 StepLimit penaltyStableStep(const Options& options, const std::vector<ObjectModel>& objects) {
   StepLimit out;
   out.dt_max = std::numeric_limits<double>::infinity();
-  const ContactOptions& co = options.contact;
+  const VolumePenaltyOptions& co = penaltyOptions(options);
   for (const ObjectModel& o : objects) {
     if (o.fixed || !(o.mass.mass_kg > 0.0)) continue;
     const double m = o.mass.mass_kg;

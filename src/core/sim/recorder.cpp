@@ -379,11 +379,11 @@ void addContactPairChannels(Recorder& recorder, const Model& m) {
   for (const ObjectModel& o : m.objects) any = any || !o.fixed;
   if (!any) return;
   const hand::HandModel& hand = m.hand();
-  // Twisting couples exist with the default model's torsional rows and seed004's anchor friction.
-  const bool twisting =
-      m.options.contact.model == ContactModel::Seed004
-          ? m.options.contact.friction == PenaltyFriction::Anchor
-          : anyTorsional(m);
+  // Twisting couples exist with the constraint model's torsional rows and the volume penalty
+  // model's anchor friction.
+  const bool twisting = m.options.contact.volumePenalty()
+                            ? m.options.contact.volumePenalty()->friction == PenaltyFriction::Anchor
+                            : anyTorsional(m);
   // `spin`: the pair can twist (it has an object; link-link contacts are frictionless).
   auto add = [&recorder](const std::string& a, const std::string& b, PairBody pa, PairBody pb,
                          bool spin) {

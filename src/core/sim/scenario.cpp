@@ -242,32 +242,49 @@ void readContact(const JsonDocument& doc, const json& c_ref, Options& options) {
         doc.fail(p, "expected a value in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
     }
   };
-  read("stiffness", options.contact.stiffness, 0.0, 1.0);
-  read("slop_m", options.contact.slop, 0.0, 0.01);
-  read("sink_rate", options.contact.sink_rate, 0.0, 1.0);
   read("mu", options.contact.mu, 0.0, 100.0);
-  read("object_push", options.contact.object_push, 0.0, 1.0);
-  read("torsional_m", options.contact.torsional, 0.0, 0.1);
   if (const json* cc = doc.optional(*c, "continuous"))
     options.contact.continuous = doc.boolean(*cc, "/contact/continuous");
   if (const json* m = doc.optional(*c, "model")) {
-    // "default": the velocity-level Coulomb model; "seed004": seed 004's penalty contact
-    // (docs/free-objects.md, "Seed 004's model in the engine").
+    // "default": the constraint model (velocity-level Coulomb); "seed004": seed 004's volume
+    // penalty contact (docs/free-objects.md, "Seed 004's model in the engine").
     const std::string model = doc.string(*m, "/contact/model");
     if (model == "seed004")
-      options.contact.model = ContactModel::Seed004;
-    else if (model != "default")
+      options.contact.useVolumePenalty();
+    else if (model == "default")
+      options.contact.useConstraint();
+    else
       doc.fail("/contact/model", "expected \"default\" or \"seed004\"");
   }
-  // The seed004 model's keys, in SI (defaults: contact::PenaltyContactParams and
-  // contact::AnchorFrictionParams).
-  const bool seed004 = options.contact.model == ContactModel::Seed004;
-  auto readPenalty = [&](const char* key, double& value, double lo, double hi) {
-    if (doc.optional(*c, key) && !seed004)
-      doc.fail(JsonDocument::child("/contact", key), "only with \"model\": \"seed004\"");
+  // Each model's own keys; a key of the other model names the model it belongs to.
+  ConstraintContactOptions* constraint = options.contact.constraint();
+  VolumePenaltyOptions* penalty = options.contact.volumePenalty();
+  double unused = 0.0;
+  auto readOf = [&](bool mine, const char* model, const char* key, double& value, double lo,
+                    double hi) {
+    if (doc.optional(*c, key) && !mine)
+      doc.fail(JsonDocument::child("/contact", key),
+               std::string("only with \"model\": \"") + model + "\"");
     read(key, value, lo, hi);
   };
-  contact::PenaltyContactParams& pp = options.contact.penalty;
+  auto readConstraint = [&](const char* key, double ConstraintContactOptions::*field, double lo,
+                            double hi) {
+    readOf(constraint != nullptr, "default", key, constraint ? constraint->*field : unused, lo, hi);
+  };
+  readConstraint("stiffness", &ConstraintContactOptions::stiffness, 0.0, 1.0);
+  readConstraint("slop_m", &ConstraintContactOptions::slop, 0.0, 0.01);
+  readConstraint("sink_rate", &ConstraintContactOptions::sink_rate, 0.0, 1.0);
+  readConstraint("object_push", &ConstraintContactOptions::object_push, 0.0, 1.0);
+  readConstraint("torsional_m", &ConstraintContactOptions::torsional, 0.0, 0.1);
+  // The volume penalty model's keys, in SI (defaults: contact::PenaltyContactParams and
+  // contact::AnchorFrictionParams).
+  contact::PenaltyContactParams no_params;
+  contact::AnchorFrictionParams no_anchor;
+  contact::PenaltyContactParams& pp = penalty ? penalty->penalty : no_params;
+  contact::AnchorFrictionParams& anchor = penalty ? penalty->anchor : no_anchor;
+  auto readPenalty = [&](const char* key, double& value, double lo, double hi) {
+    readOf(penalty != nullptr, "seed004", key, value, lo, hi);
+  };
   readPenalty("g1_n_per_m", pp.stiffness_n_per_m, 1e-6, 1e12);
   readPenalty("g2_ns_per_m", pp.damping_ns_per_m, 0.0, 1e12);
   readPenalty("gi", pp.first_contact_gain, 0.0, 1e6);
@@ -277,22 +294,26 @@ void readContact(const JsonDocument& doc, const json& c_ref, Options& options) {
   readPenalty("filter_natural_frequency_radps", pp.filter_natural_frequency_radps, 1e-3, 1e9);
   readPenalty("viscous_ns_per_m", pp.viscous_ns_per_m, 0.0, 1e9);
   readPenalty("tanh_slope_s_per_m", pp.tanh_slope_s_per_m, 0.0, 1e9);
-  readPenalty("anchor_stiffness_n_per_m", options.contact.anchor.stiffness_n_per_m, 1e-6, 1e12);
-  readPenalty("anchor_damping_ns_per_m", options.contact.anchor.damping_ns_per_m, 0.0, 1e12);
+  readPenalty("anchor_stiffness_n_per_m", anchor.stiffness_n_per_m, 1e-6, 1e12);
+  readPenalty("anchor_damping_ns_per_m", anchor.damping_ns_per_m, 0.0, 1e12);
   if (const json* f = doc.optional(*c, "friction")) {
-    if (!seed004) doc.fail("/contact/friction", "only with \"model\": \"seed004\"");
+    if (!penalty) doc.fail("/contact/friction", "only with \"model\": \"seed004\"");
     const std::string law = doc.string(*f, "/contact/friction");
     if (law == "tanh")
-      options.contact.friction = PenaltyFriction::Tanh;
-    else if (law != "anchor")
+      penalty->friction = PenaltyFriction::Tanh;
+    else if (law == "anchor")
+      penalty->friction = PenaltyFriction::Anchor;
+    else
       doc.fail("/contact/friction", "expected \"anchor\" or \"tanh\"");
   }
   if (const json* in = doc.optional(*c, "integration")) {
-    if (!seed004) doc.fail("/contact/integration", "only with \"model\": \"seed004\"");
+    if (!penalty) doc.fail("/contact/integration", "only with \"model\": \"seed004\"");
     const std::string how = doc.string(*in, "/contact/integration");
     if (how == "explicit")
-      options.contact.integration = PenaltyIntegration::Explicit;
-    else if (how != "implicit")
+      penalty->integration = PenaltyIntegration::Explicit;
+    else if (how == "implicit")
+      penalty->integration = PenaltyIntegration::Implicit;
+    else
       doc.fail("/contact/integration", "expected \"implicit\" or \"explicit\"");
   }
   if (const json* k = doc.optional(*c, "kdop_k")) {
@@ -557,7 +578,7 @@ ObjectModel readObject(const JsonDocument& doc, const json& o_ref, const std::st
   }
   if (const json* tm = doc.optional(o, "torsional_m")) {
     const std::string p = JsonDocument::child(op, "torsional_m");
-    if (scene.contact.model != ContactModel::Default)
+    if (!scene.contact.constraint())
       doc.fail(p,
                "only with the default contact model (seed004's twisting friction comes "
                "from the overlap's area)");
@@ -673,7 +694,7 @@ Scenario readScenario(const JsonDocument& doc) {
   }
   // The seed004 model's explicit friction (and, with "integration": "explicit", its normal
   // force) bounds the step too (sim/penalty_contacts.hpp).
-  if (sc.options.contact.model == ContactModel::Seed004) {
+  if (sc.options.contact.volumePenalty()) {
     const StepLimit limit = penaltyStableStep(sc.options, sc.objects);
     if (sc.options.dt > limit.dt_max)
       doc.fail(doc.optional(root, "dt_s") ? "/dt_s" : "",
@@ -730,34 +751,30 @@ ordered segmentsJson(const ActuatorTrajectory& trajectory) {
   return segments;
 }
 
-// "contact": the contact options, seed004's parameters with its model.
+// "contact": the options every model uses, then the model with its own.
 ordered contactJson(const Options& options) {
-  ordered out = {{"stiffness", options.contact.stiffness},
-                 {"slop_m", options.contact.slop},
-                 {"sink_rate", options.contact.sink_rate},
-                 {"kdop_k", options.contact.kdop_k},
-                 {"model", "default"},
-                 {"mu", options.contact.mu},
-                 {"object_push", options.contact.object_push},
-                 {"torsional_m", options.contact.torsional}};
-  if (options.contact.model == ContactModel::Seed004) {
-    const contact::PenaltyContactParams& pp = options.contact.penalty;
-    ordered& c = out;
-    c["model"] = "seed004";
-    c["friction"] = options.contact.friction == PenaltyFriction::Tanh ? "tanh" : "anchor";
-    c["integration"] =
-        options.contact.integration == PenaltyIntegration::Explicit ? "explicit" : "implicit";
-    c["g1_n_per_m"] = pp.stiffness_n_per_m;
-    c["g2_ns_per_m"] = pp.damping_ns_per_m;
-    c["gi"] = pp.first_contact_gain;
-    c["gt"] = pp.first_contact_delay;
-    c["target_depth_m"] = pp.target_depth_m;
-    c["filter_damping_ratio"] = pp.filter_damping_ratio;
-    c["filter_natural_frequency_radps"] = pp.filter_natural_frequency_radps;
-    c["viscous_ns_per_m"] = pp.viscous_ns_per_m;
-    c["tanh_slope_s_per_m"] = pp.tanh_slope_s_per_m;
-    c["anchor_stiffness_n_per_m"] = options.contact.anchor.stiffness_n_per_m;
-    c["anchor_damping_ns_per_m"] = options.contact.anchor.damping_ns_per_m;
+  const ContactOptions& co = options.contact;
+  if (const ConstraintContactOptions* c = co.constraint())
+    return ordered{
+        {"stiffness", c->stiffness},     {"slop_m", c->slop},          {"sink_rate", c->sink_rate},
+        {"kdop_k", co.kdop_k},           {"model", "default"},         {"mu", co.mu},
+        {"object_push", c->object_push}, {"torsional_m", c->torsional}};
+  ordered out = {{"kdop_k", co.kdop_k}, {"model", "seed004"}, {"mu", co.mu}};
+  if (const VolumePenaltyOptions* v = co.volumePenalty()) {
+    const contact::PenaltyContactParams& pp = v->penalty;
+    out["friction"] = v->friction == PenaltyFriction::Tanh ? "tanh" : "anchor";
+    out["integration"] = v->integration == PenaltyIntegration::Explicit ? "explicit" : "implicit";
+    out["g1_n_per_m"] = pp.stiffness_n_per_m;
+    out["g2_ns_per_m"] = pp.damping_ns_per_m;
+    out["gi"] = pp.first_contact_gain;
+    out["gt"] = pp.first_contact_delay;
+    out["target_depth_m"] = pp.target_depth_m;
+    out["filter_damping_ratio"] = pp.filter_damping_ratio;
+    out["filter_natural_frequency_radps"] = pp.filter_natural_frequency_radps;
+    out["viscous_ns_per_m"] = pp.viscous_ns_per_m;
+    out["tanh_slope_s_per_m"] = pp.tanh_slope_s_per_m;
+    out["anchor_stiffness_n_per_m"] = v->anchor.stiffness_n_per_m;
+    out["anchor_damping_ns_per_m"] = v->anchor.damping_ns_per_m;
   }
   return out;
 }

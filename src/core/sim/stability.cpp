@@ -35,9 +35,9 @@ std::string shortNumber(double value) {
 
 StepLimit stableStep(const Model& model, const SimState& s) {
   StepLimit limit = stableStep(model.hand(), s.q, s.clutches);
-  // seed004: the explicit friction of the penalty contact, and its normal force when integrated
-  // explicitly (sim/penalty_contacts.hpp).
-  if (model.options.contact.model == ContactModel::Seed004) {
+  // The volume penalty model: the explicit friction of the penalty contact, and its normal force
+  // when integrated explicitly (sim/penalty_contacts.hpp).
+  if (model.options.contact.volumePenalty()) {
     const StepLimit penalty = penaltyStableStep(model.options, model.objects);
     if (penalty.dt_max < limit.dt_max) limit = penalty;
   }

@@ -10,12 +10,13 @@
 // D, H, C by Lagrange-Euler (seed 000 eq. 8). The free objects: rigid bodies, six velocities each
 // (seed 004 eq. 1-2). Both meet in one velocity solve.
 //
-// Two contact models share the stages (ContactOptions::model):
-//  - the default, Coulomb constraints: contacts come from geometry (detectContacts); contacts
-//    and actuator limits are unilateral velocity constraints with an isotropic friction cone,
-//    solved by projected Gauss-Seidel (solveContacts), impact first, then the step, then a
-//    position correction that moves bodies without giving them velocity;
-//  - the overlap-volume penalty model of seed 004 ("seed004" in files; penalty_contacts.hpp):
+// Two contact models implement the same four stages (ContactModelStages: detect, add forces, add
+// them again after a clutch change, report), chosen once per step (ContactOptions::model):
+//  - the constraint model ("default" in files): contacts come from geometry (detectContacts);
+//    contacts and actuator limits are unilateral velocity constraints with an isotropic
+//    friction cone, solved by projected Gauss-Seidel (solveContacts), impact first, then the
+//    step, then a position correction that moves bodies without giving them velocity;
+//  - the volume penalty model of seed 004 ("seed004" in files; penalty_contacts.hpp):
 //    forces from the overlap volume of each body pair are added to the dynamics
 //    (computePenaltyContacts) and the velocity solve sees only the actuator limits.
 #include "handsim/sim/step.hpp"
@@ -39,31 +40,50 @@ void ensureWorkspace(const Model& model, SimState& s) {
   if (s.object_stopped.size() != model.objects.size()) matchObjects(model, s);
 }
 
+void nothing(const Model&, SimState&) {}
+void reportPenaltyContacts(const Model&, SimState& s) {
+  publishPenaltyContacts(s);
+}
+
 }  // namespace
+
+const ContactModelStages& contactModelStages(const Model& model) {
+  static constexpr ContactModelStages kConstraint{"default", detectContacts, nothing, nothing,
+                                                  nothing};
+  static constexpr ContactModelStages kVolumePenalty{"seed004", nothing, computePenaltyContacts,
+                                                     applyPenaltyContacts, reportPenaltyContacts};
+  switch (model.options.contact.kind()) {
+    case ContactModel::Constraint:
+      return kConstraint;
+    case ContactModel::VolumePenalty:
+      return kVolumePenalty;
+  }
+  return kConstraint;
+}
 
 void step(const Model& model, SimState& s) {
   ensureWorkspace(model, s);
   s.solver_sweeps = 0;  // counted by every solve below
-  const bool penalty = model.options.contact.model == ContactModel::Seed004;
+  const ContactModelStages& contacts = contactModelStages(model);
 
   // Where the bodies touch, and what drives the hand.
-  if (!penalty) detectContacts(model, s);         // geometry: every body pair's contacts
-  computeActuation(model, s);                     // servo efforts, tendon tensions
-  computeDynamics(model, s);                      // actuator-space inertia and forces, free bodies
-  if (penalty) computePenaltyContacts(model, s);  // overlap-volume forces into the dynamics
+  contacts.detect(model, s);      // geometry: every body pair's contacts (constraint model)
+  computeActuation(model, s);     // servo efforts, tendon tensions
+  computeDynamics(model, s);      // actuator-space inertia and forces, free bodies
+  contacts.add_forces(model, s);  // overlap-volume forces into the dynamics (penalty model)
 
   // The velocity solve: contacts, friction and actuator limits.
   solveContacts(model, s);
-  if (penalty) publishPenaltyContacts(s);
+  contacts.report(model, s);
 
   // A clutch that breaks away or re-engages changes the transmission (seed 000 eq. 10): the
   // joints follow the actuators anew, and dynamics and contact forces are solved again for it.
   if (updateClutches(model, s)) {
     forwardPosition(model, s);
     computeDynamics(model, s);
-    if (penalty) applyPenaltyContacts(model, s);
+    contacts.add_forces_again(model, s);
     solveContacts(model, s);
-    if (penalty) publishPenaltyContacts(s);
+    contacts.report(model, s);
   }
 
   // What the drives applied, then the new state.

@@ -138,6 +138,9 @@ def asset_directory() -> str: ...
 # --- simulation -----------------------------------------------------------------------------
 
 class ContactOptions:
+    """kdop_k, mu, continuous for every model; the others belong to one model each (stiffness,
+    slop, sink_rate, object_push, torsional: 'default'; friction_law, integration: 'seed004') and
+    raise ValueError under the other model."""
     stiffness: float  # [-]
     slop: float  # [m]
     sink_rate: float  # [-]

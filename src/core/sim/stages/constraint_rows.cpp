@@ -55,7 +55,7 @@ void addLinkSpinPart(const Model& model, const SimState& s, Eigen::Ref<Eigen::Ma
 // The penetration a link contact may still sink to (the slop, a fraction of the way per step),
 // so a resting link stays in touch instead of flickering; deeper ones are pushed back by the
 // contact stiffness. As a velocity: the right-hand side of the normal row.
-double linkContactBias(const ContactOptions& co, double depth, double dt) {
+double linkContactBias(const ConstraintContactOptions& co, double depth, double dt) {
   return (co.stiffness * std::max(0.0, depth - co.slop) -
           co.sink_rate * std::max(0.0, co.slop - depth)) /
          dt;
@@ -106,7 +106,7 @@ RowCounts countRows(const Model& model, const SimState& s) {
 void assembleRows(const Model& model, SimState& s, const RowCounts& counts) {
   const std::size_t na = model.actuatorCount();
   const double dt = model.options.dt;
-  const ContactOptions& co = model.options.contact;
+  const ConstraintContactOptions& co = stages::constraintOptions(model);
   StepWorkspace& w = s.work;
   const Eigen::Index nc = counts.hand, ng = counts.object, nk = counts.link, nl = counts.limit;
   const Eigen::Index nr = counts.total();

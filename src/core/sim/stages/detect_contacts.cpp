@@ -32,10 +32,10 @@ void detectGroundContacts(const Model& model, SimState& s) {
     const Twist& twist = s.object_twist_world[o];
     const double reach = obj.geometry->collision.radius +
                          (obj.geometry->collision.centre - obj.mass.centre_of_mass).norm();
-    const double margin =
-        model.options.contact.slop + 2.0 * dt *
-                                         (twist.head<3>().norm() + twist.tail<3>().norm() * reach +
-                                          model.options.gravity_world.norm() * dt);
+    const double margin = stages::constraintOptions(model).slop +
+                          2.0 * dt *
+                              (twist.head<3>().norm() + twist.tail<3>().norm() * reach +
+                               model.options.gravity_world.norm() * dt);
     // The bounding sphere first.
     if ((pose * obj.geometry->collision.centre).z() - obj.geometry->collision.radius >
         ground.height + margin)

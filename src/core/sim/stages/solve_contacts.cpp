@@ -241,7 +241,7 @@ bool solveRows(const Model& model, SimState& s) {
 void correctPositions(const Model& model, SimState& s) {
   StepWorkspace& w = s.work;
   w.velocity_position.setZero();
-  const ContactOptions& co = model.options.contact;
+  const ConstraintContactOptions& co = stages::constraintOptions(model);
   const auto nc = static_cast<Eigen::Index>(s.contacts.size());
   const auto ng = static_cast<Eigen::Index>(w.object_rows);
   if (ng == 0 || co.object_push == 0.0) return;

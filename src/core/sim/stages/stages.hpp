@@ -32,6 +32,15 @@ inline Eigen::Index idx(std::size_t i) {
   return static_cast<Eigen::Index>(i);
 }
 
+/// The constraint model's options (ContactOptions::constraint). The volume penalty model solves
+/// no contact rows, so its stages that run in both models (the limit rows, the position
+/// correction with nothing to correct) see the constraint model's defaults.
+inline const ConstraintContactOptions& constraintOptions(const Model& model) {
+  static const ConstraintContactOptions kDefaults;
+  const ConstraintContactOptions* c = model.options.contact.constraint();
+  return c ? *c : kDefaults;
+}
+
 /// Number of objects that are free in the model (each a body of the solver unless stopped).
 std::size_t freeObjectCount(const Model& model);
 

@@ -179,7 +179,7 @@ void matchObjects(const Model& model, SimState& s) {
     s.object_pose_world[o] = model.objects[o].initial_pose_world;
     if (!model.objects[o].fixed) s.object_twist_world[o] = model.objects[o].initial_twist_world;
   }
-  sizePenaltyState(model, s);  // seed004 hook: one memory per body pair
+  sizePenaltyState(model, s);  // volume penalty model: one memory per body pair
 }
 
 Eigen::Vector3d palmPointVelocityWorld(const SimState& s, const Eigen::Vector3d& p_world) {
