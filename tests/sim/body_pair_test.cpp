@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Geometry>
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -144,6 +146,72 @@ TEST(BodyPair, TheBroadPhaseNeverRejectsAPairThatTouches) {
   EXPECT_GT(rejected, 100);
   EXPECT_FALSE(bodiesMayTouch(CollisionBody{}, Eigen::Isometry3d::Identity(), box,
                               Eigen::Isometry3d::Identity()));
+}
+
+// PatchPoints::Manifold (objects among themselves and with the palm): two convex Mesh bodies go
+// through the convex narrow phase (their hulls are exactly their meshes), a non-convex one
+// keeps the k-DOP pipeline's corners; a cube resting flat on a table box touches at its four
+// bottom corners, each at the depth it was placed (worked here, not by the code under test).
+TEST(BodyPair, ManifoldTakesTwoConvexMeshesThroughTheConvexNarrowPhase) {
+  const CollisionBody cube =
+      makeCollisionBody(collision::makeBox(Eigen::Vector3d::Constant(0.05)), 18);
+  const CollisionBody table =
+      makeCollisionBody(collision::makeBox(Eigen::Vector3d(0.3, 0.2, 0.05), 2), 18);
+  ASSERT_EQ(cube.shape, CollisionShape::Mesh);
+  ASSERT_FALSE(cube.hull.empty());
+  ASSERT_FALSE(table.hull.empty());
+  StepWorkspace work;
+  std::vector<BodyPairContact> out, corners;
+  collision::ConvexScratch scratch;
+  collision::ConvexManifold m;
+  std::mt19937 rng(5);
+  int hits = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const Eigen::Isometry3d pa = randomRigidPose(rng, 0.03), pb = randomRigidPose(rng, 0.03);
+    queryBodyPair(cube, pa, table, pb, PatchPoints::Manifold, work, out);
+    const bool hit = collision::convexContact(cube.hull, pa, table.hull, pb, scratch, m);
+    ASSERT_EQ(out.size(), static_cast<std::size_t>(hit ? m.count : 0));
+    for (std::size_t k = 0; k < out.size(); ++k) {
+      EXPECT_EQ(out[k].point_world, m.points[k]);
+      EXPECT_EQ(out[k].normal_world, m.normal);
+      EXPECT_EQ(out[k].depth, m.depths[k]);
+    }
+    hits += hit;
+  }
+  EXPECT_GT(hits, 50);
+
+  // Resting flat, 0.1 mm into the table's top face (z = 0.025), turned 30 deg about z.
+  const double depth = 1e-4;
+  Eigen::Isometry3d on = Eigen::Isometry3d::Identity();
+  on.linear() = Eigen::AngleAxisd(M_PI / 6.0, Eigen::Vector3d::UnitZ()).toRotationMatrix();
+  on.translation() = Eigen::Vector3d(0.01, -0.02, 0.025 + 0.025 - depth);
+  queryBodyPair(table, Eigen::Isometry3d::Identity(), cube, on, PatchPoints::Manifold, work, out);
+  ASSERT_EQ(out.size(), 4u);
+  for (const BodyPairContact& c : out) {
+    EXPECT_NEAR(c.normal_world.z(), 1.0, 1e-12);  // from the table (A) into the cube (B)
+    EXPECT_NEAR(c.depth, depth, 1e-12);
+    // Each point is one bottom corner of the cube, within the depth of its place.
+    double nearest = 1.0;
+    for (double x : {-0.025, 0.025})
+      for (double y : {-0.025, 0.025})
+        nearest = std::min(nearest,
+                           (c.point_world - on * Eigen::Vector3d(x, y, -0.025)).head<2>().norm());
+    EXPECT_LT(nearest, 1e-12);
+  }
+
+  // A non-convex body keeps the pipeline: Manifold gives exactly the corners.
+  const CollisionBody l_body = makeCollisionBody(lShape(), 18);
+  for (int trial = 0; trial < 100; ++trial) {
+    const Eigen::Isometry3d pa = randomRigidPose(rng, 0.02), pb = randomRigidPose(rng, 0.02);
+    queryBodyPair(cube, pa, l_body, pb, PatchPoints::Manifold, work, out);
+    const std::vector<BodyPairContact> manifold = out;
+    queryBodyPair(cube, pa, l_body, pb, PatchPoints::Corners, work, corners);
+    ASSERT_EQ(manifold.size(), corners.size());
+    for (std::size_t k = 0; k < corners.size(); ++k) {
+      EXPECT_EQ(manifold[k].point_world, corners[k].point_world);
+      EXPECT_EQ(manifold[k].depth, corners[k].depth);
+    }
+  }
 }
 
 TEST(BodyPair, AHullAgainstANonConvexMeshUsesTheTrianglePipelineOnTheHull) {

@@ -21,8 +21,12 @@ struct BodyPairContact {
 
 /// What an exact-mesh patch gives: its centre (one point per patch) or the corners of its
 /// intersection polygon (up to 8, each with the patch's depth). Two hulls always give their
-/// manifold (up to collision::kMaxManifoldPoints, each with its own depth).
-enum class PatchPoints { Centre, Corners };
+/// manifold (up to collision::kMaxManifoldPoints, each with its own depth). `Manifold`: two
+/// convex bodies (a convex mesh's hull is exactly its shape) give the convex narrow phase's
+/// manifold even when neither asks to collide as a hull, other pairs their patches' corners:
+/// the pairs of objects among themselves and with the palm, where the manifold is the same
+/// surface as the meshes' at a fraction of the cost (docs/collision.md).
+enum class PatchPoints { Centre, Corners, Manifold };
 
 /// The contacts of bodies `a` and `b` at their poses (body -> world), written to `out` (cleared
 /// first): two hulls through the convex narrow phase (collision/convex_contact.hpp); otherwise

@@ -96,9 +96,11 @@ void queryBodyPair(const CollisionBody& a, const Eigen::Isometry3d& a_pose, cons
     }
     // A sphere against a non-convex mesh: the tessellation through the k-DOP pipeline.
   }
-  // Two hulls, or a hull and a convex mesh (its own hull, so the answer is as exact).
+  // Two hulls, or a hull and a convex mesh (its own hull, so the answer is as exact); with
+  // `Manifold`, two convex meshes as well.
   const bool hull_pair =
-      (a.shape == collision::CollisionShape::Hull || b.shape == collision::CollisionShape::Hull) &&
+      (points == PatchPoints::Manifold || a.shape == collision::CollisionShape::Hull ||
+       b.shape == collision::CollisionShape::Hull) &&
       !a.hull.empty() && !b.hull.empty();
   if (hull_pair) {
     collision::ConvexManifold& m = work.manifold;

@@ -91,14 +91,15 @@ void detectGroundContacts(const Model& model, SimState& s) {
   }
 }
 
-// Contacts of body X (object `object`) pushed by body Y (`other`: kPalm or an object): the
-// patches of the k-DOP pipeline between the two meshes, each reduced to the corners of its
-// intersection polygon, all with the patch's normal (out of Y into X) and depth (of X's
-// vertices below Y's surface, contact_patch.hpp).
+// Contacts of body X (object `object`) pushed by body Y (`other`: kPalm or an object): two
+// convex bodies through the convex narrow phase (its manifold, each point with its depth),
+// others by the patches of the k-DOP pipeline between the two meshes, each reduced to the
+// corners of its intersection polygon, all with the patch's normal (out of Y into X) and depth
+// (of X's vertices below Y's surface, contact_patch.hpp).
 void addBodyPairContacts(const CollisionBody& x, const Eigen::Isometry3d& x_pose,
                          const CollisionBody& y, const Eigen::Isometry3d& y_pose, int object,
                          int other, SimState& s) {
-  queryBodyPair(x, x_pose, y, y_pose, PatchPoints::Corners, s.work, s.work.pair_contacts);
+  queryBodyPair(x, x_pose, y, y_pose, PatchPoints::Manifold, s.work, s.work.pair_contacts);
   for (const BodyPairContact& p : s.work.pair_contacts) {
     Contact c;
     c.object = object;
