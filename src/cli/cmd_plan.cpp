@@ -47,21 +47,19 @@ const char* kHelp =
     "                    `handsim-cli merge` joins the N files into the one-process result\n"
     "  --quiet           no progress on stderr\n";
 
-int run(const std::vector<std::string>& argv) {
-  const Args args(argv,
-                  {"--hand", "--out", "--grasps", "--candidates", "--seed", "--threads",
-                   "--strategy", "--energy", "--friction", "--scale", "--validate", "--shard",
-                   "--support-plane", "--approach-cone", "--palm-region", "--hold"},
-                  {"--quiet"});
-  if (args.help()) {
-    std::cout << kHelp;
-    return kOk;
+// Runs a parser whose messages start with the flag's name, its refusal as a usage error.
+template <class Parse>
+auto flagValue(Parse&& parse) {
+  try {
+    return parse();
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
   }
-  args.requirePositional(1, "one object");
-  const std::string out = args.required("--out");
-  const std::vector<OutputFile> outputs{{"--out", out}};
-  requireWritable(outputs.front());
-  auto whole = [&](const char* flag, double lo, double hi, double fallback) {
+}
+
+// The planner's options from the flags (all but the support plane, which needs the object).
+planner::PlannerOptions plannerOptions(const Args& args) {
+  auto whole = [&args](const char* flag, double lo, double hi, double fallback) {
     const auto v = args.value(flag);
     if (!v) return fallback;
     const double x = parseNumber(*v, flag);
@@ -77,15 +75,6 @@ int run(const std::vector<std::string>& argv) {
   o.threads = static_cast<unsigned>(whole("--threads", 0, 256, 1));
   if (const auto s = args.value("--strategy")) o.strategy = planner::parseStrategy(*s);
   if (const auto e = args.value("--energy")) o.energy = planner::parseEnergy(*e);
-  double friction = 0.5, scale = 1.0;
-  if (const auto f = args.value("--friction")) {
-    friction = parseNumber(*f, "--friction");
-    if (!(friction >= 0.0) || friction > 100.0) throw UsageError("--friction: 0 to 100");
-  }
-  if (const auto s = args.value("--scale")) {
-    scale = parseNumber(*s, "--scale");
-    if (!(scale > 0.0) || scale > 1e6) throw UsageError("--scale: must be > 0");
-  }
   if (const auto s = args.value("--shard")) {
     const auto slash = s->find('/');
     if (slash == std::string::npos) throw UsageError("--shard: write i/N, e.g. 0/4");
@@ -96,18 +85,37 @@ int run(const std::vector<std::string>& argv) {
     o.shard = static_cast<int>(i);
     o.shards = static_cast<int>(n);
   }
-  // The parsers' messages start with the flag's name.
-  auto constraint = [](auto&& parse) {
-    try {
-      return parse();
-    } catch (const std::invalid_argument& e) {
-      throw UsageError(e.what());
-    }
-  };
   if (const auto c = args.value("--approach-cone"))
-    o.constraints.approach_cone = constraint([&] { return planner::parseApproachCone(*c); });
+    o.constraints.approach_cone = flagValue([&] { return planner::parseApproachCone(*c); });
   if (const auto r = args.value("--palm-region"))
-    o.constraints.palm_region = constraint([&] { return planner::parsePalmRegion(*r); });
+    o.constraints.palm_region = flagValue([&] { return planner::parsePalmRegion(*r); });
+  return o;
+}
+
+int run(const std::vector<std::string>& argv) {
+  const Args args(argv,
+                  {"--hand", "--out", "--grasps", "--candidates", "--seed", "--threads",
+                   "--strategy", "--energy", "--friction", "--scale", "--validate", "--shard",
+                   "--support-plane", "--approach-cone", "--palm-region", "--hold"},
+                  {"--quiet"});
+  if (args.help()) {
+    std::cout << kHelp;
+    return kOk;
+  }
+  args.requirePositional(1, "one object");
+  const std::string out = args.required("--out");
+  const std::vector<OutputFile> outputs{{"--out", out}};
+  requireWritable(outputs.front());
+  planner::PlannerOptions o = plannerOptions(args);
+  double friction = 0.5, scale = 1.0;
+  if (const auto f = args.value("--friction")) {
+    friction = parseNumber(*f, "--friction");
+    if (!(friction >= 0.0) || friction > 100.0) throw UsageError("--friction: 0 to 100");
+  }
+  if (const auto s = args.value("--scale")) {
+    scale = parseNumber(*s, "--scale");
+    if (!(scale > 0.0) || scale > 1e6) throw UsageError("--scale: must be > 0");
+  }
   std::vector<planner::ValidationPreset> presets;
   for (const auto& p : args.values("--validate")) presets.push_back(planner::validationPreset(p));
   applyHold(args.value("--hold"), presets);
@@ -120,7 +128,7 @@ int run(const std::vector<std::string>& argv) {
   requireDistinct(outputs, {hand->source_file, object.source});
   if (const auto p = args.value("--support-plane"))
     o.constraints.support_plane =
-        constraint([&] { return planner::parseSupportPlane(*p, object.geometry->collision.mesh); });
+        flagValue([&] { return planner::parseSupportPlane(*p, object.geometry->collision.mesh); });
   const planner::PlannerModel pm = planner::compilePlannerModel(hand, object, friction);
 
   const bool quiet = args.has("--quiet");

@@ -217,12 +217,81 @@ int armJoint(const hand::ArmModel& arm, const py::handle& which) {
   return j;
 }
 
+// RunPlan's arm: its start and its joints' motions (docs/arm.md).
+void bindRunPlanArm(py::class_<RunPlan>& cls) {
+  cls.def_property(
+         "arm_initial", [](const RunPlan& p) { return p.arm.initial; },
+         [](RunPlan& p, const std::vector<double>& q) { p.arm.initial = q; },
+         "Arm joint positions at t = 0 [rad or m], one per arm joint in Hand.arm_joint_names "
+         "order (empty: all 0; docs/arm.md). The palm starts at palm_pose; the arm's base is "
+         "where that puts it. set_arm sets them by name, checked against the limits.")
+      .def_property_readonly(
+          "arm_moves", [](const RunPlan& p) { return p.arm.drives(); },
+          "Whether an arm joint has a motion (set_arm_motion): the arm then drives the palm, "
+          "and the plan may have no palm motion.")
+      .def(
+          "set_arm",
+          [](RunPlan& p, const py::object& hand_or_model, const py::object& initial) {
+            const hand::ArmModel& arm = armOf(hand_or_model);
+            const kinematics::Chain& c = arm.chain;
+            std::vector<double> q(static_cast<std::size_t>(c.dof()));
+            for (int j = 0; j < c.dof(); ++j) {
+              const auto& row = c.rows[static_cast<std::size_t>(c.rowOfJoint(j))];
+              q[static_cast<std::size_t>(j)] = std::clamp(0.0, row.lower, row.upper);
+            }
+            std::vector<std::pair<int, double>> given;
+            if (py::isinstance<py::dict>(initial)) {
+              for (const auto& [k, v] : initial.cast<py::dict>())
+                given.emplace_back(armJoint(arm, k), v.cast<double>());
+            } else if (!initial.is_none()) {
+              const auto a = realArray(initial, "initial");
+              if (a.ndim() != 1 || a.shape(0) != c.dof())
+                throw std::invalid_argument("initial: the arm has " + std::to_string(c.dof()) +
+                                            " joints, got shape " + shapeText(a));
+              for (int j = 0; j < c.dof(); ++j) given.emplace_back(j, a.data()[j]);
+            }
+            for (const auto& [j, v] : given) {
+              const auto& row = c.rows[static_cast<std::size_t>(c.rowOfJoint(j))];
+              const std::string& name = c.joint_names[static_cast<std::size_t>(c.rowOfJoint(j))];
+              if (!std::isfinite(v) || v < row.lower || v > row.upper)
+                throw std::invalid_argument("arm joint '" + name + "': " + std::to_string(v) +
+                                            " is outside its limits [" + std::to_string(row.lower) +
+                                            ", " + std::to_string(row.upper) + "]");
+              q[static_cast<std::size_t>(j)] = v;
+            }
+            p.arm.initial = q;
+          },
+          py::arg("hand"), py::arg("initial") = py::none(),
+          "The arm's start (docs/arm.md) for a hand with an arm (Hand or Model): `initial` "
+          "by URDF joint name (dict) or one value per arm joint [rad or m], within the limits; "
+          "joints not named start at 0 clamped into their limits. As a scenario file's "
+          "\"arm\": {\"initial\": ...}.")
+      .def(
+          "set_arm_motion",
+          [](RunPlan& p, const py::object& hand_or_model, const py::object& joint,
+             const Segments& segments, const Sinusoids& sinusoids) {
+            const hand::ArmModel& arm = armOf(hand_or_model);
+            const int j = armJoint(arm, joint);
+            sim::AxisMotion motion = axisMotionOf(segments, sinusoids);
+            if (p.arm.motion.size() != static_cast<std::size_t>(arm.dof()))
+              p.arm.motion.assign(static_cast<std::size_t>(arm.dof()), sim::AxisMotion());
+            p.arm.motion[static_cast<std::size_t>(j)] = std::move(motion);
+          },
+          py::arg("hand"), py::arg("joint"), py::arg("segments") = Segments{},
+          py::arg("sinusoids") = Sinusoids{},
+          "An arm joint's motion (joint: index or URDF name) as offsets from its start "
+          "[rad or m]: trapezoidal segments (to, max_velocity, max_acceleration, start_s or "
+          "None) from 0, plus sinusoids (amplitude, frequency_hz, start_s, cycles), as "
+          "set_palm_motion. Replaces what the joint had. When an arm joint moves, the arm "
+          "drives the palm (arm_moves) and a palm motion is refused when the run starts.");
+}
+
 }  // namespace
 
 void bindRunPlan(py::module_& m) {
-  py::class_<RunPlan>(m, "RunPlan",
-                      "What a run does: start pose, references, controller, duration.")
-      .def(py::init<>())
+  py::class_<RunPlan> cls(m, "RunPlan",
+                          "What a run does: start pose, references, controller, duration.");
+  cls.def(py::init<>())
       .def(py::init<const RunPlan&>(), py::arg("other"), "A copy of another plan.")
       .def(
           "copy", [](const RunPlan& p) { return RunPlan(p); },
@@ -295,73 +364,8 @@ void bindRunPlan(py::module_& m) {
           "The palm's prescribed motion on one axis ('x', 'y', 'z' in m; 'rx', 'ry', 'rz' in rad "
           "about world axes through the palm origin): trapezoidal segments (to, max_velocity, "
           "max_acceleration, start_s or None) from 0, plus sinusoids (amplitude, frequency_hz, "
-          "start_s, cycles). Replaces what the axis had.")
-      .def_property(
-          "arm_initial", [](const RunPlan& p) { return p.arm.initial; },
-          [](RunPlan& p, const std::vector<double>& q) { p.arm.initial = q; },
-          "Arm joint positions at t = 0 [rad or m], one per arm joint in Hand.arm_joint_names "
-          "order (empty: all 0; docs/arm.md). The palm starts at palm_pose; the arm's base is "
-          "where that puts it. set_arm sets them by name, checked against the limits.")
-      .def_property_readonly(
-          "arm_moves", [](const RunPlan& p) { return p.arm.drives(); },
-          "Whether an arm joint has a motion (set_arm_motion): the arm then drives the palm, "
-          "and the plan may have no palm motion.")
-      .def(
-          "set_arm",
-          [](RunPlan& p, const py::object& hand_or_model, const py::object& initial) {
-            const hand::ArmModel& arm = armOf(hand_or_model);
-            const kinematics::Chain& c = arm.chain;
-            std::vector<double> q(static_cast<std::size_t>(c.dof()));
-            for (int j = 0; j < c.dof(); ++j) {
-              const auto& row = c.rows[static_cast<std::size_t>(c.rowOfJoint(j))];
-              q[static_cast<std::size_t>(j)] = std::clamp(0.0, row.lower, row.upper);
-            }
-            std::vector<std::pair<int, double>> given;
-            if (py::isinstance<py::dict>(initial)) {
-              for (const auto& [k, v] : initial.cast<py::dict>())
-                given.emplace_back(armJoint(arm, k), v.cast<double>());
-            } else if (!initial.is_none()) {
-              const auto a = realArray(initial, "initial");
-              if (a.ndim() != 1 || a.shape(0) != c.dof())
-                throw std::invalid_argument("initial: the arm has " + std::to_string(c.dof()) +
-                                            " joints, got shape " + shapeText(a));
-              for (int j = 0; j < c.dof(); ++j) given.emplace_back(j, a.data()[j]);
-            }
-            for (const auto& [j, v] : given) {
-              const auto& row = c.rows[static_cast<std::size_t>(c.rowOfJoint(j))];
-              const std::string& name = c.joint_names[static_cast<std::size_t>(c.rowOfJoint(j))];
-              if (!std::isfinite(v) || v < row.lower || v > row.upper)
-                throw std::invalid_argument("arm joint '" + name + "': " + std::to_string(v) +
-                                            " is outside its limits [" +
-                                            std::to_string(row.lower) + ", " +
-                                            std::to_string(row.upper) + "]");
-              q[static_cast<std::size_t>(j)] = v;
-            }
-            p.arm.initial = q;
-          },
-          py::arg("hand"), py::arg("initial") = py::none(),
-          "The arm's start (docs/arm.md) for a hand with an arm (Hand or Model): `initial` "
-          "by URDF joint name (dict) or one value per arm joint [rad or m], within the limits; "
-          "joints not named start at 0 clamped into their limits. As a scenario file's "
-          "\"arm\": {\"initial\": ...}.")
-      .def(
-          "set_arm_motion",
-          [](RunPlan& p, const py::object& hand_or_model, const py::object& joint,
-             const Segments& segments, const Sinusoids& sinusoids) {
-            const hand::ArmModel& arm = armOf(hand_or_model);
-            const int j = armJoint(arm, joint);
-            sim::AxisMotion motion = axisMotionOf(segments, sinusoids);
-            if (p.arm.motion.size() != static_cast<std::size_t>(arm.dof()))
-              p.arm.motion.assign(static_cast<std::size_t>(arm.dof()), sim::AxisMotion());
-            p.arm.motion[static_cast<std::size_t>(j)] = std::move(motion);
-          },
-          py::arg("hand"), py::arg("joint"),
-          py::arg("segments") = Segments{}, py::arg("sinusoids") = Sinusoids{},
-          "An arm joint's motion (joint: index or URDF name) as offsets from its start "
-          "[rad or m]: trapezoidal segments (to, max_velocity, max_acceleration, start_s or "
-          "None) from 0, plus sinusoids (amplitude, frequency_hz, start_s, cycles), as "
-          "set_palm_motion. Replaces what the joint had. When an arm joint moves, the arm "
-          "drives the palm (arm_moves) and a palm motion is refused when the run starts.");
+          "start_s, cycles). Replaces what the axis had.");
+  bindRunPlanArm(cls);
 }
 
 void bindScenario(py::module_& m) {

@@ -475,6 +475,147 @@ void publishPenaltyContact(const PenaltyPair& pair, const Eigen::Vector3d& c,
 
 }  // namespace
 
+namespace {
+
+// The overlap of one pair into PenaltyWorkspace::result, after the broad phase; false (the
+// pair released) when the bodies are apart, do not overlap, or the overlap is not finite (a
+// counted warning).
+bool measurePenaltyOverlap(const Model& model, SimState& s, const PenaltyPair& pair, const Side& a,
+                           const Side& b, PenaltyPairState& st) {
+  PenaltyWorkspace& pw = s.work.penalty;
+  const VolumePenaltyOptions& co = penaltyOptions(model.options);
+  // Broad phase: bounding spheres (the ground: the object's lowest possible point).
+  const Eigen::Vector3d cb = b.pose * b.body->centre;
+  if (pair.kind == PenaltyPair::Kind::Ground) {
+    if (cb.z() - b.body->radius > model.options.ground.height) {
+      releasePair(st);
+      return false;
+    }
+  } else if ((a.pose * a.body->centre - cb).norm() > a.body->radius + b.body->radius) {
+    releasePair(st);
+    return false;
+  }
+  if ((!a.closed || !b.closed) && !st.open_warned) {
+    st.open_warned = true;
+    addWarning(s, "seed004 contact of object '" +
+                      model.objects[static_cast<std::size_t>(pair.object)].name +
+                      "' with an open mesh: the overlap uses the winding-number inside test "
+                      "(approximate; docs/collision.md section 8)");
+  }
+  collision::OverlapOptions oo;
+  oo.a_closed = a.closed;
+  oo.b_closed = b.closed;
+  // The pieces give the implicit step's exact depth rate.
+  oo.keep_pieces = co.integration == PenaltyIntegration::Implicit;
+  collision::computeOverlap(a.body->tree, a.pose, b.body->tree, b.pose, pw.overlap, pw.result, oo);
+  const collision::OverlapResult& ov = pw.result;
+  if (!(ov.volume > 0.0) || ov.direction_world.squaredNorm() == 0.0) {
+    releasePair(st);
+    return false;
+  }
+  if (!std::isfinite(ov.volume) || !ov.centroid_world.allFinite() ||
+      !ov.direction_world.allFinite()) {
+    addWarning(s, "seed004 contact of object '" +
+                      model.objects[static_cast<std::size_t>(pair.object)].name +
+                      "': the overlap is not finite; no force this step");
+    releasePair(st);
+    return false;
+  }
+  return true;
+}
+
+// One pair of the stage (PenaltyGeometry::pairs[k]): its overlap, eq. 4-6's normal force and
+// the friction, added to the bodies it acts on and published as a contact.
+void computePenaltyPair(const Model& model, SimState& s, std::size_t k) {
+  const PenaltyGeometry& g = *model.penalty;
+  PenaltyWorkspace& pw = s.work.penalty;
+  const VolumePenaltyOptions& co = penaltyOptions(model.options);
+  const contact::PenaltyContactParams& pp = co.penalty;
+  const double dt = model.options.dt;
+  const double t = s.time;
+  const PenaltyPair& pair = g.pairs[k];
+  PenaltyPairState& st = s.penalty_pairs[k];
+  const Side b = sideOfObject(model, s, g, pair.object);
+  const Side a = sideA(model, s, g, pair);
+  // Something must feel the force: a moving object or a finger link.
+  if (b.free_body < 0 && a.free_body < 0 && a.finger < 0) {
+    releasePair(st);
+    return;
+  }
+  if (a.body->empty() || b.body->empty()) return;
+  if (!measurePenaltyOverlap(model, s, pair, a, b, st)) return;
+  const collision::OverlapResult& ov = pw.result;
+  const Eigen::Vector3d n = ov.direction_world.normalized();  // s_n, from A into B
+  const Eigen::Vector3d& c = ov.centroid_world;
+  const bool fresh = !st.touching;
+  st.reference_area = contact::referenceArea(st.reference_area, ov.area_a, ov.area_b);
+  const double d0 = contact::equivalentDepth(ov.volume, st.reference_area);
+  if (fresh) {
+    // A new contact: eq. 4 starts at rest on the depth, eq. 5's impact at the approach speed
+    // the bodies came in with (at the start of the step, before this step's gravity: a body
+    // put down at rest has no impact, whatever dt).
+    const double u =
+        (pointVelocity(model, s, b, c, false) - pointVelocity(model, s, a, c, false)).dot(n);
+    st.touching = true;
+    st.filter = contact::startLowPass(d0);
+    st.first.time_s = t;
+    st.first.approach_mps = std::max(0.0, -u);
+    st.anchor = {};
+    st.twist = 0.0;
+  }
+  // Eq. 5's M: the masses the contact stops (the ground, the palm, fixed objects and links
+  // have none here; a link's inertia is in the actuators), and their inverse for eq. 4's floor.
+  double moving_mass = 0.0, inverse_mass = 0.0;
+  for (const Side* side : {&a, &b})
+    if (side->free_body >= 0) {
+      const double m = model.objects[static_cast<std::size_t>(side->object)].mass.mass_kg;
+      moving_mass += m;
+      inverse_mass += 1.0 / m;
+    }
+  double magnitude = 0.0;
+  if (co.integration == PenaltyIntegration::Explicit) {
+    // Eq. 4-6 from the state at the start of the step, held constant over it: eq. 4's filter
+    // catches up with the depth measured now (its input linear from last step's), eq. 5's
+    // gain at t, eq. 6 on d0 and the filtered rate. A new contact's filter starts at rest.
+    const double kappa = contact::firstContactGain(pp, st.first, moving_mass, t);
+    if (!fresh)
+      contact::advanceLowPass(st.filter, d0, dt, pp.filter_damping_ratio,
+                              contact::filterNaturalFrequency(pp, kappa, inverse_mass));
+    magnitude = contact::penaltyForceMagnitude(pp, kappa, d0, st.filter.rate);
+  } else {
+    magnitude = implicitPenaltyMagnitude(model, s, a, b, ov, n, d0, moving_mass, inverse_mass, st);
+  }
+  const Eigen::Vector3d normal_force = contact::penaltyForceOnB(magnitude, n);
+  if (!normal_force.allFinite()) {
+    addWarning(s, "seed004 contact of object '" +
+                      model.objects[static_cast<std::size_t>(pair.object)].name +
+                      "': the force is not finite; no force this step");
+    releasePair(st);
+    return;
+  }
+  addWrench(model, s, b.free_body, b.object, c, normal_force);
+  addWrench(model, s, a.free_body, a.object, c, -normal_force);
+  if (a.finger >= 0) addLinkLoad(model, s, a.finger, a.row, c, -normal_force);
+  // Friction, explicit: on B's velocity relative to A at c at the start of the step. That is
+  // the velocity the bodies moved with during the last step, so the anchor's extension is
+  // their true relative displacement (a predicted velocity that the friction itself then
+  // changes would make the anchor drift).
+  Eigen::Vector3d friction, torque;
+  penaltyFriction(model, s, pair, a, b, ov, n, magnitude, st, friction, torque);
+  if (!friction.allFinite()) friction.setZero();
+  addWrench(model, s, b.free_body, b.object, c, friction);
+  addWrench(model, s, a.free_body, a.object, c, -friction);
+  if (a.finger >= 0) addLinkLoad(model, s, a.finger, a.row, c, -friction);
+  addTorque(model, s, b.free_body, torque);
+  addTorque(model, s, a.free_body, -torque);
+  if (a.finger >= 0) addLinkCouple(model, s, a.finger, a.row, c, -torque);
+  if (magnitude == 0.0 && friction.squaredNorm() == 0.0) return;
+  pw.loads.push_back({static_cast<int>(k), c, normal_force + friction, torque});
+  publishPenaltyContact(pair, c, n, d0, magnitude, friction, torque, pw);
+}
+
+}  // namespace
+
 void computePenaltyContacts(const Model& model, SimState& s) {
   s.contacts.clear();
   s.object_contacts.clear();
@@ -485,131 +626,10 @@ void computePenaltyContacts(const Model& model, SimState& s) {
   if (!model.penalty) return;
   const PenaltyGeometry& g = *model.penalty;
   sizePenaltyState(model, s);
-  const VolumePenaltyOptions& co = penaltyOptions(model.options);
-  const contact::PenaltyContactParams& pp = co.penalty;
-  const double dt = model.options.dt;
-  const double t = s.time;
   const auto na = idx(model.actuatorCount());
   for (Eigen::VectorXd* v : {&pw.row_normal, &pw.row_flux, &pw.answer})
     if (v->size() != na) v->resize(na);
-  for (std::size_t k = 0; k < g.pairs.size(); ++k) {
-    const PenaltyPair& pair = g.pairs[k];
-    PenaltyPairState& st = s.penalty_pairs[k];
-    const Side b = sideOfObject(model, s, g, pair.object);
-    const Side a = sideA(model, s, g, pair);
-    // Something must feel the force: a moving object or a finger link.
-    if (b.free_body < 0 && a.free_body < 0 && a.finger < 0) {
-      releasePair(st);
-      continue;
-    }
-    if (a.body->empty() || b.body->empty()) continue;
-    // Broad phase: bounding spheres (the ground: the object's lowest possible point).
-    const Eigen::Vector3d cb = b.pose * b.body->centre;
-    if (pair.kind == PenaltyPair::Kind::Ground) {
-      if (cb.z() - b.body->radius > model.options.ground.height) {
-        releasePair(st);
-        continue;
-      }
-    } else if ((a.pose * a.body->centre - cb).norm() > a.body->radius + b.body->radius) {
-      releasePair(st);
-      continue;
-    }
-    if ((!a.closed || !b.closed) && !st.open_warned) {
-      st.open_warned = true;
-      addWarning(s, "seed004 contact of object '" + model.objects[static_cast<std::size_t>(
-                                                          pair.object)].name +
-                        "' with an open mesh: the overlap uses the winding-number inside test "
-                        "(approximate; docs/collision.md section 8)");
-    }
-    collision::OverlapOptions oo;
-    oo.a_closed = a.closed;
-    oo.b_closed = b.closed;
-    // The pieces give the implicit step's exact depth rate.
-    oo.keep_pieces = co.integration == PenaltyIntegration::Implicit;
-    collision::computeOverlap(a.body->tree, a.pose, b.body->tree, b.pose, pw.overlap, pw.result,
-                              oo);
-    const collision::OverlapResult& ov = pw.result;
-    if (!(ov.volume > 0.0) || ov.direction_world.squaredNorm() == 0.0) {
-      releasePair(st);
-      continue;
-    }
-    if (!std::isfinite(ov.volume) || !ov.centroid_world.allFinite() ||
-        !ov.direction_world.allFinite()) {
-      addWarning(s, "seed004 contact of object '" +
-                        model.objects[static_cast<std::size_t>(pair.object)].name +
-                        "': the overlap is not finite; no force this step");
-      releasePair(st);
-      continue;
-    }
-    const Eigen::Vector3d n = ov.direction_world.normalized();  // s_n, from A into B
-    const Eigen::Vector3d& c = ov.centroid_world;
-    const bool fresh = !st.touching;
-    st.reference_area = contact::referenceArea(st.reference_area, ov.area_a, ov.area_b);
-    const double d0 = contact::equivalentDepth(ov.volume, st.reference_area);
-    if (fresh) {
-      // A new contact: eq. 4 starts at rest on the depth, eq. 5's impact at the approach speed
-      // the bodies came in with (at the start of the step, before this step's gravity: a body
-      // put down at rest has no impact, whatever dt).
-      const double u =
-          (pointVelocity(model, s, b, c, false) - pointVelocity(model, s, a, c, false)).dot(n);
-      st.touching = true;
-      st.filter = contact::startLowPass(d0);
-      st.first.time_s = t;
-      st.first.approach_mps = std::max(0.0, -u);
-      st.anchor = {};
-      st.twist = 0.0;
-    }
-    // Eq. 5's M: the masses the contact stops (the ground, the palm, fixed objects and links
-    // have none here; a link's inertia is in the actuators), and their inverse for eq. 4's floor.
-    double moving_mass = 0.0, inverse_mass = 0.0;
-    for (const Side* side : {&a, &b})
-      if (side->free_body >= 0) {
-        const double m = model.objects[static_cast<std::size_t>(side->object)].mass.mass_kg;
-        moving_mass += m;
-        inverse_mass += 1.0 / m;
-      }
-    double magnitude = 0.0;
-    if (co.integration == PenaltyIntegration::Explicit) {
-      // Eq. 4-6 from the state at the start of the step, held constant over it: eq. 4's filter
-      // catches up with the depth measured now (its input linear from last step's), eq. 5's
-      // gain at t, eq. 6 on d0 and the filtered rate. A new contact's filter starts at rest.
-      const double kappa = contact::firstContactGain(pp, st.first, moving_mass, t);
-      if (!fresh)
-        contact::advanceLowPass(st.filter, d0, dt, pp.filter_damping_ratio,
-                                contact::filterNaturalFrequency(pp, kappa, inverse_mass));
-      magnitude = contact::penaltyForceMagnitude(pp, kappa, d0, st.filter.rate);
-    } else {
-      magnitude =
-          implicitPenaltyMagnitude(model, s, a, b, ov, n, d0, moving_mass, inverse_mass, st);
-    }
-    const Eigen::Vector3d normal_force = contact::penaltyForceOnB(magnitude, n);
-    if (!normal_force.allFinite()) {
-      addWarning(s, "seed004 contact of object '" +
-                        model.objects[static_cast<std::size_t>(pair.object)].name +
-                        "': the force is not finite; no force this step");
-      releasePair(st);
-      continue;
-    }
-    addWrench(model, s, b.free_body, b.object, c, normal_force);
-    addWrench(model, s, a.free_body, a.object, c, -normal_force);
-    if (a.finger >= 0) addLinkLoad(model, s, a.finger, a.row, c, -normal_force);
-    // Friction, explicit: on B's velocity relative to A at c at the start of the step. That is
-    // the velocity the bodies moved with during the last step, so the anchor's extension is
-    // their true relative displacement (a predicted velocity that the friction itself then
-    // changes would make the anchor drift).
-    Eigen::Vector3d friction, torque;
-    penaltyFriction(model, s, pair, a, b, ov, n, magnitude, st, friction, torque);
-    if (!friction.allFinite()) friction.setZero();
-    addWrench(model, s, b.free_body, b.object, c, friction);
-    addWrench(model, s, a.free_body, a.object, c, -friction);
-    if (a.finger >= 0) addLinkLoad(model, s, a.finger, a.row, c, -friction);
-    addTorque(model, s, b.free_body, torque);
-    addTorque(model, s, a.free_body, -torque);
-    if (a.finger >= 0) addLinkCouple(model, s, a.finger, a.row, c, -torque);
-    if (magnitude == 0.0 && friction.squaredNorm() == 0.0) continue;
-    pw.loads.push_back({static_cast<int>(k), c, normal_force + friction, torque});
-    publishPenaltyContact(pair, c, n, d0, magnitude, friction, torque, pw);
-  }
+  for (std::size_t k = 0; k < g.pairs.size(); ++k) computePenaltyPair(model, s, k);
   // The links' loads are in the actuator forces and accelerations already (addLinkLoad).
   const auto na_end = idx(model.actuatorCount());
   if (!s.work.acceleration.head(na_end).allFinite()) {

@@ -103,137 +103,178 @@ RowCounts countRows(const Model& model, const SimState& s) {
   return n;
 }
 
-void assembleRows(const Model& model, SimState& s, const RowCounts& counts) {
-  const std::size_t na = model.actuatorCount();
-  const double dt = model.options.dt;
-  const ConstraintContactOptions& co = stages::constraintOptions(model);
-  StepWorkspace& w = s.work;
-  const Eigen::Index nc = counts.hand, ng = counts.object, nk = counts.link, nl = counts.limit;
-  const Eigen::Index nr = counts.total();
-  const bool spin = anyTorsional(model);
-  auto rows = w.rows.topRows(nr);
-  auto bias = w.row_bias.head(nr);
-  auto normal_of = w.row_normal.head(nr);
-  auto partner = w.row_partner.head(nr);
-  auto mu = w.row_mu.head(nr);
-  rows.setZero();
-  normal_of.setConstant(-1);
-  partner.setConstant(-1);
-  mu.setZero();
-  const bool palm_moves = !s.palm_twist_world.isZero(0.0);
-  Eigen::Index fr = counts.firstFriction();  // next friction row
-  // Two tangent rows forming one isotropic cone of coefficient `pair_mu` for contact row i.
-  auto tangentRows = [&](Eigen::Index i, const Eigen::Vector3d(&t)[2], double pair_mu) {
-    for (int k = 0; k < 2; ++k, ++fr) {
-      w.tangents[static_cast<std::size_t>(fr)] = t[k];
-      normal_of[fr] = i;
-      partner[fr] = k == 0 ? fr + 1 : fr - 1;
-      mu[fr] = pair_mu;
-      w.row_spin[static_cast<std::size_t>(fr)] = 0;
-    }
-  };
-  // A torsional row for contact row i about its normal n, within +-length lambda_n.
-  auto spinRow = [&](Eigen::Index i, const Eigen::Vector3d& n, double length) {
-    w.tangents[static_cast<std::size_t>(fr)] = n;
-    w.row_spin[static_cast<std::size_t>(fr)] = 1;
-    normal_of[fr] = i;
-    mu[fr] = length;
-    ++fr;
-  };
-  for (Eigen::Index i = 0; i < nc; ++i) {
-    const Contact& c = s.contacts[static_cast<std::size_t>(i)];
+namespace {
+
+// Writes the rows of one velocity solve (assembleRows), kind by kind, into the workspace: the
+// rows J, their right-hand sides, and for each friction row its normal row, its partner and its
+// coefficient. `fr` is the next friction row.
+class RowAssembler {
+ public:
+  RowAssembler(const Model& model, SimState& s, const RowCounts& counts)
+      : model_(model),
+        s_(s),
+        w_(s.work),
+        co_(stages::constraintOptions(model)),
+        dt_(model.options.dt),
+        na_(idx(model.actuatorCount())),
+        spin_(anyTorsional(model)),
+        palm_moves_(!s.palm_twist_world.isZero(0.0)),
+        fr_(counts.firstFriction()) {}
+
+  // Contact row i of a link on an object (SimState::contacts).
+  void handContact(Eigen::Index i, const Contact& c) {
+    auto& rows = w_.rows;
+    auto& bias = w_.row_bias;
     // The row asks that the link point not move further into the object: along the normal
     // out of the object (-normal_world).
-    addLinkPart(model, s, rows, i, c.finger, c.row, c.point_world, -c.normal_world);
-    bias[i] = linkContactBias(co, c.depth, dt);
-    if (palm_moves) bias[i] += c.normal_world.dot(palmPointVelocityWorld(s, c.point_world));
-    const int body = w.body_of_object[static_cast<std::size_t>(c.object)];
-    if (body < 0) continue;  // a fixed object: frictionless, as in seed 000
-    addBodyPart(rows, i, w, body, idx(na), c.point_world, -c.normal_world);
+    addLinkPart(model_, s_, rows, i, c.finger, c.row, c.point_world, -c.normal_world);
+    bias[i] = linkContactBias(co_, c.depth, dt_);
+    if (palm_moves_) bias[i] += c.normal_world.dot(palmPointVelocityWorld(s_, c.point_world));
+    const int body = w_.body_of_object[static_cast<std::size_t>(c.object)];
+    if (body < 0) return;  // a fixed object: frictionless, as in seed 000
+    addBodyPart(rows, i, w_, body, na_, c.point_world, -c.normal_world);
     Eigen::Vector3d t[2];
     geometry::tangentBasis(c.normal_world, t[0], t[1]);
     for (int k = 0; k < 2; ++k) {
-      addLinkPart(model, s, rows, fr + k, c.finger, c.row, c.point_world, t[k]);
-      addBodyPart(rows, fr + k, w, body, idx(na), c.point_world, t[k]);
-      bias[fr + k] = palm_moves ? -t[k].dot(palmPointVelocityWorld(s, c.point_world)) : 0.0;
+      addLinkPart(model_, s_, rows, fr_ + k, c.finger, c.row, c.point_world, t[k]);
+      addBodyPart(rows, fr_ + k, w_, body, na_, c.point_world, t[k]);
+      bias[fr_ + k] = palm_moves_ ? -t[k].dot(palmPointVelocityWorld(s_, c.point_world)) : 0.0;
     }
-    tangentRows(i, t, model.objects[static_cast<std::size_t>(c.object)].friction);
-    if (spin) {
+    tangentRows(i, t, model_.objects[static_cast<std::size_t>(c.object)].friction);
+    if (spin_) {
       // (w_link - w_object) . n: the link's angular velocity about n through its drives (the
       // palm's turning carries it: on the right-hand side), the object's -n . w.
-      addLinkSpinPart(model, s, rows, fr, c.finger, c.row, c.normal_world);
-      rows.block<1, 3>(fr, idx(na) + 6 * body + 3) = -c.normal_world.transpose();
-      bias[fr] = palm_moves ? -c.normal_world.dot(s.palm_twist_world.tail<3>()) : 0.0;
-      spinRow(i, c.normal_world, objectTorsional(model, c.object));
+      addLinkSpinPart(model_, s_, rows, fr_, c.finger, c.row, c.normal_world);
+      rows.block<1, 3>(fr_, na_ + 6 * body + 3) = -c.normal_world.transpose();
+      bias[fr_] = palm_moves_ ? -c.normal_world.dot(s_.palm_twist_world.tail<3>()) : 0.0;
+      spinRow(i, c.normal_world, objectTorsional(model_, c.object));
     }
   }
-  // Object contacts: the pushing side (the ground, the palm, another object) plays the link.
-  // The ground and a fixed object do not move; the palm moves as prescribed (its velocity goes
-  // to the right-hand side); a moving object is a body of the solver too. Their friction acts
-  // at the patch's friction points (a spinning face meets the Coulomb moment of its pressure).
-  objectFrictionPoints(s, ng);
-  for (Eigen::Index k = 0; k < ng; ++k) {
-    const Contact& c = s.object_contacts[static_cast<std::size_t>(k)];
-    const Eigen::Index i = nc + k;
-    const int body = w.body_of_object[static_cast<std::size_t>(c.object)];
-    const int other_body = c.other >= 0 ? w.body_of_object[static_cast<std::size_t>(c.other)] : -1;
-    addBodyPart(rows, i, w, body, idx(na), c.point_world, -c.normal_world);
-    addBodyPart(rows, i, w, other_body, idx(na), c.point_world, c.normal_world);
+
+  // Contact row i of object contact k (SimState::object_contacts): the pushing side (the
+  // ground, the palm, another object) plays the link. The ground and a fixed object do not
+  // move; the palm moves as prescribed (its velocity goes to the right-hand side); a moving
+  // object is a body of the solver too. Their friction acts at the patch's friction points (a
+  // spinning face meets the Coulomb moment of its pressure).
+  void objectContact(Eigen::Index i, std::size_t k) {
+    auto& rows = w_.rows;
+    auto& bias = w_.row_bias;
+    const Contact& c = s_.object_contacts[k];
+    const int body = w_.body_of_object[static_cast<std::size_t>(c.object)];
+    const int other_body = c.other >= 0 ? w_.body_of_object[static_cast<std::size_t>(c.other)] : -1;
+    addBodyPart(rows, i, w_, body, na_, c.point_world, -c.normal_world);
+    addBodyPart(rows, i, w_, other_body, na_, c.point_world, c.normal_world);
     // Above the slop (a gap or a shallow touch) it may approach until the slop and no
     // further (a speculative contact); beyond it, it may not approach: the push back out is
     // the position correction's (correctPositions), never a velocity.
-    bias[i] = std::min(0.0, c.depth - co.slop) / dt;
-    const bool palm = c.other == kPalm && palm_moves;
-    if (palm) bias[i] += c.normal_world.dot(palmPointVelocityWorld(s, c.point_world));
-    const double object_mu = model.objects[static_cast<std::size_t>(c.object)].friction;
-    double pair_mu = object_mu;  // the palm: the object's coefficient, as for the links
-    if (c.other == kGround && model.options.ground.friction >= 0.0)
-      pair_mu = model.options.ground.friction;
-    else if (c.other >= 0)  // two objects: the smaller coefficient (docs/free-objects.md)
-      pair_mu = std::min(object_mu, model.objects[static_cast<std::size_t>(c.other)].friction);
+    bias[i] = std::min(0.0, c.depth - co_.slop) / dt_;
+    const bool palm = c.other == kPalm && palm_moves_;
+    if (palm) bias[i] += c.normal_world.dot(palmPointVelocityWorld(s_, c.point_world));
     Eigen::Vector3d t[2];
     geometry::tangentBasis(c.normal_world, t[0], t[1]);
-    const Eigen::Vector3d& fp = w.friction_points[static_cast<std::size_t>(k)];
+    const Eigen::Vector3d& fp = w_.friction_points[k];
     for (int j = 0; j < 2; ++j) {
-      addBodyPart(rows, fr + j, w, body, idx(na), fp, t[j]);
-      addBodyPart(rows, fr + j, w, other_body, idx(na), fp, -t[j]);
-      bias[fr + j] = palm ? -t[j].dot(palmPointVelocityWorld(s, fp)) : 0.0;
+      addBodyPart(rows, fr_ + j, w_, body, na_, fp, t[j]);
+      addBodyPart(rows, fr_ + j, w_, other_body, na_, fp, -t[j]);
+      bias[fr_ + j] = palm ? -t[j].dot(palmPointVelocityWorld(s_, fp)) : 0.0;
     }
-    tangentRows(i, t, pair_mu);
-    if (spin) {
+    tangentRows(i, t, pairFriction(c));
+    if (spin_) {
       // (w_other - w_object) . n; the ground and a fixed object do not turn, the palm turns
       // as prescribed (right-hand side).
-      if (body >= 0) rows.block<1, 3>(fr, idx(na) + 6 * body + 3) = -c.normal_world.transpose();
+      if (body >= 0) rows.block<1, 3>(fr_, na_ + 6 * body + 3) = -c.normal_world.transpose();
       if (other_body >= 0)
-        rows.block<1, 3>(fr, idx(na) + 6 * other_body + 3) = c.normal_world.transpose();
-      bias[fr] = palm ? -c.normal_world.dot(s.palm_twist_world.tail<3>()) : 0.0;
+        rows.block<1, 3>(fr_, na_ + 6 * other_body + 3) = c.normal_world.transpose();
+      bias[fr_] = palm ? -c.normal_world.dot(s_.palm_twist_world.tail<3>()) : 0.0;
       // The object's length; two objects: the smaller (as for friction).
       spinRow(i, c.normal_world,
               c.other >= 0
-                  ? std::min(objectTorsional(model, c.object), objectTorsional(model, c.other))
-                  : objectTorsional(model, c.object));
+                  ? std::min(objectTorsional(model_, c.object), objectTorsional(model_, c.other))
+                  : objectTorsional(model_, c.object));
     }
   }
-  // Link-link contacts: the relative velocity of the two links (the palm's motion carries both
-  // and cancels), frictionless like the contacts on fixed objects.
-  for (Eigen::Index k = 0; k < nk; ++k) {
-    const Contact& c = s.link_contacts[static_cast<std::size_t>(k)];
-    const Eigen::Index i = nc + ng + k;
-    addLinkPart(model, s, rows, i, c.finger, c.row, c.point_world, -c.normal_world);
+
+  // Contact row i of a link-link contact: the relative velocity of the two links (the palm's
+  // motion carries both and cancels), frictionless like the contacts on fixed objects.
+  void linkContact(Eigen::Index i, const Contact& c) {
+    addLinkPart(model_, s_, w_.rows, i, c.finger, c.row, c.point_world, -c.normal_world);
     if (c.other_finger >= 0)
-      addLinkPart(model, s, rows, i, c.other_finger, c.other_row, c.point_world, c.normal_world);
-    bias[i] = linkContactBias(co, c.depth, dt);
+      addLinkPart(model_, s_, w_.rows, i, c.other_finger, c.other_row, c.point_world,
+                  c.normal_world);
+    w_.row_bias[i] = linkContactBias(co_, c.depth, dt_);
   }
-  for (Eigen::Index k = 0; k < nl; ++k) {
-    const auto [a, sign] = w.limit_rows[static_cast<std::size_t>(k)];
-    const Eigen::Index i = nc + ng + nk + k;
-    rows(i, a) = sign;
-    // sign * v >= sign * (limit - position) / dt keeps the step inside the range.
-    bias[i] = sign *
-              ((sign > 0.0 ? w.lower[a] : w.upper[a]) -
-               s.actuator_position[static_cast<std::size_t>(a)]) /
-              dt;
+
+  // Row i of actuator limit k: sign * v >= sign * (limit - position) / dt keeps the step inside
+  // the range.
+  void limit(Eigen::Index i, std::size_t k) {
+    const auto [a, sign] = w_.limit_rows[k];
+    w_.rows(i, a) = sign;
+    w_.row_bias[i] = sign *
+                     ((sign > 0.0 ? w_.lower[a] : w_.upper[a]) -
+                      s_.actuator_position[static_cast<std::size_t>(a)]) /
+                     dt_;
   }
+
+ private:
+  // The Coulomb coefficient of an object contact: the object's against the palm (as for the
+  // links), the ground's when it gives one, the smaller of two objects' (docs/free-objects.md).
+  double pairFriction(const Contact& c) const {
+    const double object_mu = model_.objects[static_cast<std::size_t>(c.object)].friction;
+    if (c.other == kGround && model_.options.ground.friction >= 0.0)
+      return model_.options.ground.friction;
+    if (c.other >= 0)
+      return std::min(object_mu, model_.objects[static_cast<std::size_t>(c.other)].friction);
+    return object_mu;
+  }
+
+  // Two tangent rows forming one isotropic cone of coefficient `pair_mu` for contact row i.
+  void tangentRows(Eigen::Index i, const Eigen::Vector3d (&t)[2], double pair_mu) {
+    for (int k = 0; k < 2; ++k, ++fr_) {
+      w_.tangents[static_cast<std::size_t>(fr_)] = t[k];
+      w_.row_normal[fr_] = i;
+      w_.row_partner[fr_] = k == 0 ? fr_ + 1 : fr_ - 1;
+      w_.row_mu[fr_] = pair_mu;
+      w_.row_spin[static_cast<std::size_t>(fr_)] = 0;
+    }
+  }
+
+  // A torsional row for contact row i about its normal n, within +-length lambda_n.
+  void spinRow(Eigen::Index i, const Eigen::Vector3d& n, double length) {
+    w_.tangents[static_cast<std::size_t>(fr_)] = n;
+    w_.row_spin[static_cast<std::size_t>(fr_)] = 1;
+    w_.row_normal[fr_] = i;
+    w_.row_mu[fr_] = length;
+    ++fr_;
+  }
+
+  const Model& model_;
+  SimState& s_;
+  StepWorkspace& w_;
+  const ConstraintContactOptions& co_;
+  const double dt_;
+  const Eigen::Index na_;
+  const bool spin_, palm_moves_;
+  Eigen::Index fr_;
+};
+
+}  // namespace
+
+void assembleRows(const Model& model, SimState& s, const RowCounts& counts) {
+  StepWorkspace& w = s.work;
+  const Eigen::Index nc = counts.hand, ng = counts.object, nk = counts.link, nl = counts.limit;
+  const Eigen::Index nr = counts.total();
+  w.rows.topRows(nr).setZero();
+  w.row_normal.head(nr).setConstant(-1);
+  w.row_partner.head(nr).setConstant(-1);
+  w.row_mu.head(nr).setZero();
+  RowAssembler rows(model, s, counts);
+  for (Eigen::Index i = 0; i < nc; ++i)
+    rows.handContact(i, s.contacts[static_cast<std::size_t>(i)]);
+  objectFrictionPoints(s, ng);
+  for (Eigen::Index k = 0; k < ng; ++k) rows.objectContact(nc + k, static_cast<std::size_t>(k));
+  for (Eigen::Index k = 0; k < nk; ++k)
+    rows.linkContact(nc + ng + k, s.link_contacts[static_cast<std::size_t>(k)]);
+  for (Eigen::Index k = 0; k < nl; ++k) rows.limit(nc + ng + nk + k, static_cast<std::size_t>(k));
 }
 
 }  // namespace handsim::sim::stages

@@ -102,11 +102,89 @@ void warmStart(const Model& model, StepWorkspace& w, const SimState& s, Eigen::I
                       : -w.tangents[static_cast<std::size_t>(i)].dot(p->friction_world) * dt;
 }
 
+// M^-1 J^T of the first `nr` rows into StepWorkspace::minv_rows: the actuators' factorised
+// inertia, and per free body 1/m and its inverse world inertia (the inertia is block-diagonal).
+void inverseMassRows(const Model& model, StepWorkspace& w, Eigen::Index nr) {
+  const std::size_t na = model.actuatorCount();
+  const Eigen::Index n = w.velocity.size();
+  const auto rows = w.rows.topRows(nr);
+  auto minv_rows = w.minv_rows.leftCols(nr);
+  if (n == idx(na)) {
+    minv_rows = w.mass_ldlt.solve(rows.transpose());
+  } else {
+    // Block-diagonal inertia: the actuators' factorised inertia, m 1 and I_world per body.
+    minv_rows.topRows(idx(na)) = w.mass_ldlt.solve(rows.leftCols(idx(na)).transpose());
+    for (std::size_t b = 0; b < w.bodies.size(); ++b) {
+      const Eigen::Index slot = idx(na + 6 * b);
+      const FreeBodyScratch& body = w.bodies[b];
+      if (w.body_of_object[static_cast<std::size_t>(body.object)] < 0) {
+        minv_rows.middleRows(slot, 6).setZero();
+        continue;
+      }
+      const double inv_m = 1.0 / model.objects[static_cast<std::size_t>(body.object)].mass.mass_kg;
+      minv_rows.middleRows(slot, 3) = rows.middleCols(slot, 3).transpose() * inv_m;
+      minv_rows.middleRows(slot + 3, 3).noalias() =
+          body.inverse_inertia_world * rows.middleCols(slot + 3, 3).transpose();
+    }
+  }
+}
+
+// The solve's impulses as the state reports them: each contact's sustained and impact normal
+// force, friction force and twisting couple (impulse over dt), each stop's reaction at its
+// actuator's primary joint.
+void writeImpulses(const Model& model, SimState& s, const stages::RowCounts& counts,
+                   const Eigen::Ref<const Eigen::VectorXd>& lambda,
+                   const Eigen::Ref<const Eigen::VectorXd>& impact) {
+  const hand::HandModel& hand = model.hand();
+  const double dt = model.options.dt;
+  const StepWorkspace& w = s.work;
+  const Eigen::Index nc = counts.hand, ng = counts.object, nk = counts.link, nl = counts.limit;
+  const Eigen::Index nr = counts.total();
+  const auto normal_of = w.row_normal.head(nr);
+  for (Eigen::Index i = 0; i < nc; ++i) {
+    Contact& c = s.contacts[static_cast<std::size_t>(i)];
+    c.force = lambda[i] / dt;
+    c.impact_force = impact[i] / dt;
+  }
+  for (Eigen::Index k = 0; k < ng; ++k) {
+    Contact& c = s.object_contacts[static_cast<std::size_t>(k)];
+    c.force = lambda[nc + k] / dt;
+    c.impact_force = impact[nc + k] / dt;
+  }
+  for (Eigen::Index k = 0; k < nk; ++k) {
+    Contact& c = s.link_contacts[static_cast<std::size_t>(k)];
+    c.force = lambda[nc + ng + k] / dt;
+    c.impact_force = impact[nc + ng + k] / dt;
+  }
+  // A tangent row's impulse acts along +t on the link (the pushing side) and along -t on the
+  // object.
+  for (Eigen::Index i = nc + ng + nk + nl; i < nr; ++i) {
+    const Eigen::Index normal = normal_of[i];
+    Contact& c = normal < nc ? s.contacts[static_cast<std::size_t>(normal)]
+                             : s.object_contacts[static_cast<std::size_t>(normal - nc)];
+    if (w.row_spin[static_cast<std::size_t>(i)]) {
+      // +lambda n on the link, -lambda n on the object.
+      c.spin_moment -= lambda[i] / dt;
+      c.impact_spin_moment -= impact[i] / dt;
+      continue;
+    }
+    const Eigen::Vector3d& t = w.tangents[static_cast<std::size_t>(i)];
+    c.friction_world -= t * (lambda[i] / dt);
+    c.impact_friction_world -= t * (impact[i] / dt);
+  }
+  // A stop's impulses act on its actuator; reported at the primary joint.
+  for (Eigen::Index k = 0; k < nl; ++k) {
+    const auto [a, sign] = w.limit_rows[static_cast<std::size_t>(k)];
+    const Eigen::Index i = nc + ng + nk + k;
+    const double rho = hand.actuators[static_cast<std::size_t>(a)].drives.front().ratio;
+    s.actuator_limit_reaction[static_cast<std::size_t>(a)] +=
+        sign * (impact[i] + lambda[i]) / dt / rho;
+  }
+}
+
 // One solve of the contact and limit rows (stages::RowCounts, assembled by
 // constraint_rows.cpp): the impact, then the step. Returns true when an impulse acted.
 bool solveRows(const Model& model, SimState& s) {
-  const hand::HandModel& hand = model.hand();
-  const std::size_t na = hand.actuators.size();
   const double dt = model.options.dt;
   StepWorkspace& w = s.work;
   const Eigen::Index n = w.velocity.size();
@@ -131,25 +209,8 @@ bool solveRows(const Model& model, SimState& s) {
   const auto normal_of = w.row_normal.head(nr);
   const auto partner = w.row_partner.head(nr);
   const auto mu = w.row_mu.head(nr);
-  auto minv_rows = w.minv_rows.leftCols(nr);
-  if (n == idx(na)) {
-    minv_rows = w.mass_ldlt.solve(rows.transpose());
-  } else {
-    // Block-diagonal inertia: the actuators' factorised inertia, m 1 and I_world per body.
-    minv_rows.topRows(idx(na)) = w.mass_ldlt.solve(rows.leftCols(idx(na)).transpose());
-    for (std::size_t b = 0; b < w.bodies.size(); ++b) {
-      const Eigen::Index slot = idx(na + 6 * b);
-      const FreeBodyScratch& body = w.bodies[b];
-      if (w.body_of_object[static_cast<std::size_t>(body.object)] < 0) {
-        minv_rows.middleRows(slot, 6).setZero();
-        continue;
-      }
-      const double inv_m = 1.0 / model.objects[static_cast<std::size_t>(body.object)].mass.mass_kg;
-      minv_rows.middleRows(slot, 3) = rows.middleCols(slot, 3).transpose() * inv_m;
-      minv_rows.middleRows(slot + 3, 3).noalias() =
-          body.inverse_inertia_world * rows.middleCols(slot + 3, 3).transpose();
-    }
-  }
+  inverseMassRows(model, w, nr);
+  const auto minv_rows = w.minv_rows.leftCols(nr);
   auto delassus = w.delassus.topLeftCorner(nr, nr);
   delassus.noalias() = rows * minv_rows;
   const double floor =
@@ -190,45 +251,7 @@ bool solveRows(const Model& model, SimState& s) {
   w.velocity += w.acceleration * dt;
   solve(lambda, warm);
   if ((lambda.array() == 0.0).all()) w.velocity = w.velocity_impact + w.acceleration * dt;
-  for (Eigen::Index i = 0; i < nc; ++i) {
-    Contact& c = s.contacts[static_cast<std::size_t>(i)];
-    c.force = lambda[i] / dt;
-    c.impact_force = impact[i] / dt;
-  }
-  for (Eigen::Index k = 0; k < ng; ++k) {
-    Contact& c = s.object_contacts[static_cast<std::size_t>(k)];
-    c.force = lambda[nc + k] / dt;
-    c.impact_force = impact[nc + k] / dt;
-  }
-  for (Eigen::Index k = 0; k < nk; ++k) {
-    Contact& c = s.link_contacts[static_cast<std::size_t>(k)];
-    c.force = lambda[nc + ng + k] / dt;
-    c.impact_force = impact[nc + ng + k] / dt;
-  }
-  // A tangent row's impulse acts along +t on the link (the pushing side) and along -t on the
-  // object.
-  for (Eigen::Index i = nc + ng + nk + nl; i < nr; ++i) {
-    const Eigen::Index normal = normal_of[i];
-    Contact& c = normal < nc ? s.contacts[static_cast<std::size_t>(normal)]
-                             : s.object_contacts[static_cast<std::size_t>(normal - nc)];
-    if (w.row_spin[static_cast<std::size_t>(i)]) {
-      // +lambda n on the link, -lambda n on the object.
-      c.spin_moment -= lambda[i] / dt;
-      c.impact_spin_moment -= impact[i] / dt;
-      continue;
-    }
-    const Eigen::Vector3d& t = w.tangents[static_cast<std::size_t>(i)];
-    c.friction_world -= t * (lambda[i] / dt);
-    c.impact_friction_world -= t * (impact[i] / dt);
-  }
-  // A stop's impulses act on its actuator; reported at the primary joint.
-  for (Eigen::Index k = 0; k < nl; ++k) {
-    const auto [a, sign] = w.limit_rows[static_cast<std::size_t>(k)];
-    const Eigen::Index i = nc + ng + nk + k;
-    const double rho = hand.actuators[static_cast<std::size_t>(a)].drives.front().ratio;
-    s.actuator_limit_reaction[static_cast<std::size_t>(a)] +=
-        sign * (impact[i] + lambda[i]) / dt / rho;
-  }
+  writeImpulses(model, s, counts, lambda, impact);
   return acted || (lambda.array() != 0.0).any();
 }
 
