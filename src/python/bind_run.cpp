@@ -40,6 +40,10 @@ void bindContact(py::module_& m) {
                     "Index of the finger whose link touches (-1: an object contact).")
       .def_readonly("row", &contact::Contact::row, "The link rigid with DH frame {row + 1}.")
       .def_readonly("object", &contact::Contact::object, "Index of the object touched.")
+      .def_readonly("body_a", &contact::Contact::body_a,
+                    "Id of the pushing body in Model.bodies (the normal points from it into "
+                    "body_b).")
+      .def_readonly("body_b", &contact::Contact::body_b, "Id of the pushed body in Model.bodies.")
       .def_readonly("point", &contact::Contact::point_world, "Contact point [m].")
       .def_readonly("normal", &contact::Contact::normal_world,
                     "Unit normal INTO the object (the link pushes along it).")

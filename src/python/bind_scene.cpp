@@ -153,7 +153,28 @@ void bindModel(py::module_& m) {
           "objects", [](const Model& x) { return x.objects; },
           "Copies of the model's objects (the model itself cannot change).")
       .def_property_readonly(
-          "options", [](const Model& x) { return x.options; }, "A copy of the model's options.");
+          "options", [](const Model& x) { return x.options; }, "A copy of the model's options.")
+      .def_property_readonly(
+          "bodies",
+          [](const Model& x) {
+            py::list out;
+            for (const sim::Body& b : x.bodies.bodies) {
+              py::dict d;
+              d["id"] = b.id;
+              d["kind"] = sim::bodyKindName(b.kind);
+              d["name"] = b.name;
+              d["finger"] = b.finger;
+              d["row"] = b.row;
+              d["object"] = b.object;
+              d["fixed"] = b.fixed;
+              out.append(d);
+            }
+            return out;
+          },
+          "Every body (sim/body_table.hpp): the ground (id 0), the palm (1), the links finger "
+          "by finger, the objects; each a dict of id, kind ('ground', 'palm', 'link', "
+          "'object'), name (a link's is its joint's, e.g. 'F3.J2'), finger, row, object (-1 "
+          "where not one) and fixed. Contact.body_a and body_b index it.");
 }
 
 namespace {

@@ -217,6 +217,16 @@ def test_a_lifted_cube_is_carried_by_its_contacts(scenarios):
     assert total[2] == pytest.approx(0.2 * 9.81, rel=0.05)
     assert all(c.other != -1 for c in run.object_contacts)  # nothing from the ground
     assert isinstance(run.link_contacts, list)
+    # Every contact names its bodies in the model's body table: the fingers' links push the
+    # cube (its name, the object's), and the link's name is the recorder's joint prefix.
+    bodies = run.model.bodies
+    assert [b["kind"] for b in bodies[:2]] == ["ground", "palm"]
+    assert all(b["id"] == i for i, b in enumerate(bodies))
+    for c in run.contacts:
+        a, b = bodies[c.body_a], bodies[c.body_b]
+        assert (a["kind"], a["finger"], a["row"]) == ("link", c.finger, c.row)
+        assert (b["kind"], b["object"], b["name"]) == ("object", c.object, "cube")
+        assert a["name"] + ".contact_force" in run.columns
 
 
 def test_set_trajectory_gives_the_references_of_the_core_and_the_scenario_reader(tmp_path):

@@ -34,6 +34,11 @@ struct Contact {
   int other_finger = -1;
   /// For a link-link contact: the row of the pushed link (frame {other_row + 1}); -1 the palm.
   int other_row = -1;
+  /// The two bodies by their ids in the model's body table (sim::BodyTable): `body_a` pushes,
+  /// `body_b` is pushed (the normal points from A into B). Written by the contact stage of both
+  /// models with the fields above; -1 in a contact made outside a step.
+  int body_a = -1;
+  int body_b = -1;
   Eigen::Vector3d point_world = Eigen::Vector3d::Zero();     ///< patch centre [m]
   Eigen::Vector3d normal_world = -Eigen::Vector3d::UnitZ();  ///< unit, into the object
   double depth = 0.0;                                        ///< penetration estimate [m] (>= 0)

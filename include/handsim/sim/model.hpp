@@ -17,6 +17,7 @@
 #include "handsim/geometry/mass_properties.hpp"
 #include "handsim/geometry/mesh_loader.hpp"
 #include "handsim/hand/hand_model.hpp"
+#include "handsim/sim/body_table.hpp"
 #include "handsim/sim/options.hpp"
 
 namespace handsim::sim {
@@ -170,6 +171,9 @@ struct Model {
   std::shared_ptr<const HandGeometry> hand_geometry;
   std::vector<ObjectModel> objects;
   Options options;
+  /// Every body: the ground, the palm, the links, the objects (sim/body_table.hpp); contacts
+  /// name theirs by these ids.
+  BodyTable bodies;
   /// Seed 004's volume penalty model (options.contact.volumePenalty(), else null): the body pairs
   /// that can touch, the ground's box, each mesh's closure (sim/penalty_contacts.hpp).
   std::shared_ptr<const PenaltyGeometry> penalty;

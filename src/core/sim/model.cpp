@@ -402,6 +402,7 @@ std::shared_ptr<const Model> compileModel(std::shared_ptr<const hand::HandModel>
   m->hand_ptr = std::move(hand);
   m->objects = std::move(objects);
   m->options = options;
+  m->bodies = makeBodyTable(*m->hand_ptr, *m->hand_geometry, m->objects);
   // Seed 004's penalty model: its body pairs, the ground's box and the meshes' closure, once.
   if (options.contact.volumePenalty()) m->penalty = buildPenaltyGeometry(*m);
   return m;

@@ -205,6 +205,7 @@ class Model:
     hand: Hand
     objects: list[Object]
     options: Options
+    bodies: list[dict]  # id, kind, name, finger, row, object, fixed; ground 0, palm 1
     def __init__(self, hand: Hand, objects: Sequence[Object] = ...,
                  options: Optional[Options] = None) -> None: ...
 
@@ -263,6 +264,8 @@ class Contact:
     finger: int
     row: int  # the link rigid with DH frame {row + 1}
     object: int
+    body_a: int  # pushing body, index into Model.bodies
+    body_b: int  # pushed body (the normal points from body_a into body_b)
     point: Array  # {W} [m]
     normal: Array  # unit, INTO the object
     depth: float  # [m]

@@ -196,6 +196,10 @@ void detectLinkContacts(const Model& model, SimState& s) {
 
 }  // namespace
 
+namespace {
+void detectObjectContacts(const Model& model, SimState& s);
+}  // namespace
+
 void detectContacts(const Model& model, SimState& s) {
   // Last step's contacts, with their impulses, for the warm start of this step's solve.
   StepWorkspace& w = s.work;
@@ -213,6 +217,16 @@ void detectContacts(const Model& model, SimState& s) {
   s.work.object_rows = 0;
   computeLinkBounds(model, s);
   detectLinkContacts(model, s);
+  detectObjectContacts(model, s);
+  for (std::vector<Contact>* list : {&s.contacts, &s.object_contacts, &s.link_contacts})
+    nameContactBodies(model.bodies, *list);
+}
+
+namespace {
+
+// The objects' contacts: with the ground, the palm, each other (object_contacts) and the links
+// (contacts).
+void detectObjectContacts(const Model& model, SimState& s) {
   if (model.objects.empty()) return;
   if (model.options.ground.enabled) detectGroundContacts(model, s);
   const HandGeometry& geometry = *model.hand_geometry;
@@ -265,6 +279,8 @@ void detectContacts(const Model& model, SimState& s) {
   // alone took 28.6 % of the step).
   s.work.object_rows = s.object_contacts.size();
 }
+
+}  // namespace
 
 bool handTouchesObjects(const Model& model, const SimState& s) {
   auto touches = [&](const CollisionBody& body, const Eigen::Isometry3d& pose) {
