@@ -37,6 +37,7 @@
 #include "cartesian_panel.hpp"
 #include "dropped_files.hpp"
 #include "grasp_panel.hpp"
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/hand/urdf_reader.hpp"
 #include "handsim/sim/placement.hpp"

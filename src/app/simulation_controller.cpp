@@ -7,6 +7,7 @@
 #include <limits>
 #include <optional>
 
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/hand/transmission.hpp"
 #include "handsim/hand/transmission_ik.hpp"

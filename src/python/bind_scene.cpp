@@ -18,6 +18,7 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/sim/run.hpp"
 #include "handsim/sim/scenario.hpp"

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "../support/box_objects.hpp"
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/geometry/primitives.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/sim/model.hpp"

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "bench_scenes.hpp"
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/geometry/primitives.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/kinematics/closed_form_ik.hpp"

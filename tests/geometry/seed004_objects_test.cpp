@@ -12,6 +12,7 @@
 #include <string>
 
 #include "handsim/collision/overlap_volume.hpp"
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/geometry/mesh_loader.hpp"
 #include "handsim/sim/model.hpp"
 

@@ -4,6 +4,7 @@
 // run of a hand mounted on the shipped arm whose palm follows the arm's FK step by step.
 #include <gtest/gtest.h>
 
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/hand/urdf_reader.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "../support/box_objects.hpp"
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/geometry/primitives.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/io/input_error.hpp"

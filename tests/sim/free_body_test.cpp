@@ -9,6 +9,7 @@
 
 #include <cmath>
 
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/geometry/primitives.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/sim/rigid_body.hpp"

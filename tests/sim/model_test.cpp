@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/io/input_error.hpp"
 #include "handsim/sim/step.hpp"

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <memory>
 
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/sim/model.hpp"
 #include "handsim/sim/run.hpp"

@@ -15,6 +15,7 @@
 #include <cmath>
 #include <string>
 
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/geometry/primitives.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/io/input_error.hpp"

@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "handsim/contact/penalty_contact.hpp"
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/geometry/primitives.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/sim/penalty_contacts.hpp"

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <limits>
 
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/geometry/mass_properties.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/hand/transmission_ik.hpp"

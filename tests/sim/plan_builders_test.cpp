@@ -10,6 +10,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
 #include "handsim/sim/grasp_closing.hpp"

@@ -16,6 +16,7 @@
 #include <sstream>
 #include <string>
 
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/io/atomic_file.hpp"
 #include "handsim/sim/model.hpp"

@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/sim/grasp_closing.hpp"
 #include "handsim/sim/model.hpp"

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <limits>
 
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/geometry/primitives.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/hand/urdf_reader.hpp"

@@ -12,6 +12,7 @@
 
 #include "handsim/dynamics/energy.hpp"
 #include "handsim/dynamics/newton_euler.hpp"
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/sim/recorder.hpp"
 #include "handsim/sim/run.hpp"

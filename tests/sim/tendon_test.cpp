@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/io/input_error.hpp"
 #include "handsim/sim/run.hpp"

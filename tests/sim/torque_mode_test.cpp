@@ -7,6 +7,7 @@
 
 #include <cmath>
 
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/sim/run.hpp"
 #include "handsim/sim/step.hpp"

@@ -20,6 +20,7 @@
 #include <cmath>
 #include <limits>
 
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/io/input_error.hpp"
 #include "handsim/sim/recorder.hpp"

@@ -6,6 +6,7 @@
 
 #include <limits>
 
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/sim/run.hpp"
 #include "handsim/sim/scenario.hpp"

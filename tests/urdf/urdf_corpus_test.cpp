@@ -10,6 +10,7 @@
 #include <regex>
 #include <sstream>
 
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/hand/transmission.hpp"
 #include "handsim/hand/urdf_reader.hpp"
 #include "handsim/sim/run.hpp"

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/geometry/triangle_mesh.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/hand/transmission.hpp"

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <string>
 
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/hand/urdf_reader.hpp"
 #include "handsim/sim/model.hpp"
 

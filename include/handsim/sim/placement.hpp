@@ -6,7 +6,6 @@
 
 #include <Eigen/Geometry>
 #include <optional>
-#include <string>
 
 #include "handsim/sim/model.hpp"
 #include "handsim/sim/sim_state.hpp"
@@ -56,15 +55,5 @@ bool bodyTouchesHand(const Model& model, const SimState& state, const CollisionB
 /// True when point `p` (the mesh's frame) lies inside the closed mesh: the parity of the
 /// crossings of a ray from `p` with the triangles (for an open mesh, a best guess).
 bool pointInsideMesh(const geometry::TriangleMesh& mesh, const Eigen::Vector3d& p);
-
-/// The size of a mesh file read in metres suggests millimetres: its largest bounding-box extent
-/// exceeds `limit_m` (5 m by default: a hand is about 0.2 m, so a 190 mm bottle read as 190 m
-/// is caught while a 2 m table is not). `extent_m` is that largest extent.
-bool looksLikeMillimetres(const geometry::TriangleMesh& mesh, double* extent_m = nullptr,
-                          double limit_m = 5.0);
-
-/// The warning for such a file on the command-line and scenario path: names the file and the
-/// extent and suggests "scale": 0.001.
-std::string millimetreWarning(const std::string& path, double extent_m);
 
 }  // namespace handsim::sim

@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "../io/json_document.hpp"
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/geometry/mesh_loader.hpp"
 #include "handsim/grasp/grasp_contact.hpp"
 #include "handsim/hand/hand_loader.hpp"

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "handsim/collision/primitives.hpp"
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/grasp/grasp_contact.hpp"
 #include "handsim/planner/grasp_defaults.hpp"
 #include "handsim/sim/grasp_closing.hpp"

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "../io/json_document.hpp"
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/io/atomic_file.hpp"
 

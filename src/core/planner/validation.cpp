@@ -7,6 +7,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/grasp/grasp_contact.hpp"
 #include "handsim/grasp/grasp_sweep.hpp"
 #include "handsim/planner/grasp_defaults.hpp"

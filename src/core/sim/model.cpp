@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Compiling the model: meshes are read and their k-DOP trees built once (seed 000 sec. IV),
-// here and nowhere else; the contact stage and the viewport share them.
+// Compiling the model: the bodies' k-DOP trees are built once (seed 000 sec. IV), here and
+// nowhere else; the contact stage and the viewport share them. Mesh files are read in
+// src/core/formats (model_loader.cpp), never here.
 #include "handsim/sim/model.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <stdexcept>
 #include <string>
 
@@ -166,31 +166,16 @@ CollisionBody collisionBodyOf(geometry::TriangleMesh mesh, int k, collision::Col
   }
 }
 
-BodyGeometry readBody(const std::string& path, const geometry::MeshLoadOptions& options, int k,
-                      const std::string& visual_path = "",
-                      collision::CollisionShape shape = collision::CollisionShape::Mesh) {
-  BodyGeometry g;
-  g.source = path;
-  g.visual_source = visual_path;
-  if (path.empty()) {
-    // Drawn only: takes no part in contacts.
-    if (!visual_path.empty()) g.visual = geometry::loadMesh(visual_path, options);
-    return g;
-  }
-  g.visual = geometry::loadMesh(path, options);
-  g.collision = collisionBodyOf(g.visual.merged(), k, shape, path);
-  setCollisionSphere(g.collision, g.visual.onlySphere());
-  // A drawn-only mesh replaces what is shown; contacts keep the (simpler) collision mesh.
-  if (!visual_path.empty()) g.visual = geometry::loadMesh(visual_path, options);
-  return g;
-}
-
 }  // namespace
 
-std::shared_ptr<const BodyGeometry> loadBodyGeometry(const std::string& path,
-                                                     const geometry::MeshLoadOptions& options,
-                                                     int kdop_k) {
-  return std::make_shared<const BodyGeometry>(readBody(path, options, kdop_k));
+BodyGeometry bodyGeometryOf(geometry::LoadedModel shapes, const std::string& source, int kdop_k,
+                            collision::CollisionShape shape) {
+  BodyGeometry g;
+  g.source = source;
+  g.visual = std::move(shapes);
+  g.collision = collisionBodyOf(g.visual.merged(), kdop_k, shape, source);
+  setCollisionSphere(g.collision, g.visual.onlySphere());
+  return g;
 }
 
 std::shared_ptr<const BodyGeometry> withCollisionShape(const BodyGeometry& geometry,
@@ -207,7 +192,8 @@ std::shared_ptr<const BodyGeometry> withCollisionShape(const BodyGeometry& geome
   return g;
 }
 
-std::shared_ptr<const HandGeometry> loadHandGeometry(const hand::HandModel& hand, int kdop_k) {
+std::shared_ptr<const HandGeometry> buildHandGeometry(const hand::HandModel& hand, int kdop_k,
+                                                      const HandBodyReader& read) {
   auto g = std::make_shared<HandGeometry>();
   // URDF hands carry their shapes in memory (hand::BodyShapes), already placed in the frames.
   const auto fromShapes = [kdop_k](const hand::BodyShapes& s, collision::CollisionShape shape) {
@@ -226,7 +212,7 @@ std::shared_ptr<const HandGeometry> loadHandGeometry(const hand::HandModel& hand
     return b;
   };
   g->palm = hand.palm_shapes.empty()
-                ? readBody(hand.palm_mesh, {}, kdop_k, hand.palm_visual_mesh, hand.palm_collision)
+                ? read(hand.palm_mesh, hand.palm_visual_mesh, hand.palm_collision)
                 : fromShapes(hand.palm_shapes, hand.palm_collision);
   g->links.resize(hand.fingers.size());
   for (std::size_t f = 0; f < hand.fingers.size(); ++f)
@@ -243,7 +229,7 @@ std::shared_ptr<const HandGeometry> loadHandGeometry(const hand::HandModel& hand
           f < hand.link_visual_meshes.size() && r < hand.link_visual_meshes[f].size()
               ? hand.link_visual_meshes[f][r]
               : std::string();
-      g->links[f].push_back(readBody(path, {}, kdop_k, visual, hand.linkCollision(f, r)));
+      g->links[f].push_back(read(path, visual, hand.linkCollision(f, r)));
     }
   // Hand bodies touching in the rest pose are adjacent: excluded from link-link contacts.
   g->link_offset.push_back(0);
@@ -280,6 +266,19 @@ std::shared_ptr<const HandGeometry> loadHandGeometry(const hand::HandModel& hand
         g->excluded_pairs.emplace_back(a, b);
     }
   return g;
+}
+
+std::shared_ptr<const HandGeometry> handGeometryInMemory(const hand::HandModel& hand, int kdop_k) {
+  const auto noFiles = [&hand](const std::string& path, const std::string& visual_path,
+                               collision::CollisionShape) {
+    if (!path.empty() || !visual_path.empty())
+      throw std::invalid_argument("hand '" + hand.name + "' names the mesh file '" +
+                                  (path.empty() ? visual_path : path) +
+                                  "': the engine reads no files (sim::loadHandGeometry, "
+                                  "handsim/formats/model_loader.hpp, does)");
+    return BodyGeometry();
+  };
+  return buildHandGeometry(hand, kdop_k, noFiles);
 }
 
 bool HandGeometry::excluded(int finger_a, int row_a, int finger_b, int row_b) const {
@@ -351,20 +350,10 @@ void computeMassProperties(ObjectModel& o, double density) {
   }
 }
 
-ObjectModel loadObject(const std::string& path, const geometry::MeshLoadOptions& options,
-                       const std::string& name, int kdop_k, double density) {
-  ObjectModel o;
-  o.geometry = loadBodyGeometry(path, options, kdop_k);
-  o.source = path;
-  o.scale = options.scale;
-  o.name = name.empty() ? std::filesystem::path(path).stem().string() : name;
-  computeMassProperties(o, density);
-  return o;
-}
-
 std::shared_ptr<const Model> compileModel(std::shared_ptr<const hand::HandModel> hand,
                                           std::vector<ObjectModel> objects, Options options,
-                                          std::shared_ptr<const HandGeometry> geometry) {
+                                          std::shared_ptr<const HandGeometry> geometry,
+                                          HandGeometryLoader load) {
   if (!hand) throw std::invalid_argument("compileModel: no hand");
   validateOptions(options);
   makeObjectNamesUnique(objects);
@@ -397,8 +386,7 @@ std::shared_ptr<const Model> compileModel(std::shared_ptr<const hand::HandModel>
   if (geometry && geometry->links.size() != hand->fingers.size())
     throw std::invalid_argument("compileModel: the hand geometry was built for another hand");
   auto m = std::make_shared<Model>();
-  m->hand_geometry =
-      geometry ? std::move(geometry) : loadHandGeometry(*hand, options.contact.kdop_k);
+  m->hand_geometry = geometry ? std::move(geometry) : load(*hand, options.contact.kdop_k);
   m->hand_ptr = std::move(hand);
   m->objects = std::move(objects);
   m->options = options;

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 
 #include "handsim/collision/tree_collision.hpp"
 #include "handsim/sim/step.hpp"
@@ -126,23 +125,6 @@ Placement placeObjectInReach(const Model& model, const SimState& state, const Ob
     }
   }
   return result;
-}
-
-bool looksLikeMillimetres(const geometry::TriangleMesh& mesh, double* extent_m, double limit_m) {
-  geometry::Aabb box;
-  for (const Eigen::Vector3d& v : mesh.vertices) box.extend(v);
-  const double extent = box.empty() ? 0.0 : (box.max - box.min).maxCoeff();
-  if (extent_m) *extent_m = extent;
-  return extent > limit_m;
-}
-
-std::string millimetreWarning(const std::string& path, double extent_m) {
-  std::ostringstream out;
-  out.precision(4);
-  out << path << ": the mesh is " << extent_m
-      << " m across, far larger than a hand (about 0.2 m); its coordinates are probably in "
-         "millimetres: give the object \"scale\": 0.001";
-  return out.str();
 }
 
 }  // namespace handsim::sim

@@ -7,13 +7,13 @@
 
 #include "../io/collision_field.hpp"
 #include "../io/json_document.hpp"
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/geometry/mesh_loader.hpp"
 #include "handsim/hand/hand_loader.hpp"
 #include "handsim/hand/urdf_reader.hpp"
 #include "handsim/io/atomic_file.hpp"
 #include "handsim/sim/object_names.hpp"
 #include "handsim/sim/penalty_contacts.hpp"
-#include "handsim/sim/placement.hpp"
 #include "handsim/sim/rigid_body.hpp"
 #include "handsim/sim/stability.hpp"
 
