@@ -9,7 +9,7 @@
 #include <string>
 
 #include "handsim/formats/model_loader.hpp"
-#include "handsim/hand/urdf_reader.hpp"
+#include "handsim/formats/urdf_reader.hpp"
 #include "handsim/sim/model.hpp"
 
 using namespace handsim;

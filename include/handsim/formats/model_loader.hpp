@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "handsim/geometry/mesh_loader.hpp"
+#include "handsim/formats/mesh_loader.hpp"
 #include "handsim/geometry/triangle_mesh.hpp"
 #include "handsim/hand/hand_model.hpp"
 #include "handsim/sim/model.hpp"

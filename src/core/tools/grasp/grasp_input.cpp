@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "../io/json_document.hpp"
+#include "../../formats/json_document.hpp"
 
 namespace handsim::grasp {
 namespace {

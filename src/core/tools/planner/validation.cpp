@@ -11,9 +11,9 @@
 #include "handsim/grasp/grasp_contact.hpp"
 #include "handsim/grasp/grasp_sweep.hpp"
 #include "handsim/planner/grasp_defaults.hpp"
-#include "handsim/sim/lift_and_shake.hpp"
 #include "handsim/sim/step.hpp"
 #include "handsim/sim/trapezoidal_profile.hpp"
+#include "handsim/tools/lift_and_shake.hpp"
 
 namespace handsim::planner {
 namespace {

@@ -14,16 +14,16 @@
 #include <stdexcept>
 #include <string_view>
 
-#include "../io/json_document.hpp"
+#include "../../formats/json_document.hpp"
+#include "handsim/formats/hand_loader.hpp"
+#include "handsim/formats/mesh_loader.hpp"
 #include "handsim/formats/model_loader.hpp"
-#include "handsim/geometry/mesh_loader.hpp"
+#include "handsim/formats/scenario.hpp"
 #include "handsim/grasp/grasp_contact.hpp"
-#include "handsim/hand/hand_loader.hpp"
 #include "handsim/io/input_file.hpp"
-#include "handsim/sim/lift_and_shake.hpp"
-#include "handsim/sim/run_grid.hpp"
-#include "handsim/sim/scenario.hpp"
 #include "handsim/sim/step.hpp"
+#include "handsim/tools/lift_and_shake.hpp"
+#include "handsim/tools/run_grid.hpp"
 
 namespace handsim::grasp {
 

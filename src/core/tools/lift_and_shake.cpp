@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "handsim/sim/lift_and_shake.hpp"
+#include "handsim/tools/lift_and_shake.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Hand-file loader (format: docs/hand-format.md). Units are explicit in every key name
 // (a_m, alpha_deg, mass_kg...); everything is converted to SI and radians here.
-#include "handsim/hand/hand_loader.hpp"
+#include "handsim/formats/hand_loader.hpp"
 
 #include "drive_blocks.hpp"
 
@@ -13,10 +13,10 @@
 #include <filesystem>
 #include <set>
 
-#include "../io/collision_field.hpp"
-#include "../io/json_document.hpp"
-#include "handsim/hand/urdf_reader.hpp"
+#include "collision_field.hpp"
+#include "handsim/formats/urdf_reader.hpp"
 #include "handsim/kinematics/types.hpp"
+#include "json_document.hpp"
 #include "pose_entry.hpp"
 
 #ifndef HANDSIM_DEFAULT_ASSET_DIR

@@ -2,7 +2,7 @@
 // URDF hands (docs/hand-format.md, "URDF hands"). liburdfdom parses the file; a small scan of
 // the text of our own only finds the lines of elements for error messages and notices tags
 // the reader ignores. The tree becomes root-to-leaf chains of general-placement rows.
-#include "handsim/hand/urdf_reader.hpp"
+#include "handsim/formats/urdf_reader.hpp"
 
 #include <console_bridge/console.h>
 
@@ -20,16 +20,16 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "../io/collision_field.hpp"
-#include "../io/json_document.hpp"
+#include "collision_field.hpp"
 #include "drive_blocks.hpp"
 #include "handsim/dynamics/lagrange_euler.hpp"
-#include "handsim/geometry/mesh_loader.hpp"
+#include "handsim/formats/mesh_loader.hpp"
 #include "handsim/geometry/primitives.hpp"
 #include "handsim/hand/transmission.hpp"
 #include "handsim/io/input_error.hpp"
 #include "handsim/io/input_file.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
+#include "json_document.hpp"
 
 namespace handsim::hand {
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // What a file that is not a regular file is, for the readers' and writers' refusals (internal
-// to src/core/io).
+// to src/core/engine/io).
 #pragma once
 
 #include <sys/stat.h>

@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "../io/json_document.hpp"
 #include "handsim/hand/hand_model.hpp"
+#include "json_document.hpp"
 
 namespace handsim::hand::detail {
 

@@ -4,8 +4,8 @@
 #include <cstddef>
 #include <string>
 
+#include "handsim/formats/vrml_reader.hpp"
 #include "handsim/geometry/loaded_model.hpp"
-#include "handsim/geometry/vrml_reader.hpp"
 
 namespace handsim::geometry {
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// What the stage files of the step (src/core/sim/stages/*.cpp) share and nothing else sees: the
-// sub-stages step() does not call by name and the small helpers several stages need. The
-// stages themselves are declared in handsim/sim/step.hpp; the order they run in is step.cpp.
+// What the stage files of the step (src/core/engine/sim/stages/*.cpp) share and nothing else
+// sees: the sub-stages step() does not call by name and the small helpers several stages need.
+// The stages themselves are declared in handsim/sim/step.hpp; the order they run in is step.cpp.
 //
 //   state.cpp            makeState, the workspace, object arrays, frames, warnings
 //   detect_contacts.cpp  every body pair's contacts (ground, palm, objects, links)

@@ -1,21 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "handsim/sim/scenario.hpp"
+#include "handsim/formats/scenario.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
 
-#include "../io/collision_field.hpp"
-#include "../io/json_document.hpp"
+#include "collision_field.hpp"
+#include "handsim/formats/hand_loader.hpp"
+#include "handsim/formats/mesh_loader.hpp"
 #include "handsim/formats/model_loader.hpp"
-#include "handsim/geometry/mesh_loader.hpp"
-#include "handsim/hand/hand_loader.hpp"
-#include "handsim/hand/urdf_reader.hpp"
+#include "handsim/formats/urdf_reader.hpp"
 #include "handsim/io/atomic_file.hpp"
 #include "handsim/sim/object_names.hpp"
 #include "handsim/sim/penalty_contacts.hpp"
 #include "handsim/sim/rigid_body.hpp"
 #include "handsim/sim/stability.hpp"
+#include "json_document.hpp"
 
 namespace handsim::sim {
 

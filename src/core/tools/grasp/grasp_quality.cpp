@@ -18,7 +18,7 @@
 
 #include "handsim/grasp/grasp_wrench_space.hpp"
 
-#include "../geometry/qhull_session.hpp"
+#include "../../engine/geometry/qhull_session.hpp"
 
 namespace handsim::grasp {
 namespace {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "handsim/sim/placement.hpp"
+#include "handsim/tools/placement.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -7,9 +7,9 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "../io/json_document.hpp"
+#include "../../formats/json_document.hpp"
+#include "handsim/formats/hand_loader.hpp"
 #include "handsim/formats/model_loader.hpp"
-#include "handsim/hand/hand_loader.hpp"
 #include "handsim/io/atomic_file.hpp"
 
 namespace handsim::planner {

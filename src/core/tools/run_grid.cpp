@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "handsim/sim/run_grid.hpp"
+#include "handsim/tools/run_grid.hpp"
 
 #include <algorithm>
 #include <atomic>

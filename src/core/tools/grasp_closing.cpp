@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "handsim/sim/grasp_closing.hpp"
+#include "handsim/tools/grasp_closing.hpp"
 
 #include <algorithm>
 #include <cmath>

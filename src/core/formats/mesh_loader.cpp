@@ -7,7 +7,7 @@
 // import runs in the child program handsim-mesh-import (src/tools/mesh_import) under
 // setrlimit's address-space and CPU limits and a wall-clock deadline kept here; whatever
 // happens to the child becomes an io::InputError. docs/vrml.md explains the choice.
-#include "handsim/geometry/mesh_loader.hpp"
+#include "handsim/formats/mesh_loader.hpp"
 
 #include <fcntl.h>
 #include <poll.h>

@@ -9,9 +9,9 @@
 #include "handsim/formats/model_loader.hpp"
 #include "handsim/grasp/grasp_contact.hpp"
 #include "handsim/planner/grasp_defaults.hpp"
-#include "handsim/sim/grasp_closing.hpp"
 #include "handsim/sim/step.hpp"
 #include "handsim/sim/trapezoidal_profile.hpp"
+#include "handsim/tools/grasp_closing.hpp"
 
 namespace handsim::planner {
 

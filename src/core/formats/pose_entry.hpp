@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "../io/json_document.hpp"
 #include "handsim/hand/hand_model.hpp"
+#include "json_document.hpp"
 
 namespace handsim::hand {
 

@@ -3,7 +3,7 @@
 // scene graph with the accumulated transform, expands PROTO instances (4.8.3: the first node
 // of the body is what the instance is; IS binds body fields to the instance's values), loads
 // Inline files and tessellates the geometry of every Shape into world coordinates.
-#include "handsim/geometry/vrml_reader.hpp"
+#include "handsim/formats/vrml_reader.hpp"
 
 #include <zlib.h>
 

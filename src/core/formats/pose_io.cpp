@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Named poses to and from text: hand-file "poses" entries, pose files and CSV.
-#include "handsim/hand/pose_io.hpp"
+#include "handsim/formats/pose_io.hpp"
 
 #include "pose_entry.hpp"
 
@@ -10,8 +10,8 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
-#include "../io/json_document.hpp"
 #include "handsim/io/atomic_file.hpp"
+#include "json_document.hpp"
 
 namespace handsim::hand {
 namespace {
