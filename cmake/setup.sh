@@ -16,7 +16,7 @@ packages=(
   libeigen3-dev nlohmann-json3-dev zlib1g-dev libassimp-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   liborocos-kdl-dev libfcl-dev
-  # URDF hands (src/core/hand/urdf_reader.cpp)
+  # URDF hands (src/core/formats/urdf_reader.cpp)
   liburdfdom-dev
   # Test- and benchmark-only peer for the exact overlap volume (tests/collision_cgal)
   libcgal-dev libgmp-dev libmpfr-dev

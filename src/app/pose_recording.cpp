@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "handsim/hand/pose_io.hpp"
+#include "handsim/formats/pose_io.hpp"
 #include "handsim/io/atomic_file.hpp"
 #include "simulation_controller.hpp"
 

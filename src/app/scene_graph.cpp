@@ -19,7 +19,7 @@
 #include <utility>
 
 #include "handsim/collision/kdop_polytope.hpp"
-#include "handsim/geometry/mesh_loader.hpp"
+#include "handsim/formats/mesh_loader.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
 
 namespace handsim::app {

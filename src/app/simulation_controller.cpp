@@ -7,20 +7,21 @@
 #include <limits>
 #include <optional>
 
-#include "handsim/hand/hand_loader.hpp"
+#include "handsim/formats/hand_loader.hpp"
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/hand/transmission.hpp"
 #include "handsim/hand/transmission_ik.hpp"
 #include "handsim/kinematics/closed_form_ik.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
 #include "handsim/kinematics/unreachable_target.hpp"
-#include "handsim/sim/arm_motion.hpp"
 #include "handsim/planner/grasp_defaults.hpp"
-#include "handsim/sim/grasp_closing.hpp"
-#include "handsim/sim/lift_and_shake.hpp"
+#include "handsim/sim/arm_motion.hpp"
 #include "handsim/sim/object_names.hpp"
 #include "handsim/sim/step.hpp"
 #include "handsim/sim/teleport.hpp"
 #include "handsim/sim/trapezoidal_profile.hpp"
+#include "handsim/tools/grasp_closing.hpp"
+#include "handsim/tools/lift_and_shake.hpp"
 
 namespace handsim::app {
 

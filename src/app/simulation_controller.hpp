@@ -10,13 +10,13 @@
 #include <string>
 #include <vector>
 
+#include "handsim/formats/scenario.hpp"
 #include "handsim/hand/hand_model.hpp"
-#include "handsim/sim/placement.hpp"
 #include "handsim/sim/recorder.hpp"
 #include "handsim/sim/run.hpp"
-#include "handsim/sim/scenario.hpp"
 #include "handsim/sim/sim_state.hpp"
 #include "handsim/sim/trajectory_segments.hpp"
+#include "handsim/tools/placement.hpp"
 
 namespace handsim::app {
 

@@ -5,7 +5,7 @@
 #include "handsim/collision/kdop.hpp"
 #include "handsim/collision/kdop_tree.hpp"
 #include "handsim/collision/tree_collision.hpp"
-#include "handsim/geometry/mesh_loader.hpp"
+#include "handsim/formats/mesh_loader.hpp"
 
 namespace handsim::cli {
 namespace {

@@ -2,7 +2,7 @@
 #include "cli_util.hpp"
 #include "command.hpp"
 #include "handsim/dynamics/lagrange_euler.hpp"
-#include "handsim/hand/hand_loader.hpp"
+#include "handsim/formats/hand_loader.hpp"
 
 namespace handsim::cli {
 namespace {

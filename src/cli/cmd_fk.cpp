@@ -4,8 +4,8 @@
 #include "arm_json.hpp"
 #include "cli_util.hpp"
 #include "command.hpp"
+#include "handsim/formats/hand_loader.hpp"
 #include "handsim/hand/hand_ik.hpp"
-#include "handsim/hand/hand_loader.hpp"
 #include "handsim/hand/transmission.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
 

@@ -2,7 +2,7 @@
 #include "arm_json.hpp"
 #include "cli_util.hpp"
 #include "command.hpp"
-#include "handsim/hand/hand_loader.hpp"
+#include "handsim/formats/hand_loader.hpp"
 #include "handsim/planner/grasp_defaults.hpp"
 
 namespace handsim::cli {

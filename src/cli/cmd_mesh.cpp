@@ -8,7 +8,7 @@
 
 #include "cli_util.hpp"
 #include "command.hpp"
-#include "handsim/geometry/mesh_loader.hpp"
+#include "handsim/formats/mesh_loader.hpp"
 #include "handsim/io/input_error.hpp"
 
 namespace handsim::cli {

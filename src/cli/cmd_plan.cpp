@@ -6,7 +6,7 @@
 
 #include "cli_util.hpp"
 #include "command.hpp"
-#include "handsim/hand/hand_loader.hpp"
+#include "handsim/formats/hand_loader.hpp"
 #include "handsim/planner/grasp_records.hpp"
 #include "hold_option.hpp"
 #include "outputs.hpp"

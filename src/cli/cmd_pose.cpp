@@ -4,8 +4,8 @@
 
 #include "cli_util.hpp"
 #include "command.hpp"
-#include "handsim/hand/hand_loader.hpp"
-#include "handsim/hand/pose_io.hpp"
+#include "handsim/formats/hand_loader.hpp"
+#include "handsim/formats/pose_io.hpp"
 #include "handsim/io/atomic_file.hpp"
 #include "outputs.hpp"
 

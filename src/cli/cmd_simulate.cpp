@@ -6,7 +6,7 @@
 
 #include "cli_util.hpp"
 #include "command.hpp"
-#include "handsim/sim/scenario.hpp"
+#include "handsim/formats/scenario.hpp"
 #include "outputs.hpp"
 #ifdef HANDSIM_HAVE_PLOT
 #include "signal_plot.hpp"

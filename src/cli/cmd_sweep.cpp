@@ -9,7 +9,7 @@
 #include "handsim/grasp/grasp_sweep.hpp"
 #include "handsim/io/atomic_file.hpp"
 #include "handsim/io/input_file.hpp"
-#include "handsim/sim/run_grid.hpp"
+#include "handsim/tools/run_grid.hpp"
 #include "outputs.hpp"
 
 namespace handsim::cli {

@@ -7,7 +7,7 @@
 
 #include "cli_util.hpp"
 #include "command.hpp"
-#include "handsim/hand/hand_loader.hpp"
+#include "handsim/formats/hand_loader.hpp"
 #include "handsim/io/input_error.hpp"
 #include "handsim/planner/grasp_records.hpp"
 #include "hold_option.hpp"

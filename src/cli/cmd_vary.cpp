@@ -16,12 +16,12 @@
 
 #include "cli_util.hpp"
 #include "command.hpp"
+#include "handsim/formats/scenario.hpp"
 #include "handsim/io/atomic_file.hpp"
 #include "handsim/io/input_error.hpp"
 #include "handsim/io/input_file.hpp"
 #include "handsim/sim/carried_energy.hpp"
-#include "handsim/sim/run_grid.hpp"
-#include "handsim/sim/scenario.hpp"
+#include "handsim/tools/run_grid.hpp"
 #include "outputs.hpp"
 #ifdef HANDSIM_HAVE_PLOT
 #include "signal_plot.hpp"

@@ -8,11 +8,11 @@
 
 #include "cli_util.hpp"
 #include "command.hpp"
-#include "handsim/hand/hand_loader.hpp"
+#include "handsim/formats/hand_loader.hpp"
+#include "handsim/hand/hand_ik.hpp"
 #include "handsim/io/atomic_file.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
 #include "handsim/kinematics/manipulability.hpp"
-#include "handsim/hand/hand_ik.hpp"
 #include "handsim/kinematics/workspace.hpp"
 #include "outputs.hpp"
 

@@ -8,7 +8,7 @@
 #include "args.hpp"
 #include "cli_util.hpp"
 #include "command.hpp"
-#include "handsim/hand/urdf_reader.hpp"
+#include "handsim/formats/urdf_reader.hpp"
 #include "handsim/io/input_error.hpp"
 #include "handsim/io/utf8.hpp"
 

@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 #include "handsim/planner/grasp_records.hpp"
-#include "handsim/sim/run_grid.hpp"
+#include "handsim/tools/run_grid.hpp"
 
 namespace handsim::cli {
 

@@ -18,8 +18,8 @@
 #include "handsim/collision/contact_patch.hpp"
 #include "handsim/collision/kdop_tree.hpp"
 #include "handsim/collision/tree_collision.hpp"
+#include "handsim/formats/mesh_loader.hpp"
 #include "handsim/geometry/mass_properties.hpp"
-#include "handsim/geometry/mesh_loader.hpp"
 #include "handsim/geometry/triangle_mesh.hpp"
 
 namespace py = pybind11;

@@ -22,11 +22,11 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
-#include "handsim/hand/hand_loader.hpp"
+#include "handsim/formats/hand_loader.hpp"
 #include "handsim/planner/grasp_records.hpp"
 #include "handsim/planner/planner.hpp"
 #include "handsim/planner/validation.hpp"
-#include "handsim/sim/run_grid.hpp"
+#include "handsim/tools/run_grid.hpp"
 
 namespace py = pybind11;
 

@@ -17,8 +17,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "handsim/formats/scenario.hpp"
 #include "handsim/sim/run.hpp"
-#include "handsim/sim/scenario.hpp"
 #include "handsim/sim/step.hpp"
 
 namespace handsim::python {

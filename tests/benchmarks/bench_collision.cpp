@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "../support/corpus.hpp"
 #include "handsim/collision/contact_patch.hpp"
 #include "handsim/collision/contact_scratch.hpp"
 #include "handsim/collision/convex_contact.hpp"
@@ -26,8 +27,7 @@
 #include "handsim/collision/kdop_tree.hpp"
 #include "handsim/collision/primitives.hpp"
 #include "handsim/collision/tree_collision.hpp"
-#include "handsim/geometry/mesh_loader.hpp"
-#include "../support/corpus.hpp"
+#include "handsim/formats/mesh_loader.hpp"
 
 namespace hc = handsim::collision;
 using handsim::geometry::TriangleMesh;

@@ -11,8 +11,8 @@
 #include <exception>
 #include <string>
 
+#include "handsim/formats/scenario.hpp"
 #include "handsim/sim/run.hpp"
-#include "handsim/sim/scenario.hpp"
 
 namespace {
 

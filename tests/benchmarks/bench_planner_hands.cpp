@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "bench_scenes.hpp"
-#include "handsim/hand/hand_loader.hpp"
+#include "handsim/formats/hand_loader.hpp"
 #include "handsim/planner/grasp_records.hpp"
 #include "handsim/planner/planner.hpp"
 #include "handsim/planner/validation.hpp"

@@ -31,7 +31,7 @@
 
 #include "batch.hpp"
 #include "bench_scenes.hpp"
-#include "handsim/hand/hand_loader.hpp"
+#include "handsim/formats/hand_loader.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
 
 #ifdef HANDSIM_BENCH_MUJOCO

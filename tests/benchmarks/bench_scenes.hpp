@@ -15,10 +15,11 @@
 #include <string>
 
 #include "../support/box_objects.hpp"
+#include "handsim/formats/hand_loader.hpp"
+#include "handsim/formats/model_loader.hpp"
+#include "handsim/formats/scenario.hpp"
 #include "handsim/geometry/primitives.hpp"
-#include "handsim/hand/hand_loader.hpp"
 #include "handsim/sim/model.hpp"
-#include "handsim/sim/scenario.hpp"
 
 namespace handsim::bench {
 

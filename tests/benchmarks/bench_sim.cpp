@@ -14,13 +14,14 @@
 #include <vector>
 
 #include "bench_scenes.hpp"
+#include "handsim/formats/hand_loader.hpp"
+#include "handsim/formats/model_loader.hpp"
+#include "handsim/formats/scenario.hpp"
 #include "handsim/geometry/primitives.hpp"
-#include "handsim/hand/hand_loader.hpp"
 #include "handsim/kinematics/closed_form_ik.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
 #include "handsim/kinematics/numerical_ik.hpp"
 #include "handsim/sim/run.hpp"
-#include "handsim/sim/scenario.hpp"
 #include "kdl_bridge.hpp"
 
 namespace {

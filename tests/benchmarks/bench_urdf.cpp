@@ -16,12 +16,12 @@
 #include <kdl/treejnttojacsolver.hpp>
 #include <sstream>
 
+#include "../support/corpus.hpp"
 #include "../urdf/urdf_test_support.hpp"
 #include "handsim/dynamics/lagrange_euler.hpp"
+#include "handsim/formats/urdf_reader.hpp"
 #include "handsim/hand/transmission.hpp"
-#include "handsim/hand/urdf_reader.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
-#include "../support/corpus.hpp"
 
 namespace {
 

@@ -12,8 +12,8 @@
 #include <fstream>
 #include <string>
 
-#include "handsim/geometry/vrml_reader.hpp"
 #include "../support/corpus.hpp"
+#include "handsim/formats/vrml_reader.hpp"
 
 namespace {
 

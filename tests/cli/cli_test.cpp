@@ -15,7 +15,7 @@
 
 #include "../support/cli_run.hpp"
 #include "handsim/dynamics/newton_euler.hpp"
-#include "handsim/hand/hand_loader.hpp"
+#include "handsim/formats/hand_loader.hpp"
 
 using nlohmann::json;
 

@@ -13,8 +13,8 @@
 #include <string>
 
 #include "../support/cli_run.hpp"
-#include "handsim/hand/hand_loader.hpp"
-#include "handsim/hand/pose_io.hpp"
+#include "handsim/formats/hand_loader.hpp"
+#include "handsim/formats/pose_io.hpp"
 #include "handsim/io/atomic_file.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
 

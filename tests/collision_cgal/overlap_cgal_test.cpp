@@ -21,7 +21,7 @@
 #include "handsim/collision/kdop_tree.hpp"
 #include "handsim/collision/overlap_volume.hpp"
 #include "handsim/collision/primitives.hpp"
-#include "handsim/geometry/vrml_reader.hpp"
+#include "handsim/formats/vrml_reader.hpp"
 
 namespace handsim::collision {
 namespace {

@@ -9,7 +9,7 @@
 #include "handsim/dynamics/energy.hpp"
 #include "handsim/dynamics/lagrange_euler.hpp"
 #include "handsim/dynamics/newton_euler.hpp"
-#include "handsim/hand/hand_loader.hpp"
+#include "handsim/formats/hand_loader.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
 #include "test_chains.hpp"
 

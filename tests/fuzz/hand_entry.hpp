@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "handsim/hand/hand_loader.hpp"
+#include "handsim/formats/hand_loader.hpp"
 #include "handsim/io/input_error.hpp"
 
 namespace handsim::fuzz {

@@ -19,7 +19,7 @@
 #include <string_view>
 #include <system_error>
 
-#include "handsim/geometry/mesh_loader.hpp"
+#include "handsim/formats/mesh_loader.hpp"
 #include "handsim/io/input_error.hpp"
 
 #if defined(__SANITIZE_ADDRESS__)

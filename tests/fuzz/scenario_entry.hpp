@@ -8,8 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "handsim/formats/scenario.hpp"
 #include "handsim/io/input_error.hpp"
-#include "handsim/sim/scenario.hpp"
 
 namespace handsim::fuzz {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "handsim/hand/urdf_reader.hpp"
+#include "handsim/formats/urdf_reader.hpp"
 #include "handsim/io/input_error.hpp"
 
 namespace handsim::fuzz {

@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "handsim/geometry/vrml_reader.hpp"
+#include "handsim/formats/vrml_reader.hpp"
 
 namespace handsim::geometry {
 namespace {

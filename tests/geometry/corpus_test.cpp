@@ -10,9 +10,9 @@
 #include <fstream>
 #include <iostream>
 
-#include "handsim/geometry/mesh_loader.hpp"
-#include "handsim/io/input_error.hpp"
 #include "../support/corpus.hpp"
+#include "handsim/formats/mesh_loader.hpp"
+#include "handsim/io/input_error.hpp"
 
 namespace handsim::geometry {
 namespace {

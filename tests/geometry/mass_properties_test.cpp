@@ -15,8 +15,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "handsim/formats/mesh_loader.hpp"
 #include "handsim/geometry/mass_properties.hpp"
-#include "handsim/geometry/mesh_loader.hpp"
 #include "handsim/geometry/primitives.hpp"
 
 namespace handsim::geometry {

@@ -22,7 +22,7 @@
 #include <thread>
 #include <vector>
 
-#include "handsim/geometry/mesh_loader.hpp"
+#include "handsim/formats/mesh_loader.hpp"
 #include "handsim/io/input_error.hpp"
 
 namespace handsim::geometry {

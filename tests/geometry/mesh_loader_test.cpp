@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "handsim/geometry/mesh_loader.hpp"
+#include "handsim/formats/mesh_loader.hpp"
 #include "handsim/io/input_error.hpp"
 
 namespace handsim::geometry {

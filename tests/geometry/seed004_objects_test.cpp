@@ -12,7 +12,8 @@
 #include <string>
 
 #include "handsim/collision/overlap_volume.hpp"
-#include "handsim/geometry/mesh_loader.hpp"
+#include "handsim/formats/mesh_loader.hpp"
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/sim/model.hpp"
 
 using namespace handsim;

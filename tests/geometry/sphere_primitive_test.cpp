@@ -8,8 +8,8 @@
 #include <cmath>
 #include <string>
 
-#include "handsim/geometry/mesh_loader.hpp"
-#include "handsim/geometry/vrml_reader.hpp"
+#include "handsim/formats/mesh_loader.hpp"
+#include "handsim/formats/vrml_reader.hpp"
 
 using namespace handsim::geometry;
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "handsim/geometry/vrml_reader.hpp"
+#include "handsim/formats/vrml_reader.hpp"
 #include "handsim/io/input_error.hpp"
 
 namespace handsim::geometry {

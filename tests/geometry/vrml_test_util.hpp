@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "handsim/geometry/vrml_reader.hpp"
+#include "handsim/formats/vrml_reader.hpp"
 #include "handsim/io/input_error.hpp"
 
 namespace handsim::geometry::testing {

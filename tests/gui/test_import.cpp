@@ -14,12 +14,12 @@
 #include <cmath>
 #include <filesystem>
 
-#include "handsim/collision/tree_collision.hpp"
-#include "handsim/hand/hand_loader.hpp"
-#include "handsim/sim/step.hpp"
-#include "default_window.hpp"
-#include "main_window.hpp"
 #include "../support/corpus.hpp"
+#include "default_window.hpp"
+#include "handsim/collision/tree_collision.hpp"
+#include "handsim/formats/hand_loader.hpp"
+#include "handsim/sim/step.hpp"
+#include "main_window.hpp"
 #include "osg_viewport.hpp"
 #include "simulation_controller.hpp"
 

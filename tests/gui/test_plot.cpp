@@ -16,7 +16,7 @@
 #include <cmath>
 #include <map>
 
-#include "handsim/sim/scenario.hpp"
+#include "handsim/formats/scenario.hpp"
 #include "render.hpp"
 #include "signal_plot.hpp"
 

@@ -9,7 +9,7 @@
 #include <sstream>
 #include <string>
 
-#include "handsim/hand/hand_loader.hpp"
+#include "handsim/formats/hand_loader.hpp"
 #include "handsim/io/input_error.hpp"
 
 namespace handsim {

@@ -7,8 +7,9 @@
 #include <utility>
 
 #include "handsim/collision/tree_collision.hpp"
-#include "handsim/geometry/mesh_loader.hpp"
-#include "handsim/hand/hand_loader.hpp"
+#include "handsim/formats/hand_loader.hpp"
+#include "handsim/formats/mesh_loader.hpp"
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
 #include "handsim/sim/model.hpp"
 

@@ -10,8 +10,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "handsim/hand/hand_loader.hpp"
-#include "handsim/hand/pose_io.hpp"
+#include "handsim/formats/hand_loader.hpp"
+#include "handsim/formats/pose_io.hpp"
 #include "handsim/io/atomic_file.hpp"
 #include "handsim/io/input_error.hpp"
 

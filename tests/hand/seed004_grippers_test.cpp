@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "handsim/collision/overlap_volume.hpp"
-#include "handsim/geometry/mesh_loader.hpp"
-#include "handsim/hand/hand_loader.hpp"
+#include "handsim/formats/hand_loader.hpp"
+#include "handsim/formats/mesh_loader.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
 #include "handsim/sim/stability.hpp"
 

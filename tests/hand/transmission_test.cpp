@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "handsim/hand/hand_loader.hpp"
+#include "handsim/formats/hand_loader.hpp"
 
 using namespace handsim;
 using namespace handsim::hand;

@@ -20,13 +20,13 @@
 #include <string>
 
 #include "../support/cli_run.hpp"
-#include "handsim/geometry/mesh_loader.hpp"
+#include "handsim/formats/hand_loader.hpp"
+#include "handsim/formats/mesh_loader.hpp"
+#include "handsim/formats/scenario.hpp"
 #include "handsim/grasp/grasp_input.hpp"
 #include "handsim/grasp/grasp_sweep.hpp"
-#include "handsim/hand/hand_loader.hpp"
 #include "handsim/io/input_error.hpp"
 #include "handsim/io/input_file.hpp"
-#include "handsim/sim/scenario.hpp"
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <limits>
 #include <random>
 
-#include "handsim/hand/hand_loader.hpp"
+#include "handsim/formats/hand_loader.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
 #include "handsim/kinematics/manipulability.hpp"
 

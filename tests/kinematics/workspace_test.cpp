@@ -9,7 +9,7 @@
 #include <complex>
 #include <random>
 
-#include "handsim/hand/hand_loader.hpp"
+#include "handsim/formats/hand_loader.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
 #include "handsim/kinematics/workspace.hpp"
 

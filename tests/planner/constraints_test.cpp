@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "handsim/formats/hand_loader.hpp"
 #include "handsim/geometry/primitives.hpp"
-#include "handsim/hand/hand_loader.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
 #include "handsim/planner/grasp_records.hpp"
 #include "handsim/planner/planner.hpp"

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <gtest/gtest.h>
 
-#include "handsim/hand/hand_loader.hpp"
+#include "handsim/formats/hand_loader.hpp"
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/planner/contact_points.hpp"
 #include "handsim/planner/surface_distance.hpp"
 #include "handsim/sim/step.hpp"

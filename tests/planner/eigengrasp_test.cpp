@@ -8,8 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "handsim/hand/hand_loader.hpp"
-#include "handsim/hand/urdf_reader.hpp"
+#include "handsim/formats/hand_loader.hpp"
+#include "handsim/formats/urdf_reader.hpp"
 #include "handsim/io/input_error.hpp"
 #include "handsim/planner/eigengrasp.hpp"
 

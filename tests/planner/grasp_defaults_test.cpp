@@ -9,14 +9,14 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "../support/corpus.hpp"
+#include "handsim/formats/hand_loader.hpp"
 #include "handsim/geometry/primitives.hpp"
-#include "handsim/hand/hand_loader.hpp"
 #include "handsim/hand/transmission.hpp"
 #include "handsim/planner/grasp_defaults.hpp"
 #include "handsim/planner/grasp_records.hpp"
 #include "handsim/planner/planner.hpp"
-#include "handsim/sim/grasp_closing.hpp"
-#include "../support/corpus.hpp"
+#include "handsim/tools/grasp_closing.hpp"
 
 using namespace handsim;
 

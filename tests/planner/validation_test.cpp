@@ -3,8 +3,8 @@
 // force F each slides out under a load m a along the pads exactly when 2 mu F < m a.
 #include <gtest/gtest.h>
 
+#include "handsim/formats/hand_loader.hpp"
 #include "handsim/geometry/primitives.hpp"
-#include "handsim/hand/hand_loader.hpp"
 #include "handsim/planner/validation.hpp"
 
 using namespace handsim;

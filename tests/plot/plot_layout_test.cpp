@@ -11,7 +11,7 @@
 
 #include "events.hpp"
 #include "figure.hpp"
-#include "handsim/sim/scenario.hpp"
+#include "handsim/formats/scenario.hpp"
 #include "ticks.hpp"
 
 using namespace handsim;

@@ -8,7 +8,8 @@
 #include <cmath>
 
 #include "../support/box_objects.hpp"
-#include "handsim/hand/hand_loader.hpp"
+#include "handsim/formats/hand_loader.hpp"
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/sim/step.hpp"
 
 using namespace handsim;

@@ -4,8 +4,9 @@
 // run of a hand mounted on the shipped arm whose palm follows the arm's FK step by step.
 #include <gtest/gtest.h>
 
-#include "handsim/hand/hand_loader.hpp"
-#include "handsim/hand/urdf_reader.hpp"
+#include "handsim/formats/hand_loader.hpp"
+#include "handsim/formats/model_loader.hpp"
+#include "handsim/formats/urdf_reader.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
 #include "handsim/sim/arm_motion.hpp"
 #include "handsim/sim/run.hpp"

@@ -7,8 +7,8 @@
 
 #include <cmath>
 
+#include "handsim/formats/scenario.hpp"
 #include "handsim/sim/run.hpp"
-#include "handsim/sim/scenario.hpp"
 
 using namespace handsim;
 

@@ -18,11 +18,11 @@
 #include "handsim/collision/convex_contact.hpp"
 #include "handsim/collision/primitives.hpp"
 #include "handsim/collision/tree_collision.hpp"
-#include "handsim/hand/hand_loader.hpp"
+#include "handsim/formats/hand_loader.hpp"
+#include "handsim/formats/scenario.hpp"
 #include "handsim/io/input_error.hpp"
 #include "handsim/sim/body_pair.hpp"
 #include "handsim/sim/model.hpp"
-#include "handsim/sim/scenario.hpp"
 #include "handsim/sim/sim_state.hpp"
 
 #include "../support/random_pose.hpp"

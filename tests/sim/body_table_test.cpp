@@ -8,10 +8,10 @@
 #include <set>
 #include <string>
 
-#include "handsim/hand/hand_loader.hpp"
+#include "handsim/formats/hand_loader.hpp"
+#include "handsim/formats/scenario.hpp"
 #include "handsim/sim/model.hpp"
 #include "handsim/sim/run.hpp"
-#include "handsim/sim/scenario.hpp"
 #include "handsim/sim/step.hpp"
 
 using namespace handsim;

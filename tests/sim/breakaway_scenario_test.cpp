@@ -9,9 +9,9 @@
 
 #include "handsim/contact/contact_force.hpp"
 #include "handsim/dynamics/lagrange_euler.hpp"
-#include "handsim/hand/hand_loader.hpp"
+#include "handsim/formats/hand_loader.hpp"
+#include "handsim/formats/scenario.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
-#include "handsim/sim/scenario.hpp"
 #include "handsim/sim/step.hpp"
 
 using namespace handsim;

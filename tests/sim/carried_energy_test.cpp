@@ -9,7 +9,8 @@
 #include <memory>
 
 #include "../support/box_objects.hpp"
-#include "handsim/hand/hand_loader.hpp"
+#include "handsim/formats/hand_loader.hpp"
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/sim/carried_energy.hpp"
 #include "handsim/sim/model.hpp"
 #include "handsim/sim/run.hpp"

@@ -13,6 +13,7 @@
 
 #include "../support/box_objects.hpp"
 #include "../support/free_object_energy.hpp"
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/geometry/primitives.hpp"
 #include "handsim/sim/step.hpp"
 

@@ -9,13 +9,14 @@
 
 #include <cmath>
 
+#include "../support/box_objects.hpp"
+#include "handsim/formats/hand_loader.hpp"
+#include "handsim/formats/model_loader.hpp"
+#include "handsim/formats/scenario.hpp"
 #include "handsim/geometry/primitives.hpp"
-#include "handsim/hand/hand_loader.hpp"
 #include "handsim/sim/rigid_body.hpp"
 #include "handsim/sim/run.hpp"
-#include "handsim/sim/scenario.hpp"
 #include "handsim/sim/step.hpp"
-#include "../support/box_objects.hpp"
 
 using namespace handsim;
 using namespace handsim::sim;

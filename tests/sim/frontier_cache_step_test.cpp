@@ -11,9 +11,9 @@
 #include <limits>
 #include <string>
 
-#include "handsim/hand/hand_loader.hpp"
+#include "handsim/formats/hand_loader.hpp"
+#include "handsim/formats/scenario.hpp"
 #include "handsim/sim/run.hpp"
-#include "handsim/sim/scenario.hpp"
 #include "handsim/sim/step.hpp"
 
 using namespace handsim;

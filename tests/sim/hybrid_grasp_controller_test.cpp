@@ -6,8 +6,8 @@
 
 #include <cmath>
 
-#include "handsim/hand/hand_loader.hpp"
-#include "handsim/sim/scenario.hpp"
+#include "handsim/formats/hand_loader.hpp"
+#include "handsim/formats/scenario.hpp"
 
 using namespace handsim;
 using namespace handsim::sim;

@@ -9,7 +9,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "handsim/hand/hand_loader.hpp"
+#include "handsim/formats/hand_loader.hpp"
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/io/input_error.hpp"
 #include "handsim/sim/step.hpp"
 

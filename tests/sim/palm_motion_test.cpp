@@ -10,10 +10,11 @@
 #include <fstream>
 #include <memory>
 
-#include "handsim/hand/hand_loader.hpp"
+#include "handsim/formats/hand_loader.hpp"
+#include "handsim/formats/model_loader.hpp"
+#include "handsim/formats/scenario.hpp"
 #include "handsim/sim/model.hpp"
 #include "handsim/sim/run.hpp"
-#include "handsim/sim/scenario.hpp"
 
 using namespace handsim;
 

@@ -12,6 +12,7 @@
 #include <cmath>
 
 #include "handsim/contact/penalty_contact.hpp"
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/geometry/primitives.hpp"
 #include "handsim/sim/penalty_state.hpp"
 #include "handsim/sim/rigid_body.hpp"

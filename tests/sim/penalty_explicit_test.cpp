@@ -15,12 +15,13 @@
 #include <cmath>
 #include <string>
 
+#include "handsim/formats/hand_loader.hpp"
+#include "handsim/formats/model_loader.hpp"
+#include "handsim/formats/scenario.hpp"
 #include "handsim/geometry/primitives.hpp"
-#include "handsim/hand/hand_loader.hpp"
 #include "handsim/io/input_error.hpp"
 #include "handsim/sim/penalty_contacts.hpp"
 #include "handsim/sim/rigid_body.hpp"
-#include "handsim/sim/scenario.hpp"
 #include "handsim/sim/step.hpp"
 
 #include "../support/box_objects.hpp"

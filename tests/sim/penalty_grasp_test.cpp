@@ -18,9 +18,9 @@
 #include <sstream>
 #include <string>
 
+#include "handsim/formats/scenario.hpp"
 #include "handsim/sim/penalty_contacts.hpp"
 #include "handsim/sim/run.hpp"
-#include "handsim/sim/scenario.hpp"
 #include "handsim/sim/step.hpp"
 
 using namespace handsim;

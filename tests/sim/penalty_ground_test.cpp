@@ -11,8 +11,9 @@
 #include <cmath>
 
 #include "handsim/contact/penalty_contact.hpp"
+#include "handsim/formats/hand_loader.hpp"
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/geometry/primitives.hpp"
-#include "handsim/hand/hand_loader.hpp"
 #include "handsim/sim/penalty_contacts.hpp"
 #include "handsim/sim/rigid_body.hpp"
 #include "handsim/sim/step.hpp"

@@ -2,7 +2,7 @@
 // sim::placeObjectInReach: an imported object lands clear of the hand (checked with the contact
 // stage's own query, sim::handTouchesObjects, and a plain vertex-in-box test) and within the
 // fingers' reach (brute-force distance to sampled fingertip workspace points).
-#include "handsim/sim/placement.hpp"
+#include "handsim/tools/placement.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,12 +12,13 @@
 #include <filesystem>
 #include <limits>
 
+#include "../support/corpus.hpp"
+#include "handsim/formats/hand_loader.hpp"
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/geometry/mass_properties.hpp"
-#include "handsim/hand/hand_loader.hpp"
 #include "handsim/hand/transmission_ik.hpp"
 #include "handsim/kinematics/workspace.hpp"
 #include "handsim/sim/step.hpp"
-#include "../support/corpus.hpp"
 
 namespace handsim {
 namespace {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The plan builders every front end calls (issue 20 item 1): closing a grasp
-// (sim/grasp_closing.hpp), moves chained into references (sim/trajectory_segments.hpp),
-// lifting and shaking the palm (sim/lift_and_shake.hpp) and teleporting (sim/teleport.hpp),
+// (tools/grasp_closing.hpp), moves chained into references (sim/trajectory_segments.hpp),
+// lifting and shaking the palm (tools/lift_and_shake.hpp) and teleporting (sim/teleport.hpp),
 // each against expectations worked here: distances and times of trapezoids in closed form,
 // a lifted palm's displacement after a run, the shake's zero end velocity.
 #include <gtest/gtest.h>
@@ -10,15 +10,16 @@
 #include <memory>
 #include <stdexcept>
 
-#include "handsim/hand/hand_loader.hpp"
+#include "handsim/formats/hand_loader.hpp"
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
-#include "handsim/sim/grasp_closing.hpp"
-#include "handsim/sim/lift_and_shake.hpp"
 #include "handsim/sim/model.hpp"
 #include "handsim/sim/run.hpp"
 #include "handsim/sim/step.hpp"
 #include "handsim/sim/teleport.hpp"
 #include "handsim/sim/trajectory_segments.hpp"
+#include "handsim/tools/grasp_closing.hpp"
+#include "handsim/tools/lift_and_shake.hpp"
 
 using namespace handsim;
 

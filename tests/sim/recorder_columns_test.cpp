@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "../support/box_objects.hpp"
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/geometry/primitives.hpp"
 #include "handsim/sim/object_names.hpp"
 #include "handsim/sim/run.hpp"

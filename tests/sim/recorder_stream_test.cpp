@@ -16,7 +16,8 @@
 #include <sstream>
 #include <string>
 
-#include "handsim/hand/hand_loader.hpp"
+#include "handsim/formats/hand_loader.hpp"
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/io/atomic_file.hpp"
 #include "handsim/sim/model.hpp"
 #include "handsim/sim/run.hpp"

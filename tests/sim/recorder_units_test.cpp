@@ -6,7 +6,8 @@
 #include <memory>
 #include <stdexcept>
 
-#include "handsim/hand/hand_loader.hpp"
+#include "handsim/formats/hand_loader.hpp"
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/sim/recorder.hpp"
 #include "handsim/sim/step.hpp"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The grid engine (sim/run_grid.hpp): shards that together cover every cell once (checked by
+// The grid engine (tools/run_grid.hpp): shards that together cover every cell once (checked by
 // brute force), every cell run exactly once on several threads, outcomes counted, the first
 // error stopping the rest, shards merged equal to one run of real simulations bit for bit, and
 // a run killed half way resumed to the same rows with none twice.
@@ -14,11 +14,12 @@
 #include <thread>
 #include <vector>
 
-#include "handsim/hand/hand_loader.hpp"
-#include "handsim/sim/grasp_closing.hpp"
+#include "handsim/formats/hand_loader.hpp"
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/sim/model.hpp"
 #include "handsim/sim/run.hpp"
-#include "handsim/sim/run_grid.hpp"
+#include "handsim/tools/grasp_closing.hpp"
+#include "handsim/tools/run_grid.hpp"
 
 using namespace handsim;
 

@@ -15,11 +15,11 @@
 #include <string>
 #include <vector>
 
-#include "handsim/hand/hand_loader.hpp"
+#include "../support/corpus.hpp"
+#include "handsim/formats/hand_loader.hpp"
+#include "handsim/formats/scenario.hpp"
 #include "handsim/io/input_error.hpp"
 #include "handsim/sim/run.hpp"
-#include "handsim/sim/scenario.hpp"
-#include "../support/corpus.hpp"
 
 namespace handsim {
 namespace {

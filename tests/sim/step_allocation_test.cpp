@@ -12,11 +12,12 @@
 #include <cstdlib>
 #include <limits>
 
+#include "handsim/formats/hand_loader.hpp"
+#include "handsim/formats/model_loader.hpp"
+#include "handsim/formats/scenario.hpp"
+#include "handsim/formats/urdf_reader.hpp"
 #include "handsim/geometry/primitives.hpp"
-#include "handsim/hand/hand_loader.hpp"
-#include "handsim/hand/urdf_reader.hpp"
 #include "handsim/sim/run.hpp"
-#include "handsim/sim/scenario.hpp"
 #include "handsim/sim/step.hpp"
 
 #include "../support/box_objects.hpp"

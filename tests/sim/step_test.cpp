@@ -12,10 +12,11 @@
 
 #include "handsim/dynamics/energy.hpp"
 #include "handsim/dynamics/newton_euler.hpp"
-#include "handsim/hand/hand_loader.hpp"
+#include "handsim/formats/hand_loader.hpp"
+#include "handsim/formats/model_loader.hpp"
+#include "handsim/formats/scenario.hpp"
 #include "handsim/sim/recorder.hpp"
 #include "handsim/sim/run.hpp"
-#include "handsim/sim/scenario.hpp"
 
 using namespace handsim;
 using namespace handsim::sim;

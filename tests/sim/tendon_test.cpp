@@ -5,10 +5,11 @@
 
 #include <cmath>
 
-#include "handsim/hand/hand_loader.hpp"
+#include "handsim/formats/hand_loader.hpp"
+#include "handsim/formats/model_loader.hpp"
+#include "handsim/formats/scenario.hpp"
 #include "handsim/io/input_error.hpp"
 #include "handsim/sim/run.hpp"
-#include "handsim/sim/scenario.hpp"
 
 using namespace handsim;
 using namespace handsim::sim;

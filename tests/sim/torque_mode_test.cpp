@@ -7,7 +7,8 @@
 
 #include <cmath>
 
-#include "handsim/hand/hand_loader.hpp"
+#include "handsim/formats/hand_loader.hpp"
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/sim/run.hpp"
 #include "handsim/sim/step.hpp"
 

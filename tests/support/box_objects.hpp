@@ -7,8 +7,8 @@
 #include <memory>
 #include <string>
 
+#include "handsim/formats/hand_loader.hpp"
 #include "handsim/geometry/primitives.hpp"
-#include "handsim/hand/hand_loader.hpp"
 #include "handsim/sim/model.hpp"
 
 namespace handsim::test {

@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "../support/corpus.hpp"
-#include "handsim/hand/urdf_reader.hpp"
+#include "handsim/formats/urdf_reader.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
 
 namespace handsim {

@@ -8,9 +8,9 @@
 #include <chrono>
 #include <random>
 
+#include "handsim/formats/hand_loader.hpp"
+#include "handsim/formats/urdf_reader.hpp"
 #include "handsim/hand/arm_ik.hpp"
-#include "handsim/hand/hand_loader.hpp"
-#include "handsim/hand/urdf_reader.hpp"
 #include "handsim/io/input_error.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
 

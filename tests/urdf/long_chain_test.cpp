@@ -14,7 +14,7 @@
 
 #include "handsim/dynamics/lagrange_euler.hpp"
 #include "handsim/dynamics/newton_euler.hpp"
-#include "handsim/hand/urdf_reader.hpp"
+#include "handsim/formats/urdf_reader.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
 #include "urdf_test_support.hpp"
 

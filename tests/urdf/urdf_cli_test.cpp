@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../support/cli_run.hpp"
-#include "handsim/hand/hand_loader.hpp"
+#include "handsim/formats/hand_loader.hpp"
 #include "handsim/planner/grasp_defaults.hpp"
 
 namespace handsim {

@@ -10,10 +10,11 @@
 #include <regex>
 #include <sstream>
 
-#include "handsim/hand/transmission.hpp"
-#include "handsim/hand/urdf_reader.hpp"
-#include "handsim/sim/run.hpp"
 #include "../support/corpus.hpp"
+#include "handsim/formats/model_loader.hpp"
+#include "handsim/formats/urdf_reader.hpp"
+#include "handsim/hand/transmission.hpp"
+#include "handsim/sim/run.hpp"
 
 namespace handsim {
 namespace {

@@ -11,11 +11,11 @@
 #include <random>
 #include <sstream>
 
+#include "handsim/formats/hand_loader.hpp"
+#include "handsim/formats/urdf_reader.hpp"
 #include "handsim/hand/hand_ik.hpp"
-#include "handsim/hand/hand_loader.hpp"
 #include "handsim/hand/transmission.hpp"
 #include "handsim/hand/transmission_ik.hpp"
-#include "handsim/hand/urdf_reader.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
 #include "handsim/kinematics/unreachable_target.hpp"
 #include "urdf_test_support.hpp"

@@ -10,8 +10,8 @@
 #include <fstream>
 #include <string>
 
-#include "handsim/hand/hand_loader.hpp"
-#include "handsim/hand/urdf_reader.hpp"
+#include "handsim/formats/hand_loader.hpp"
+#include "handsim/formats/urdf_reader.hpp"
 #include "handsim/io/input_error.hpp"
 
 namespace handsim {

@@ -8,8 +8,8 @@
 #include <kdl/treeidsolver_recursive_newton_euler.hpp>
 #include <map>
 
+#include "handsim/formats/urdf_reader.hpp"
 #include "handsim/hand/transmission.hpp"
-#include "handsim/hand/urdf_reader.hpp"
 #include "urdf_test_support.hpp"
 
 namespace handsim {

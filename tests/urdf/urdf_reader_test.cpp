@@ -8,10 +8,11 @@
 #include <filesystem>
 #include <fstream>
 
+#include "handsim/formats/hand_loader.hpp"
+#include "handsim/formats/model_loader.hpp"
+#include "handsim/formats/urdf_reader.hpp"
 #include "handsim/geometry/triangle_mesh.hpp"
-#include "handsim/hand/hand_loader.hpp"
 #include "handsim/hand/transmission.hpp"
-#include "handsim/hand/urdf_reader.hpp"
 #include "handsim/io/input_error.hpp"
 #include "handsim/sim/run.hpp"
 

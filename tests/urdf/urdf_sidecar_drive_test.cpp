@@ -12,13 +12,13 @@
 #include <fstream>
 #include <sstream>
 
+#include "../support/corpus.hpp"
+#include "handsim/formats/hand_loader.hpp"
+#include "handsim/formats/urdf_reader.hpp"
 #include "handsim/hand/breakaway_clutch.hpp"
-#include "handsim/hand/hand_loader.hpp"
 #include "handsim/hand/transmission.hpp"
-#include "handsim/hand/urdf_reader.hpp"
 #include "handsim/io/input_error.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
-#include "../support/corpus.hpp"
 
 namespace handsim {
 namespace {

@@ -8,7 +8,8 @@
 #include <cmath>
 #include <string>
 
-#include "handsim/hand/urdf_reader.hpp"
+#include "handsim/formats/model_loader.hpp"
+#include "handsim/formats/urdf_reader.hpp"
 #include "handsim/sim/model.hpp"
 
 using namespace handsim;

@@ -12,7 +12,7 @@
 #include "handsim/hand/hand_model.hpp"
 #include "handsim/sim/model.hpp"
 #include "handsim/sim/run.hpp"
-#include "handsim/sim/run_grid.hpp"
+#include "handsim/tools/run_grid.hpp"
 
 namespace handsim::grasp {
 
@@ -123,7 +123,7 @@ SweepResult evaluateSweepPose(const SweepSpec& spec, int index, const SweepModel
 std::vector<SweepResult> runSweep(const SweepSpec& spec, const std::vector<int>& indices,
                                   unsigned threads,
                                   const std::function<void(const SweepResult&)>& done = {});
-/// The same on the grid engine's progress (sim/run_grid.hpp): `done` gets each result with the
+/// The same on the grid engine's progress (tools/run_grid.hpp): `done` gets each result with the
 /// cells done so far, their outcomes (a start collision is a refused cell) and the time left.
 using SweepProgress = std::function<void(const SweepResult&, const sim::GridProgress&)>;
 std::vector<SweepResult> runSweep(const SweepSpec& spec, const std::vector<int>& indices,

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <Eigen/Geometry>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -15,7 +16,6 @@
 #include "handsim/collision/kdop_tree.hpp"
 #include "handsim/geometry/loaded_model.hpp"
 #include "handsim/geometry/mass_properties.hpp"
-#include "handsim/geometry/mesh_loader.hpp"
 #include "handsim/hand/hand_model.hpp"
 #include "handsim/sim/body_table.hpp"
 #include "handsim/sim/options.hpp"
@@ -81,11 +81,12 @@ struct BodyGeometry {
   CollisionBody collision;       ///< body frame [m], what contacts are computed with
 };
 
-/// Loads a mesh file (geometry::loadMesh) into a BodyGeometry. Throws io::InputError naming
-/// the file (and line and column where the reader knows them).
-std::shared_ptr<const BodyGeometry> loadBodyGeometry(const std::string& path,
-                                                     const geometry::MeshLoadOptions& options,
-                                                     int kdop_k);
+/// The BodyGeometry of shapes read from `source` (drawn as they are, colliding as `shape`):
+/// the collision body of all shapes merged, the ball when they are one sphere. Throws
+/// io::InputError naming `source` when the hull cannot be built (a flat mesh). The loaders of
+/// handsim/formats/model_loader.hpp build every body read from a file with it.
+BodyGeometry bodyGeometryOf(geometry::LoadedModel shapes, const std::string& source, int kdop_k,
+                            collision::CollisionShape shape = collision::CollisionShape::Mesh);
 
 /// The same drawn shapes colliding as `shape` (the collision body rebuilt from the drawn shapes,
 /// as loadBodyGeometry builds it, when the shape changes). Throws io::InputError naming the
@@ -109,9 +110,23 @@ struct HandGeometry {
   bool excluded(int finger_a, int row_a, int finger_b, int row_b) const;
 };
 
-/// Loads every link and palm mesh of the hand once. Links without a mesh get an empty body.
-/// Throws io::InputError naming the first mesh file that fails to load.
-std::shared_ptr<const HandGeometry> loadHandGeometry(const hand::HandModel& hand, int kdop_k);
+/// Reads one hand body the hand names by file: its mesh `path` (may be empty: drawn only), its
+/// drawn-only `visual_path` (may be empty), colliding as `shape`. sim::loadHandGeometry
+/// (handsim/formats/model_loader.hpp) reads mesh files; the engine reads none.
+using HandBodyReader = std::function<BodyGeometry(
+    const std::string& path, const std::string& visual_path, collision::CollisionShape shape)>;
+
+/// The hand's link and palm geometry, every body built once: in-memory shapes (URDF hands,
+/// hand::BodyShapes) here, bodies named by file (HandModel::palm_mesh, link_meshes and their
+/// visual meshes) by `read`, a link with neither through `read` with empty paths. Then the
+/// pairs touching in the rest pose (HandGeometry::excluded_pairs).
+std::shared_ptr<const HandGeometry> buildHandGeometry(const hand::HandModel& hand, int kdop_k,
+                                                      const HandBodyReader& read);
+
+/// buildHandGeometry from what the hand holds in memory: a body without shapes is empty. Throws
+/// std::invalid_argument when the hand names a mesh file (sim::loadHandGeometry,
+/// handsim/formats/model_loader.hpp, reads those).
+std::shared_ptr<const HandGeometry> handGeometryInMemory(const hand::HandModel& hand, int kdop_k);
 
 /// An object of the scene: its geometry, its material and how it is placed at the start.
 struct ObjectModel {
@@ -151,12 +166,6 @@ struct ObjectModel {
   Eigen::Isometry3d initial_pose_world = Eigen::Isometry3d::Identity();
 };
 
-/// Loads an object from a mesh file and computes its mass properties at `density`
-/// [kg/m^3] (an open mesh gets zero mass and a warning). Throws io::InputError naming the file.
-ObjectModel loadObject(const std::string& path, const geometry::MeshLoadOptions& options = {},
-                       const std::string& name = "", int kdop_k = 18,
-                       double density = ObjectModel::kDefaultDensity);
-
 /// Computes object.mass from its collision mesh at `density` [kg/m^3]; an open or flat mesh
 /// gets zero mass and a warning in object.warnings naming the object and what is wrong.
 void computeMassProperties(ObjectModel& object, double density);
@@ -184,13 +193,20 @@ struct Model {
   std::size_t fingerCount() const { return hand_ptr->fingers.size(); }
 };
 
-/// Compiles a model. `geometry` null loads the hand's meshes (throws io::InputError on a bad
-/// one); pass an existing one (built for the same hand) to reuse it. Throws
+/// What builds the hand's geometry when compileModel is given none (after its checks).
+using HandGeometryLoader = std::shared_ptr<const HandGeometry> (*)(const hand::HandModel& hand,
+                                                                   int kdop_k);
+
+/// Compiles a model, reading no file. Pass the hand's geometry (built for the same hand) to
+/// reuse it; null builds it with `load` (kdop_k from the options): by default from the hand's
+/// in-memory shapes (handGeometryInMemory). The overload without `geometry`
+/// (handsim/formats/model_loader.hpp) loads the hand's mesh files. Throws
 /// std::invalid_argument for bad options, an object without geometry, or a free object without
 /// mass.
 std::shared_ptr<const Model> compileModel(std::shared_ptr<const hand::HandModel> hand,
-                                          std::vector<ObjectModel> objects, Options options = {},
-                                          std::shared_ptr<const HandGeometry> geometry = nullptr);
+                                          std::vector<ObjectModel> objects, Options options,
+                                          std::shared_ptr<const HandGeometry> geometry,
+                                          HandGeometryLoader load = handGeometryInMemory);
 
 /// The same model with other objects (sharing hand, geometry and options).
 std::shared_ptr<const Model> withObjects(const Model& model, std::vector<ObjectModel> objects);

@@ -20,7 +20,7 @@
 #include <new>
 #include <string>
 
-#include "handsim/geometry/mesh_loader.hpp"
+#include "handsim/formats/mesh_loader.hpp"
 #include "handsim/io/input_error.hpp"
 
 // An AddressSanitizer build of this program checks its own memory but not Assimp's leaks: the
