@@ -89,12 +89,22 @@ GridProgress runGrid(const std::vector<std::size_t>& cells,
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         progress.eta_s = progress.elapsed_s / static_cast<double>(progress.done) *
                          static_cast<double>(progress.total - progress.done);
-        if (options.finished) options.finished(k, outcome, progress);
+        if (!options.finished) continue;
+        try {
+          options.finished(k, outcome, progress);
+        } catch (...) {
+          // Stop the grid before the lock is released: otherwise the other threads, taking the
+          // lock first, would go on through every remaining cell (a write that failed in
+          // `finished` must not let the run continue).
+          next = cells.size();
+          if (!failure) failure = std::current_exception();
+          return;
+        }
       }
     } catch (...) {
+      next = cells.size();  // no thread starts another cell from here on
       const std::lock_guard<std::mutex> lock(report);
       if (!failure) failure = std::current_exception();
-      next = cells.size();
     }
   };
   std::vector<std::thread> pool;
