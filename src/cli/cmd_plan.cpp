@@ -20,7 +20,8 @@ const char* kHelp =
     "                        [--seed S] [--threads T] [--strategy surface-normals|annealing]\n"
     "                        [--energy contact|potential] [--friction MU] [--scale S]\n"
     "                        [--support-plane P] [--approach-cone C] [--palm-region R]\n"
-    "                        [--validate PRESET]... [--hold drives|pd] [--shard i/N]\n"
+    "                        [--validate PRESET]... [--hold drives|pd] [--full-duration]\n"
+    "                        [--shard i/N]\n"
     "                        [--quiet]\n\n"
     "Plans grasps of OBJECT (a mesh file, or a shipped object such as cube, sphere, bottle)\n"
     "with hand H (docs/planner.md): candidates are searched, closed by the hand's own drives in\n"
@@ -43,6 +44,8 @@ const char* kHelp =
     "                    lift-shake); may be repeated\n"
     "  --hold drives|pd  --validate holds with the hand's drives (default) or a PD servo per\n"
     "                    joint as the peers do (docs/planner.md, \"Holding\")\n"
+    "  --full-duration   every --validate direction runs its whole duration (default: it ends\n"
+    "                    once the grasp holds steadily, docs/planner.md, \"Steady holds\")\n"
     "  --shard i/N       only candidates with index % N == i, every force-closure one kept;\n"
     "                    `handsim-cli merge` joins the N files into the one-process result\n"
     "  --quiet           no progress on stderr\n";
@@ -97,7 +100,7 @@ int run(const std::vector<std::string>& argv) {
                   {"--hand", "--out", "--grasps", "--candidates", "--seed", "--threads",
                    "--strategy", "--energy", "--friction", "--scale", "--validate", "--shard",
                    "--support-plane", "--approach-cone", "--palm-region", "--hold"},
-                  {"--quiet"});
+                  {"--quiet", "--full-duration"});
   if (args.help()) {
     std::cout << kHelp;
     return kOk;
@@ -119,6 +122,7 @@ int run(const std::vector<std::string>& argv) {
   std::vector<planner::ValidationPreset> presets;
   for (const auto& p : args.values("--validate")) presets.push_back(planner::validationPreset(p));
   applyHold(args.value("--hold"), presets);
+  applyFullDuration(args.has("--full-duration"), presets);
   if (!presets.empty() && o.shards > 1)
     throw UsageError("--validate runs on the merged grasps: validate the merged file instead");
 

@@ -19,17 +19,21 @@ namespace {
 
 const char* kHelp =
     "usage: handsim-cli validate GRASPS.jsonl --preset P [--preset Q]... [--out FILE]\n"
-    "                            [--hold drives|pd] [--threads T] [--quiet]\n\n"
+    "                            [--hold drives|pd] [--full-duration] [--threads T]\n"
+    "                            [--quiet]\n\n"
     "Runs validation presets (six-directions, tug, lift, lift-shake; docs/planner.md) in the\n"
     "engine on every grasp of a grasp file: the hand closes with its own drives from the\n"
     "recorded pre-grasp, the object is set free and loaded. Each preset's outcome replaces any\n"
     "earlier one of the same name in the records, written to --out (default: the input file,\n"
     "rewritten atomically).\n"
     "  --hold drives|pd  how the closed hand holds under the load: its own drives (default) or\n"
-    "                    a PD servo per joint as the peers hold it (not for lift-shake)\n";
+    "                    a PD servo per joint as the peers hold it (not for lift-shake)\n"
+    "  --full-duration   every direction runs its whole duration (default: it ends once the\n"
+    "                    grasp holds steadily, docs/planner.md, \"Steady holds\")\n";
 
 int run(const std::vector<std::string>& argv) {
-  const Args args(argv, {"--preset", "--out", "--threads", "--hold"}, {"--quiet"});
+  const Args args(argv, {"--preset", "--out", "--threads", "--hold"},
+                  {"--quiet", "--full-duration"});
   if (args.help()) {
     std::cout << kHelp;
     return kOk;
@@ -42,6 +46,7 @@ int run(const std::vector<std::string>& argv) {
   for (const auto& p : args.values("--preset")) presets.push_back(planner::validationPreset(p));
   if (presets.empty()) throw UsageError("give at least one --preset");
   applyHold(args.value("--hold"), presets);
+  applyFullDuration(args.has("--full-duration"), presets);
   unsigned threads = 1;
   if (const auto t = args.value("--threads")) {
     const double v = parseNumber(*t, "--threads");

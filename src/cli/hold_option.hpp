@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// --hold drives|pd of `plan --validate` and `validate` (docs/planner.md, "Holding").
+// --hold drives|pd and --full-duration of `plan --validate` and `validate` (docs/planner.md,
+// "Holding").
 #pragma once
 
 #include <optional>
@@ -27,6 +28,13 @@ inline void applyHold(const std::optional<std::string>& hold,
       throw UsageError("--hold pd: lift-shake holds with the hand's drives only");
     p.hold = h;
   }
+}
+
+/// --full-duration: every direction runs its preset's whole duration (no early end in a steady
+/// hold, ValidationPreset::steady_window).
+inline void applyFullDuration(bool full, std::vector<planner::ValidationPreset>& presets) {
+  if (!full) return;
+  for (auto& p : presets) p.steady_window = 0.0;
 }
 
 }  // namespace handsim::cli

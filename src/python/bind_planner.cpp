@@ -218,6 +218,10 @@ void bindOutcomes(py::module_& m) {
       .def_readonly("time_to_slip_s", &DirectionOutcome::time_to_slip,
                     "First time past the preset's limits, from the start of the load [s]; None: "
                     "never.")
+      .def_readonly("steady_at_s", &DirectionOutcome::steady_at,
+                    "When the direction ended early in a steady hold (ValidationPreset "
+                    "steady_window_s): its time from the start of the load [s]; None: it ran "
+                    "the preset's whole duration.")
       .def_readonly("contacts", &DirectionOutcome::contacts, "Hand-object contacts at the end.")
       .def_readonly("links", &DirectionOutcome::links,
                     "Distinct hand bodies (links, palm) touching the object at the end.")
@@ -461,11 +465,12 @@ std::vector<GraspRecord> plan(const py::object& object, const py::object& hand_a
 }
 
 std::vector<ValidationOutcome> validate(std::vector<GraspRecord*> grasps, const std::string& name,
-                                        const std::string& hold, int threads,
+                                        const std::string& hold, bool full_duration, int threads,
                                         const py::object& hand_arg, const py::object& object_arg,
                                         const std::function<void(long long, long long)>& progress) {
   planner::ValidationPreset preset = planner::validationPreset(name);
   preset.hold = planner::parseHold(hold);
+  if (full_duration) preset.steady_window = 0.0;
   if (preset.hold != planner::ValidationPreset::Hold::Drives &&
       preset.load == planner::ValidationPreset::Load::LiftShake)
     throw std::invalid_argument("hold='pd': lift-shake holds with the hand's drives only");
@@ -575,14 +580,16 @@ void bindPlanner(py::module_& m) {
         "progress(done, accepted, budget) is called from this thread as candidates finish; an "
         "exception there (or Ctrl+C) stops the run. The GIL is released while planning.");
   m.def("validate", &validate, py::arg("grasps"), py::arg("preset") = "six-directions",
-        py::kw_only(), py::arg("hold") = "drives", py::arg("threads") = 1,
-        py::arg("hand") = py::none(), py::arg("object") = py::none(),
+        py::kw_only(), py::arg("hold") = "drives", py::arg("full_duration") = false,
+        py::arg("threads") = 1, py::arg("hand") = py::none(), py::arg("object") = py::none(),
         py::arg("progress") = py::none(),
         "Runs a validation preset ('six-directions', 'tug', 'lift', 'lift-shake'; "
         "docs/planner.md) on each Grasp of the list, as handsim-cli validate does: the hand "
         "closes with its own drives from the recorded pre-grasp, the object is set free and "
         "loaded. hold: 'drives' (the hand's own) or 'pd' (a PD servo per joint, as the peers "
-        "hold; not for lift-shake). The hand and object are the records' own unless given "
+        "hold; not for lift-shake). A direction ends once the grasp holds steadily "
+        "(docs/planner.md, 'Steady holds'); full_duration=True runs each whole. The hand and "
+        "object are the records' own unless given "
         "(a Hand or id, an Object or name). Returns one Validation per grasp and stores it in "
         "the grasp's validation list (replacing an earlier one of the same preset and hold). "
         "progress(done, total) is called from this thread; threads 0: all cores. The GIL is "

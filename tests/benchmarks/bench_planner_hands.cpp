@@ -7,7 +7,9 @@
 //    (the hand's own drives). Counters: planning and validation CPU seconds, grasps found,
 //    grasps that passed, the candidates tried, the CPU time to 20 validated grasps (plan +
 //    validate; reported as found when fewer than 20 passed) and the throughput, grasps planned
-//    and validated (passed) per core-hour, with the peak RSS.
+//    and validated (passed) per core-hour, with the peak RSS. Then the same grasps validated
+//    again with every direction run whole (validate_whole_cpu_s; no early end in a steady hold)
+//    and how many verdicts differ.
 // Objects: the shipped cube (50 mm) for the BarrettHand and the Allegro and LEAP hands, the
 // shipped bottle for anthro20 and the Shadow hand (human-sized hands).
 // CPU seconds of the process: the machine is shared with other builds.
@@ -57,6 +59,13 @@ void TimeToValidated(benchmark::State& state) {
   const planner::PlannerModel pm = planner::compilePlannerModel(hand, object);
   const planner::Validator v =
       planner::makeValidator(hand, object, planner::validationPreset("six-directions"));
+  // The same preset with every direction run whole (no early end in a steady hold), timed
+  // after the loop for the comparison.
+  planner::ValidationPreset whole = planner::validationPreset("six-directions");
+  whole.steady_window = 0.0;
+  const planner::Validator v_whole = planner::makeValidator(hand, object, whole);
+  std::vector<planner::PlannedGrasp> planned;
+  std::vector<bool> verdicts;
   double plan_s = 0.0, validate_s = 0.0, to_twenty_s = 0.0;
   std::size_t found = 0;
   int passed = 0;
@@ -72,8 +81,10 @@ void TimeToValidated(benchmark::State& state) {
     const double t1 = bench::cpuSeconds();
     passed = 0;
     to_twenty_s = 0.0;
+    verdicts.clear();
     for (const auto& g : grasps) {
-      if (planner::validateGrasp(v, g.palm_object, g.pregrasp).passed) ++passed;
+      verdicts.push_back(planner::validateGrasp(v, g.palm_object, g.pregrasp).passed);
+      if (verdicts.back()) ++passed;
       if (passed == 20 && to_twenty_s == 0.0) to_twenty_s = bench::cpuSeconds() - t0;
     }
     const double t2 = bench::cpuSeconds();
@@ -81,7 +92,15 @@ void TimeToValidated(benchmark::State& state) {
     validate_s = t2 - t1;
     if (to_twenty_s == 0.0) to_twenty_s = t2 - t0;
     found = grasps.size();
+    planned = grasps;
   }
+  const double w0 = bench::cpuSeconds();
+  int differ = 0;
+  for (std::size_t i = 0; i < planned.size(); ++i)
+    differ += planner::validateGrasp(v_whole, planned[i].palm_object, planned[i].pregrasp).passed !=
+              verdicts[i];
+  state.counters["validate_whole_cpu_s"] = bench::cpuSeconds() - w0;
+  state.counters["verdicts_differing_from_whole"] = differ;
   state.counters["plan_cpu_s"] = plan_s;
   state.counters["validate_cpu_s"] = validate_s;
   state.counters["grasps"] = double(found);

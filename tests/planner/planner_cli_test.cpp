@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "../support/cli_run.hpp"
+#include "handsim/planner/grasp_records.hpp"
 
 using handsim::test::runCli;
 
@@ -80,5 +81,44 @@ TEST(PlannerCli, ConstraintAndHoldFlags) {
   r = runCli("validate " + dir + "/top.jsonl --preset lift-shake --hold pd");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("lift-shake"), std::string::npos) << r.err;
+  std::filesystem::remove_all(dir);
+}
+
+TEST(PlannerCli, SteadyHoldsEndEarlyWithTheWholeRunsVerdicts) {
+  // BarrettHand grasps of the cube validated twice by two presets: directions ending once the
+  // grasp holds steadily (default), and every direction run whole (--full-duration).
+  const std::string dir = ::testing::TempDir() + "/handsim_plan_steady_" + std::to_string(getpid());
+  std::filesystem::create_directories(dir);
+  auto r = runCli("plan cube --hand barrett --grasps 4 --seed 3 --quiet --out " + dir + "/g.jsonl");
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const std::string preset : {"six-directions", "tug"}) {
+    r = runCli("validate " + dir + "/g.jsonl --quiet --preset " + preset + " --out " + dir +
+               "/early.jsonl");
+    ASSERT_EQ(r.code, 0) << r.err;
+    r = runCli("validate " + dir + "/g.jsonl --quiet --full-duration --preset " + preset +
+               " --out " + dir + "/whole.jsonl");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto early = handsim::planner::loadGraspRecords(dir + "/early.jsonl");
+    const auto whole = handsim::planner::loadGraspRecords(dir + "/whole.jsonl");
+    ASSERT_EQ(early.size(), whole.size());
+    ASSERT_GE(early.size(), 2u);
+    int ended = 0, directions = 0;
+    for (std::size_t i = 0; i < early.size(); ++i) {
+      ASSERT_EQ(early[i].validation.size(), 1u);
+      ASSERT_EQ(whole[i].validation.size(), 1u);
+      const auto &e = early[i].validation[0], &w = whole[i].validation[0];
+      EXPECT_EQ(e.passed, w.passed) << preset << " grasp " << i;
+      ASSERT_EQ(e.directions.size(), w.directions.size());
+      for (std::size_t k = 0; k < e.directions.size(); ++k) {
+        EXPECT_EQ(e.directions[k].passed, w.directions[k].passed)
+            << preset << " grasp " << i << " direction " << k;
+        EXPECT_FALSE(w.directions[k].steady_at.has_value());
+        ended += e.directions[k].steady_at.has_value();
+        ++directions;
+      }
+    }
+    EXPECT_GT(ended, 0) << preset;
+    std::printf("%s: %d of %d directions ended early\n", preset.c_str(), ended, directions);
+  }
   std::filesystem::remove_all(dir);
 }

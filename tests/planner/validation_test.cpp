@@ -3,6 +3,8 @@
 // force F each slides out under a load m a along the pads exactly when 2 mu F < m a.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "handsim/formats/hand_loader.hpp"
 #include "handsim/geometry/primitives.hpp"
 #include "handsim/planner/validation.hpp"
@@ -142,4 +144,71 @@ TEST(Validation, PresetsCarryThePublishedParameters) {
   EXPECT_EQ(lift.min_links, 3);
   EXPECT_DOUBLE_EQ(lift.lift_height, 0.2);
   EXPECT_THROW(planner::validationPreset("shake-it"), std::invalid_argument);
+}
+
+TEST(Validation, ASteadyHoldEndsEarlyWithTheVerdictOfTheWholeRun) {
+  // The pinched box of the first test across the friction threshold, with the drives and with
+  // a PD hold, each run twice: ending a direction once the grasp holds steadily, and running
+  // its whole second. The verdicts must agree; a held box ends early, a sliding one never.
+  const auto hand = std::make_shared<const hand::HandModel>(hand::loadHand("gripper2p"));
+  const sim::ObjectModel box = cube();
+  Eigen::Isometry3d palm = Eigen::Isometry3d::Identity();
+  palm.translation() = Eigen::Vector3d(0.0, 0.0, -0.05);
+  Eigen::VectorXd pregrasp(1);
+  pregrasp << 0.02495;
+  planner::ClosingOptions closing;
+  closing.close_time = 0.05;
+  closing.settle_time = 0.1;
+  const double m = 0.2, g = 9.81;
+  planner::ValidationPreset p;
+  p.name = "pinch";
+  p.directions = {Eigen::Vector3d::UnitY(), -Eigen::Vector3d::UnitZ()};
+  p.acceleration = g;
+  p.duration = 1.0;
+  p.mass_kg = m;
+  p.max_displacement = 0.01;
+  p.pd.kp_prismatic = 1000.0;
+  p.pd.squeeze_prismatic = 0.003;
+  int early = 0, slid = 0;
+  for (const auto hold :
+       {planner::ValidationPreset::Hold::Drives, planner::ValidationPreset::Hold::Pd})
+    for (const double mu : {0.05, 0.09, 0.11, 0.3, 0.6}) {
+      p.hold = hold;
+      p.friction = mu;
+      planner::ValidationPreset full = p;
+      full.steady_window = 0.0;
+      const auto a =
+          planner::validateGrasp(planner::makeValidator(hand, box, p, closing), palm, pregrasp);
+      const auto b =
+          planner::validateGrasp(planner::makeValidator(hand, box, full, closing), palm, pregrasp);
+      ASSERT_EQ(a.directions.size(), 2u);
+      ASSERT_EQ(b.directions.size(), 2u);
+      EXPECT_EQ(a.passed, b.passed) << "mu " << mu;
+      for (std::size_t k = 0; k < 2; ++k) {
+        const auto &e = a.directions[k], &w = b.directions[k];
+        SCOPED_TRACE("mu " + std::to_string(mu) + " direction " + std::to_string(k));
+        EXPECT_EQ(e.passed, w.passed);
+        EXPECT_FALSE(w.steady_at.has_value());
+        EXPECT_EQ(e.time_to_slip.has_value(), w.time_to_slip.has_value());
+        if (w.time_to_slip) {
+          ++slid;
+          EXPECT_FALSE(e.steady_at.has_value());        // a slide never looks steady
+          EXPECT_EQ(*e.time_to_slip, *w.time_to_slip);  // the same run up to there
+        }
+        if (e.steady_at) {
+          ++early;
+          EXPECT_GE(*e.steady_at, p.steady_window - 1e-9);
+          EXPECT_LT(*e.steady_at, p.duration);
+          // What the whole run moved after the early end stays within the creep bound the
+          // watch allowed: steady_displacement (1 + rest / window)^2.
+          const double rest = p.duration - *e.steady_at;
+          const double bound = p.steady_displacement * std::pow(1.0 + rest / p.steady_window, 2);
+          EXPECT_LE(std::abs(w.displacement - e.displacement), bound)
+              << e.displacement << " vs " << w.displacement;
+          EXPECT_EQ(e.contacts, w.contacts);
+        }
+      }
+    }
+  EXPECT_GT(early, 4);  // the held boxes ended early
+  EXPECT_GT(slid, 2);   // and the ones below the threshold slid in both runs
 }

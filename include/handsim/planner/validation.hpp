@@ -60,6 +60,18 @@ struct ValidationPreset {
   enum class Hold { Drives, Pd };
   Hold hold = Hold::Drives;
   PdHold pd;
+  /// A direction ends early once the grasp holds in a steady state (docs/planner.md,
+  /// "Steady holds end a direction early"): for `steady_window` [s] after the load is fully on
+  /// (after the lift, for Lift) the object stays within `steady_displacement` [m] (its centre
+  /// of mass) and `steady_rotation` [rad] of where the window began, relative to the palm,
+  /// touching the hand at every step, every joint slower than `steady_joint_speed` [rad/s or
+  /// m/s], and the creep this allows, extrapolated over the rest of the duration
+  /// (steady_displacement (1 + rest / window)^2), keeps the verdict (past no limit, below 1 mm
+  /// when contact must remain). 0: every direction runs its whole duration.
+  double steady_window = 0.2;
+  double steady_displacement = 1e-5;
+  double steady_rotation = 1e-4;
+  double steady_joint_speed = 1e-3;
   std::string source;              ///< the protocol's citation
 };
 
@@ -88,6 +100,9 @@ struct DirectionOutcome {
   double displacement = 0.0;           ///< COM displacement in the palm frame at the end [m]
   std::optional<double> rotation;      ///< object rotation relative to the palm [rad]
   std::optional<double> time_to_slip;  ///< first time past the limits, from the load [s]
+  /// When the direction ended early in a steady hold: its time from the load [s] (the values
+  /// above are then those of that time). Nothing: it ran the preset's whole duration.
+  std::optional<double> steady_at;
   int contacts = 0;                    ///< hand-object contacts at the end
   int links = 0;                       ///< distinct hand bodies touching at the end
   bool passed = false;

@@ -466,6 +466,7 @@ class DirectionOutcome:
     displacement_m: float  # COM in the palm frame at the end [m]
     rotation_rad: Optional[float]  # relative to the palm; None: not measured (lift-shake)
     time_to_slip_s: Optional[float]  # from the start of the load [s]; None: never
+    steady_at_s: Optional[float]  # ended early in a steady hold at [s]; None: full duration
     contacts: int
     links: int
     passed: bool
@@ -529,7 +530,7 @@ def plan(object: Union[str, Object], hand: Union[str, Hand], *, grasps: int = 20
     """Plans grasps as handsim-cli plan does (docs/planner.md); the GIL is released."""
 
 def validate(grasps: Sequence[Grasp], preset: str = "six-directions", *, hold: str = "drives",
-             threads: int = 1, hand: Optional[Union[str, Hand]] = None,
+             full_duration: bool = False, threads: int = 1, hand: Optional[Union[str, Hand]] = None,
              object: Optional[Union[str, Object]] = None,
              progress: Optional[Callable[[int, int], None]] = None) -> list[Validation]:
     """Runs a validation preset on each grasp, stores and returns the outcomes."""

@@ -33,6 +33,8 @@ json outcomeJson(const ValidationOutcome& o) {
     json j = {{"direction", vec3(d.direction)}, {"displacement_m", d.displacement}};
     j["rotation_rad"] = d.rotation ? json(*d.rotation) : json(nullptr);
     j["time_to_slip_s"] = d.time_to_slip ? json(*d.time_to_slip) : json(nullptr);
+    // Only when the direction ended early in a steady hold.
+    if (d.steady_at) j["steady_at_s"] = *d.steady_at;
     j["contacts"] = d.contacts;
     j["links"] = d.links;
     j["passed"] = d.passed;
@@ -225,13 +227,15 @@ ValidationOutcome readValidation(const JsonDocument& doc, const LineReader& rd,
     const std::string dp = JsonDocument::child(p + "/directions", k);
     const nj& dj = doc.object(dirs[k], dp);
     doc.allowOnly(dj, dp,
-                  {"direction", "displacement_m", "rotation_rad", "time_to_slip_s", "contacts",
-                   "links", "passed"});
+                  {"direction", "displacement_m", "rotation_rad", "time_to_slip_s", "steady_at_s",
+                   "contacts", "links", "passed"});
     DirectionOutcome d;
     d.direction = doc.vector3(doc.require(dj, dp, "direction"), dp + "/direction");
     d.displacement = doc.number(doc.require(dj, dp, "displacement_m"), dp + "/displacement_m");
     d.rotation = rd.maybe(doc.require(dj, dp, "rotation_rad"), dp + "/rotation_rad");
     d.time_to_slip = rd.maybe(doc.require(dj, dp, "time_to_slip_s"), dp + "/time_to_slip_s");
+    if (dj.contains("steady_at_s"))
+      d.steady_at = doc.number(dj["steady_at_s"], dp + "/steady_at_s");
     d.contacts = doc.integer(doc.require(dj, dp, "contacts"), dp + "/contacts");
     d.links = doc.integer(doc.require(dj, dp, "links"), dp + "/links");
     d.passed = doc.boolean(doc.require(dj, dp, "passed"), dp + "/passed");

@@ -249,6 +249,57 @@ ValidationOutcome liftShake(const Validator& v, const Eigen::Isometry3d& palm,
   return out;
 }
 
+double angleBetween(const Eigen::Isometry3d& a, const Eigen::Isometry3d& b) {
+  return Eigen::AngleAxisd(Eigen::Matrix3d(a.linear().transpose() * b.linear())).angle();
+}
+
+// Watches a loaded run for a steady hold (ValidationPreset::steady_window): the object at rest
+// relative to the palm, touching the hand, the joints still, for a whole window that starts
+// once the load is fully on.
+class SteadyWatch {
+ public:
+  SteadyWatch(const ValidationPreset& p, double load_on, double end)
+      : p_(p), load_on_(load_on), end_(end) {}
+
+  // True when the window is complete at `s` and the creep it allows keeps the verdict.
+  bool held(const sim::SimState& s, const Eigen::Isometry3d& object_palm,
+            const Eigen::Vector3d& com, bool touching, double displacement, double rotation) {
+    if (!(p_.steady_window > 0.0)) return false;
+    const bool moved = !open_ ||
+                       (object_palm * com - window_pose_ * com).norm() > p_.steady_displacement ||
+                       angleBetween(window_pose_, object_palm) > p_.steady_rotation;
+    if (s.time < load_on_ || !touching || moved || jointsMoving(s)) {
+      open_ = true;
+      window_pose_ = object_palm;
+      window_start_ = s.time;
+      return false;
+    }
+    if (s.time - window_start_ < p_.steady_window - 1e-9) return false;
+    // The creep still to come, bounded as a uniform acceleration from rest that moved the
+    // object by what it moved over the window: that movement times (1 + rest / window)^2.
+    const double grow = std::pow(1.0 + std::max(0.0, end_ - s.time) / p_.steady_window, 2.0);
+    const double creep = (object_palm * com - window_pose_ * com).norm() * grow;
+    const double turn = angleBetween(window_pose_, object_palm) * grow;
+    if (displacement + creep > p_.max_displacement || rotation + turn > p_.max_rotation)
+      return false;
+    return !p_.require_contact || creep <= 1e-3;
+  }
+
+ private:
+  bool jointsMoving(const sim::SimState& s) const {
+    for (const auto& qd : s.qd)
+      for (Eigen::Index j = 0; j < qd.size(); ++j)
+        if (std::abs(qd[j]) > p_.steady_joint_speed) return true;
+    return false;
+  }
+
+  const ValidationPreset& p_;
+  double load_on_, end_;
+  bool open_ = false;
+  Eigen::Isometry3d window_pose_ = Eigen::Isometry3d::Identity();
+  double window_start_ = 0.0;
+};
+
 }  // namespace
 
 ValidationOutcome validateGrasp(const Validator& v, const Eigen::Isometry3d& palm_object,
@@ -331,18 +382,23 @@ ValidationOutcome validateGrasp(const Validator& v, const Eigen::Isometry3d& pal
     DirectionOutcome d;
     d.direction = p.directions[k].normalized();
     const auto end = static_cast<std::int64_t>(std::llround(loaded.duration / dt));
+    SteadyWatch steady(p, t0 + lift_time, t0 + test_time);
     while (test.state().step < end) {
       test.step();
       const sim::SimState& s = test.state();
       const Eigen::Isometry3d now = relative(s);
       const double disp = (now * com - start * com).norm();
-      const double rot =
-          Eigen::AngleAxisd(Eigen::Matrix3d(start.linear().transpose() * now.linear())).angle();
-      const bool lost = p.require_contact && objectContacts(s).empty();
+      const double rot = angleBetween(start, now);
+      const bool touching = !objectContacts(s).empty();
+      const bool lost = p.require_contact && !touching;
       if (!d.time_to_slip && (disp > p.max_displacement || rot > p.max_rotation || lost))
         d.time_to_slip = s.time - t0;
       d.displacement = disp;
       d.rotation = rot;
+      if (!d.time_to_slip && steady.held(s, now, com, touching, disp, rot)) {
+        d.steady_at = s.time - t0;
+        break;
+      }
     }
     const sim::SimState& s = test.state();
     const auto contacts = objectContacts(s);
