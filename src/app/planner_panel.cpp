@@ -203,8 +203,7 @@ void PlannerPanel::start() {
   o.seed = static_cast<std::uint64_t>(seed_->value());
   o.threads = static_cast<unsigned>(threads_->value());
   options_ = o;
-  object_ = controller_->objects().front();
-  object_.initial_pose_world = Eigen::Isometry3d::Identity();
+  object_ = controller_->objects().front();  // the planner's world is its frame
   const auto hand = controller_->model().hand_ptr;
   records_.clear();
   rebuildTable();

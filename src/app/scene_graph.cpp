@@ -628,7 +628,7 @@ void SceneGraph::setObjects(const std::vector<sim::ObjectModel>& objects) {
   object_bounds_.clear();
   lods_.clear();
   for (const sim::ObjectModel& o : objects) {
-    osg::ref_ptr<osg::MatrixTransform> t = new osg::MatrixTransform(toOsg(o.initial_pose_world));
+    osg::ref_ptr<osg::MatrixTransform> t = new osg::MatrixTransform();  // placed by update()
     osg::ref_ptr<osg::Geode> geode = modelGeode(o.geometry->visual, true);
     std::vector<std::pair<float, float>> ranges;
     osg::ref_ptr<osg::Node> drawing = objectDrawing(o.geometry->visual, geode, &ranges);

@@ -45,7 +45,8 @@ class SceneGraph {
   /// model), links without a mesh as capsules along the DH link (the a offset along x and the
   /// d offset along z).
   void setHand(const sim::Model& model);
-  /// Rebuilds the object nodes from the model's object meshes and colours.
+  /// Rebuilds the object nodes from the model's object meshes and colours; update() places them
+  /// (the objects hold no poses).
   void setObjects(const std::vector<sim::ObjectModel>& objects);
   /// Poses palm, links and objects from a state (its palm and object poses in the world and its
   /// link frames); colours inner links by clutch state; draws the contacts. A hand on an arm

@@ -93,10 +93,7 @@ void SimulationController::installHand(const PreparedHand& prepared) {
     poses = scene_.plan.object_pose_world;
     options = run_->model().options;
   }
-  if (poses.size() != objects.size()) {
-    poses.clear();
-    for (const sim::ObjectModel& o : objects) poses.push_back(o.initial_pose_world);
-  }
+  poses.resize(objects.size(), Eigen::Isometry3d::Identity());
   const sim::Model& m = *prepared.model;
   auto model = objects.empty() && run_ == nullptr
                    ? prepared.model
@@ -133,11 +130,7 @@ sim::Scenario SimulationController::scenario() const {
   // they go together, since the arm's base is where they put it.
   sc.plan.palm_pose_world = scene_.plan.palm_pose_world;
   sc.plan.arm.initial = scene_.plan.arm.initial;
-  // Objects are written with their start poses; the plan then needs none of its own.
   sc.objects = run_->model().objects;
-  for (std::size_t o = 0; o < sc.objects.size() && o < sc.plan.object_pose_world.size(); ++o)
-    sc.objects[o].initial_pose_world = sc.plan.object_pose_world[o];
-  sc.plan.object_pose_world.clear();
   if (!(sc.plan.duration > 0.0)) sc.plan.duration = kDefaultSavedDuration;
   return sc;
 }
@@ -296,7 +289,6 @@ void SimulationController::replaceObjectGeometry(int index, sim::ObjectModel obj
   object.friction = o.friction;
   object.torsional = o.torsional;
   object.initial_twist_world = o.initial_twist_world;
-  object.initial_pose_world = o.initial_pose_world;
   if (o.geometry->collision.shape != object.geometry->collision.shape) {
     // It collides as it did (e.g. as its convex hull), now at the new size.
     try {
@@ -652,9 +644,7 @@ void SimulationController::installScenario(PreparedScenario prepared) {
   replaceScene(std::move(prepared.scenario), std::move(prepared.model));
   duration_ = duration;
   scenario_tendons_ = scene_.plan.tendon_trajectories;
-  scene_.plan.object_pose_world.clear();
-  for (const sim::ObjectModel& o : run_->model().objects)
-    scene_.plan.object_pose_world.push_back(o.initial_pose_world);
+  // The start poses are the scenario's plan's (one per object, as the file placed them).
   for (const sim::ObjectModel& o : run_->model().objects)
     for (const std::string& w : o.warnings) Q_EMIT warning(QString::fromStdString(w));
   segments_ = sim::trajectorySegments(scene_.plan.trajectories);

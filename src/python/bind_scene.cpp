@@ -30,6 +30,14 @@ namespace py = pybind11;
 
 namespace handsim::python {
 
+namespace {
+// Object.pose moved to the plan (issue 20 item 3): the model holds shapes and masses only.
+constexpr const char* kPoseMoved =
+    "Object.pose is gone: start poses live in the run plan, one 4x4 per object: "
+    "RunPlan.object_poses (e.g. scenario.plan.object_poses = [pose]); Run.object_poses holds "
+    "where the objects are now";
+}  // namespace
+
 void bindObjects(py::module_& m) {
   py::class_<sim::ObjectModel>(m, "Object", "An object of a scene: mesh, tree, mass, material.")
       .def_readwrite("name", &sim::ObjectModel::name, "Name shown to the user and in signals.")
@@ -43,11 +51,10 @@ void bindObjects(py::module_& m) {
                      "scene's contact option torsional_m.")
       .def_property(
           "pose",
-          [](const sim::ObjectModel& o) { return Eigen::Matrix4d(o.initial_pose_world.matrix()); },
-          [](sim::ObjectModel& o, const py::object& p) {
-            o.initial_pose_world = rigidPose(p, "pose");
-          },
-          "4x4 pose of the object frame in the world at the start of a run.")
+          [](const sim::ObjectModel&) -> py::object { throw py::attribute_error(kPoseMoved); },
+          [](sim::ObjectModel&, const py::object&) { throw py::attribute_error(kPoseMoved); },
+          "Gone: an object's start pose is the run plan's (RunPlan.object_poses); reading or "
+          "setting it raises AttributeError saying so.")
       .def_property_readonly(
           "mass", [](const sim::ObjectModel& o) { return o.mass.mass_kg; },
           "Mass from the closed mesh and the density [kg] (0 for an open mesh).")
@@ -332,6 +339,29 @@ void bindRunPlan(py::module_& m) {
           "palm_pose", [](const RunPlan& p) { return Eigen::Matrix4d(p.palm_pose_world.matrix()); },
           [](RunPlan& p, const py::object& x) { p.palm_pose_world = rigidPose(x, "palm_pose"); },
           "4x4 pose of the palm frame in the world at the start.")
+      .def_property(
+          "object_poses",
+          [](const RunPlan& p) {
+            py::array_t<double> out({static_cast<py::ssize_t>(p.object_pose_world.size()),
+                                     py::ssize_t{4}, py::ssize_t{4}});
+            auto o = out.mutable_unchecked<3>();
+            for (std::size_t i = 0; i < p.object_pose_world.size(); ++i)
+              for (int r = 0; r < 4; ++r)
+                for (int c = 0; c < 4; ++c)
+                  o(static_cast<py::ssize_t>(i), r, c) = p.object_pose_world[i].matrix()(r, c);
+            return out;
+          },
+          [](RunPlan& p, const py::object& poses) {
+            std::vector<Eigen::Isometry3d> list;
+            for (const py::handle item : poses) {
+              const std::string what = "object_poses[" + std::to_string(list.size()) + "]";
+              list.push_back(rigidPose(item, what.c_str()));
+            }
+            p.object_pose_world = std::move(list);
+          },
+          "(no, 4, 4) start poses of the objects in the world, one per model object (empty: "
+          "every object at the origin): the only place a start pose lives. A copy: assign a "
+          "changed array or a list of 4x4 poses back. Run.reset() returns the objects here.")
       .def_property_readonly(
           "has_controller", [](const RunPlan& p) { return p.controller.has_value(); },
           "Whether the plan runs seed 002's grasp controller (set in a scenario file).")
@@ -422,8 +452,9 @@ void bindScenario(py::module_& m) {
            py::arg("options") = py::none(), py::arg("plan") = py::none(),
            py::arg("description") = "",
            "A scenario built in Python: a hand (load_hand), objects (load_object, then free, "
-           "mass, velocities, friction, torsional, pose), options (ground, contact, solver) and "
-           "a plan (duration, initial, set_trajectory, palm_pose, set_palm_motion). save() "
+           "mass, velocities, friction, torsional), options (ground, contact, solver) and a "
+           "plan (duration, initial, set_trajectory, palm_pose, object_poses, "
+           "set_palm_motion). save() "
            "writes the file handsim-cli simulate runs to the same CSV.")
       .def_readonly("source_file", &Scenario::source_file,
                     "The file it was read from ('' when built in Python).")
@@ -432,7 +463,8 @@ void bindScenario(py::module_& m) {
           "hand", [](const Scenario& s) { return std::make_shared<hand::HandModel>(*s.hand); },
           "A copy of the scenario's hand.")
       .def_readwrite("objects", &Scenario::objects,
-                     "The objects with their initial poses (a copy: assign a changed list back).")
+                     "The objects (a copy: assign a changed list back); where they start is "
+                     "plan.object_poses.")
       .def_readwrite("options", &Scenario::options, "Step, gravity, ground, contact, solver.")
       .def_readwrite("plan", &Scenario::plan,
                      "The run plan (the scenario's own: changes stay in the scenario).")

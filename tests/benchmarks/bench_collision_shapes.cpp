@@ -56,7 +56,7 @@ int main(int argc, char** argv) {
       for (double a : run.state().actuator_position) std::printf(" %.3f", a);
       for (const auto& pose : run.state().object_pose_world) {
         const Eigen::Vector3d moved =
-            pose.translation() - model->objects.front().initial_pose_world.translation();
+            pose.translation() - scenario.plan.object_pose_world.front().translation();
         std::printf("  object moved %.2f mm", 1e3 * moved.norm());
       }
       std::printf("\n");

@@ -199,7 +199,7 @@ class MujocoHand {
     if (compiler_at != std::string::npos) xml.insert(compiler_at + 10, "balanceinertia=\"true\" ");
     const std::size_t world_end = xml.rfind("</worldbody>");
     if (world_end == std::string::npos) throw std::runtime_error("no </worldbody>");
-    xml.insert(world_end, objectGeom(sc.objects[0]));
+    xml.insert(world_end, objectGeom(sc.objects[0], sc.plan.object_pose_world.at(0)));
     writeText(dir.path() / "scene.xml", xml);
     m_ = mj_loadXML((dir.path() / "scene.xml").c_str(), nullptr, err, sizeof(err));
     if (!m_) throw std::runtime_error(std::string("mj_loadXML(scene): ") + err);
@@ -279,7 +279,7 @@ class MujocoHand {
     const sim::ActuatorTrajectory* trajectory = nullptr;
   };
 
-  static std::string objectGeom(const sim::ObjectModel& o) {
+  static std::string objectGeom(const sim::ObjectModel& o, const Eigen::Isometry3d& start) {
     const auto& v = o.geometry->collision.mesh.vertices;
     Eigen::Vector3d half = Eigen::Vector3d::Zero();
     double radius = 0.0;
@@ -287,8 +287,8 @@ class MujocoHand {
       half = half.cwiseMax(p.cast<double>().cwiseAbs());
       radius = std::max(radius, p.cast<double>().norm());
     }
-    const Eigen::Vector3d at = o.initial_pose_world.translation();
-    const Eigen::Quaterniond q(o.initial_pose_world.linear());
+    const Eigen::Vector3d at = start.translation();
+    const Eigen::Quaterniond q(start.linear());
     char buf[400];
     if (o.name.rfind("sphere", 0) == 0)
       std::snprintf(buf, sizeof(buf), "<geom type=\"sphere\" size=\"%.9g\"", radius);
@@ -392,8 +392,7 @@ void BM_Anthro20(benchmark::State& state) {
 }
 
 void BM_CubeOnTable(benchmark::State& state) {
-  sim::RunPlan plan;
-  plan.record_every = std::numeric_limits<int>::max();
+  sim::RunPlan plan = bench::cubeOnTablePlan();
   plan.duration = 1.2;
   sim::Run run(bench::cubeOnTableModel(), plan);
   while (run.state().time < 0.2) run.step();  // it falls 0.1 mm and comes to rest
@@ -420,7 +419,7 @@ void BM_Lift(benchmark::State& state, const std::string& object) {
   double z0 = 0.0, rise = 0.0, slip = 0.0;
   Tally h;
   for (auto _ : state) {
-    z0 = (run.model().objects[0].initial_pose_world * m.objects[0].mass.centre_of_mass).z();
+    z0 = (run.plan().object_pose_world.at(0) * m.objects[0].mass.centre_of_mass).z();
     const Tally t = runHandsim(run, nullptr, [&](const sim::SimState& s) {
       if (s.step == 4000) at_hold = inPalm(s);
     });

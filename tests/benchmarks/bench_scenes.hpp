@@ -106,15 +106,21 @@ inline sim::Scenario liftScenario(const std::string& object) {
   return sc;
 }
 
-/// A free 5 cm cube on a fixed 60 x 60 x 5 cm table box beside the open BarrettHand
-/// (docs/free-objects.md, contacts between bodies), 0.1 mm above it: it falls and comes to rest
-/// on four corner contacts with friction.
+/// A free 5 cm cube and a fixed 60 x 60 x 5 cm table box beside the open BarrettHand
+/// (docs/free-objects.md, contacts between bodies); cubeOnTablePlan places them.
 inline std::shared_ptr<const sim::Model> cubeOnTableModel() {
-  return sim::compileModel(
-      test::barrettHand(),
-      {test::boxObject("table", {0.6, 0.6, 0.05}, false, {0.3, 0.0, -0.2}, 1000.0),
-       test::boxObject("cube", {0.05, 0.05, 0.05}, true, {0.3, 0.0, -0.175 - 1e-4 + 0.05},
-                       1000.0)});
+  return sim::compileModel(test::barrettHand(),
+                           {test::boxObject("table", {0.6, 0.6, 0.05}, false, 1000.0),
+                            test::boxObject("cube", {0.05, 0.05, 0.05}, true, 1000.0)});
+}
+
+/// A plan of cubeOnTableModel that starts the cube 0.1 mm above the table: it falls and comes
+/// to rest on four corner contacts with friction. No recording.
+inline sim::RunPlan cubeOnTablePlan() {
+  sim::RunPlan plan;
+  plan.object_pose_world = {test::at({0.3, 0.0, -0.2}), test::at({0.3, 0.0, -0.175 - 1e-4 + 0.05})};
+  plan.record_every = std::numeric_limits<int>::max();
+  return plan;
 }
 
 }  // namespace handsim::bench

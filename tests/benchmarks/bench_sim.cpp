@@ -207,9 +207,7 @@ void BM_SimStepBarrettCubeContact(benchmark::State& state) {
 // contacts between bodies): four corner contacts with friction against the table every step.
 void BM_SimStepCubeOnTable(benchmark::State& state) {
   auto model = bench::cubeOnTableModel();
-  sim::RunPlan plan;
-  plan.record_every = std::numeric_limits<int>::max();
-  sim::Run run(model, plan);
+  sim::Run run(model, bench::cubeOnTablePlan());
   while (run.state().time < 0.2) run.step();  // it falls 5 cm and comes to rest
   const sim::SimState start = run.state();
   std::int64_t contacts = 0, n = 0;

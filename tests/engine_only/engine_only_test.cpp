@@ -73,7 +73,6 @@ sim::ObjectModel blockInTheWay() {
   o.geometry = g;
   o.fixed = true;
   sim::computeMassProperties(o, 1000.0);
-  o.initial_pose_world.translation() = Eigen::Vector3d(0.085, 0.045, 0.0);
   return o;
 }
 
@@ -82,6 +81,7 @@ std::unique_ptr<sim::Run> closeOnTheBlock() {
   auto model = sim::compileModel(twoLinkFinger(), {blockInTheWay()}, sim::Options{}, nullptr);
   sim::RunPlan plan;
   plan.duration = 1.0;
+  plan.object_pose_world = {Eigen::Isometry3d(Eigen::Translation3d(0.085, 0.045, 0.0))};
   plan.trajectories.resize(2);
   plan.trajectories[0].append(sim::TrapezoidalProfile(0.0, 1.0, 2.0, 20.0, 0.0));
   auto run = std::make_unique<sim::Run>(model, plan);

@@ -165,8 +165,7 @@ class PlannerPanelTest : public QObject {
  private:
   // The panel's list against planGrasps on the same hand, object and options.
   void sim_object_check(const planner::PlannerOptions& o) {
-    handsim::sim::ObjectModel object = controller_->objects().front();
-    object.initial_pose_world = Eigen::Isometry3d::Identity();
+    const handsim::sim::ObjectModel object = controller_->objects().front();
     const auto pm = planner::compilePlannerModel(controller_->model().hand_ptr, object);
     const auto expected = planner::planGrasps(pm, o);
     QCOMPARE(panel_->records().size(), expected.size());

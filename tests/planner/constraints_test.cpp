@@ -115,13 +115,14 @@ TEST(PlannerConstraints, TheSupportTableIsABoxWhoseTopFaceLiesInThePlane) {
   planner::SupportPlane plane;
   plane.point = Eigen::Vector3d(0.01, -0.02, -0.03);
   plane.normal = Eigen::Vector3d(1.0, 0.0, 1.0).normalized();
-  const sim::ObjectModel t = planner::supportTable(plane);
+  const sim::ObjectModel t = planner::supportTable();
+  const Eigen::Isometry3d pose = planner::supportTablePose(plane);
   EXPECT_TRUE(t.fixed);
   double top = -HUGE_VAL, bottom = HUGE_VAL;
   Eigen::Vector3d centre = Eigen::Vector3d::Zero();
   const auto& vs = t.geometry->collision.mesh.vertices;
   for (const auto& v : vs) {
-    const Eigen::Vector3d w = t.initial_pose_world * v;
+    const Eigen::Vector3d w = pose * v;
     const double h = plane.normal.dot(w - plane.point);
     top = std::max(top, h);
     bottom = std::min(bottom, h);

@@ -29,7 +29,6 @@ def test_a_scene_built_in_python_runs_in_the_cli_to_the_same_csv(cli, tmp_path):
     box.free = True
     pose = np.eye(4)
     pose[:3, 3] = [0.3, 0.0, half + 1e-4]
-    box.pose = pose
     box.linear_velocity = [0.5, 0.0, 0.0]
     box.angular_velocity = [0.0, 0.0, 1.0]
     box.friction = 0.4
@@ -54,6 +53,9 @@ def test_a_scene_built_in_python_runs_in_the_cli_to_the_same_csv(cli, tmp_path):
     palm = np.eye(4)
     palm[:3, 3] = [0.0, 0.0, 0.4]
     plan.palm_pose = palm
+    plan.object_poses = [pose]  # start poses live in the plan, one per object
+    assert plan.object_poses.shape == (1, 4, 4)
+    assert np.array_equal(plan.object_poses[0], pose)
     plan.set_palm_motion("z", [(0.02, 0.1, 1.0, 0.05)], [(0.005, 2.0, 0.0, 1.0)])
 
     scenario = handsim.Scenario(hand, [box], options, plan, "built in Python")
@@ -66,6 +68,7 @@ def test_a_scene_built_in_python_runs_in_the_cli_to_the_same_csv(cli, tmp_path):
     o = saved["objects"][0]
     assert o["free"] and o["linear_velocity_mps"] == [0.5, 0.0, 0.0]
     assert o["friction"] == 0.4 and o["torsional_m"] == 0.002
+    assert o["pose"]["translation_m"] == [0.3, 0.0, half + 1e-4]
     assert "motion" in saved["palm"]
 
     run = handsim.Run.from_scenario(scenario)
@@ -89,7 +92,6 @@ def test_a_thrown_cube_slides_the_coulomb_distance():
     half = -np.asarray(handsim.load_mesh(box.source).vertices)[:, 2].min()
     pose = np.eye(4)
     pose[:3, 3] = [0.5, 0.0, half]
-    box.pose = pose
     box.linear_velocity = [0.4, 0.0, 0.0]
     options = handsim.Options()
     options.ground.enabled = True
@@ -101,12 +103,42 @@ def test_a_thrown_cube_slides_the_coulomb_distance():
     palm = np.eye(4)
     palm[:3, 3] = [0.0, 0.0, 0.5]
     scenario.plan.palm_pose = palm
+    scenario.plan.object_poses = [pose]
     run = handsim.Run.from_scenario(scenario)
     run.run_to_end()
     slid = run.object_pose(0)[0, 3] - 0.5
     expected = 0.4 ** 2 / (2 * 0.5 * 9.81)
     assert slid == pytest.approx(expected, rel=0.05)
     assert np.linalg.norm(run.object_twists[0][:3]) < 1e-3
+
+
+def test_start_poses_are_the_plans_not_the_objects():
+    box = handsim.load_object(handsim.asset_directory() + "/objects/cube.wrl")
+    with pytest.raises(AttributeError, match="RunPlan.object_poses"):
+        box.pose
+    with pytest.raises(AttributeError, match="RunPlan.object_poses"):
+        box.pose = np.eye(4)
+    plan = handsim.RunPlan()
+    assert plan.object_poses.shape == (0, 4, 4)
+    bent = np.eye(4)
+    bent[0, 1] = 0.5
+    with pytest.raises(ValueError, match=r"object_poses\[0\]"):
+        plan.object_poses = [bent]
+    # Two runs of one model, each starting the object where its own plan says; a reset goes
+    # back there after the object moved.
+    model = handsim.Model(handsim.load_hand("barrett"), [box])
+    a, b = handsim.RunPlan(), handsim.RunPlan()
+    pa, pb = np.eye(4), np.eye(4)
+    pa[:3, 3] = [0.5, 0.0, 0.3]
+    pb[:3, 3] = [-0.5, 0.2, 0.6]
+    a.object_poses, b.object_poses = [pa], [pb]
+    ra, rb = handsim.Run(model, a), handsim.Run(model, b)
+    assert np.array_equal(ra.object_pose(0), pa) and np.array_equal(rb.object_pose(0), pb)
+    ra.object_poses[0][2, 3] = 0.9
+    ra.step()
+    assert ra.object_pose(0)[2, 3] == 0.9
+    ra.reset()
+    assert np.array_equal(ra.object_pose(0), pa) and np.array_equal(rb.object_pose(0), pb)
 
 
 def test_bad_scene_values_raise():

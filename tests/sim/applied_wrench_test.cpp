@@ -20,10 +20,10 @@ TEST(AppliedWrench, ForceAndTorqueOnAFreeBoxMatchTheClosedForms) {
   opt.dt = 1e-3;
   opt.gravity_world = Eigen::Vector3d::Zero();
   const double a = 0.1, density = 1000.0;
-  ObjectModel o = test::boxObject("box", {a, a, a}, true, {5.0, 0.0, 1.0}, density);
+  ObjectModel o = test::boxObject("box", {a, a, a}, true, density);
   auto model =
       compileModel(std::make_shared<const hand::HandModel>(hand::loadHand("barrett")), {o}, opt);
-  SimState s = makeState(*model);
+  SimState s = test::stateAt(*model, {test::at({5.0, 0.0, 1.0})});
   const double m = density * a * a * a;
   const double inertia = m * (a * a + a * a) / 12.0;
   const Eigen::Vector3d force(2.0, -1.0, 0.5), torque(0.0, 0.0, 0.01);

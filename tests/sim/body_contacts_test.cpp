@@ -26,9 +26,12 @@ using namespace handsim::sim;
 namespace {
 
 ObjectModel box(const std::string& name, const Eigen::Vector3d& size, bool free,
-                const Eigen::Vector3d& at, double density = 1000.0) {
-  return test::boxObject(name, size, free, at, density);
+                double density = 1000.0) {
+  return test::boxObject(name, size, free, density);
 }
+
+using test::at;
+using test::stateAt;
 
 std::shared_ptr<const hand::HandModel> barrett() {
   static const auto hand = std::make_shared<const hand::HandModel>(hand::loadHand("barrett"));
@@ -67,12 +70,12 @@ TEST(BodyContacts, AHeadOnCollisionOfTwoFreeBoxesIsInelasticAndKeepsMomentum) {
   Options opt;
   opt.gravity_world.setZero();
   const Eigen::Vector3d size(0.1, 0.1, 0.1);
-  ObjectModel a = box("a", size, true, {5.0, 0.0, 1.0});
-  ObjectModel b = box("b", size, true, {5.1 + 2e-4, 0.0, 1.0});
+  ObjectModel a = box("a", size, true);
+  ObjectModel b = box("b", size, true);
   a.friction = b.friction = 0.0;
   a.initial_twist_world[0] = 0.05;
   auto model = compileModel(barrett(), {a, b}, opt);
-  SimState s = makeState(*model);
+  SimState s = stateAt(*model, {at({5.0, 0.0, 1.0}), at({5.1 + 2e-4, 0.0, 1.0})});
   const auto [p0, l0] = momentum(s, size, 1.0);
   bool touched = false;
   for (int i = 0; i < 200; ++i) {
@@ -98,13 +101,13 @@ TEST(BodyContacts, AnOffCentreCollisionKeepsLinearAndAngularMomentum) {
   Options opt;
   opt.gravity_world.setZero();
   const Eigen::Vector3d size(0.1, 0.1, 0.1);
-  ObjectModel a = box("a", size, true, {5.0, 0.0, 1.0});
-  ObjectModel b = box("b", size, true, {5.1 + 2e-4, 0.04, 1.01});
+  ObjectModel a = box("a", size, true);
+  ObjectModel b = box("b", size, true);
   a.friction = b.friction = 0.0;
   a.initial_twist_world << 0.08, 0.0, 0.0, 0.0, 0.0, 0.05;
   b.initial_twist_world << -0.02, 0.0, 0.0, 0.03, 0.0, 0.0;
   auto model = compileModel(barrett(), {a, b}, opt);
-  SimState s = makeState(*model);
+  SimState s = stateAt(*model, {at({5.0, 0.0, 1.0}), at({5.1 + 2e-4, 0.04, 1.01})});
   const auto [p0, l0] = momentum(s, size, 1.0);
   bool touched = false;
   for (int i = 0; i < 300; ++i) {
@@ -145,11 +148,11 @@ TEST(BodyContacts, AnOffCentreCollisionKeepsLinearAndAngularMomentum) {
 TEST(BodyContacts, ASmallCubeOnALargeFreePlateStopsAtItsFace) {
   Options opt;
   opt.gravity_world.setZero();
-  ObjectModel plate = box("plate", {0.1, 0.1, 0.002}, true, {5.0, 0.0, 1.0});
-  ObjectModel cube = box("cube", {0.01, 0.01, 0.01}, true, {5.0, 0.0, 1.0065}, 50000.0);
+  ObjectModel plate = box("plate", {0.1, 0.1, 0.002}, true);
+  ObjectModel cube = box("cube", {0.01, 0.01, 0.01}, true, 50000.0);
   cube.initial_twist_world[2] = -0.3;
   auto model = compileModel(barrett(), {plate, cube}, opt);
-  SimState s = makeState(*model);
+  SimState s = stateAt(*model, {at({5.0, 0.0, 1.0}), at({5.0, 0.0, 1.0065})});
   const double mp = 0.02, mc = 0.05;
   const double e0 = 0.5 * mc * 0.09;
   double closest = 1.0;
@@ -172,11 +175,11 @@ TEST(BodyContacts, ASmallCubeOnALargeFreePlateStopsAtItsFace) {
 // m g.
 TEST(BodyContacts, ABoxRestsOnATableBoxWithoutDriftCarryingItsWeight) {
   Options opt;
-  ObjectModel table = box("table", {1.0, 1.0, 0.1}, false, {5.0, 0.0, -0.05});
-  ObjectModel b =
-      box("box", {0.1, 0.1, 0.1}, true, {5.1, 0.05, 0.05 - opt.contact.constraint()->slop});
+  ObjectModel table = box("table", {1.0, 1.0, 0.1}, false);
+  ObjectModel b = box("box", {0.1, 0.1, 0.1}, true);
   auto model = compileModel(barrett(), {table, b}, opt);
-  SimState s = makeState(*model);
+  SimState s = stateAt(
+      *model, {at({5.0, 0.0, -0.05}), at({5.1, 0.05, 0.05 - opt.contact.constraint()->slop})});
   Recorder rec(model->hand());
   addContactPairChannels(rec, *model);
   const Eigen::Isometry3d start = s.object_pose_world[1];
@@ -201,14 +204,14 @@ TEST(BodyContacts, ABoxRestsOnATableBoxWithoutDriftCarryingItsWeight) {
 // the two coefficients (0.3 for the box, 0.8 for the table).
 TEST(BodyContacts, ABoxSlidingOnATableBoxDeceleratesAtMuG) {
   Options opt;
-  ObjectModel table = box("table", {1.0, 1.0, 0.1}, false, {5.0, 0.0, -0.05});
-  ObjectModel b =
-      box("box", {0.1, 0.1, 0.1}, true, {4.7, 0.0, 0.05 - opt.contact.constraint()->slop});
+  ObjectModel table = box("table", {1.0, 1.0, 0.1}, false);
+  ObjectModel b = box("box", {0.1, 0.1, 0.1}, true);
   table.friction = 0.8;
   b.friction = 0.3;
   b.initial_twist_world[0] = 1.0;
   auto model = compileModel(barrett(), {table, b}, opt);
-  SimState s = makeState(*model);
+  SimState s = stateAt(
+      *model, {at({5.0, 0.0, -0.05}), at({4.7, 0.0, 0.05 - opt.contact.constraint()->slop})});
   const double x0 = s.object_pose_world[1].translation().x();
   while (s.time < 0.2 - 1e-9) step(*model, s);
   const double a = 0.3 * 9.81, t = s.time;
@@ -239,9 +242,9 @@ TEST(BodyContacts, ACubeDroppedOnThePalmStaysOnIt) {
   const Eigen::Vector3d centre =
       palm_pose * Eigen::Vector3d(0.5 * (lo.x() + hi.x()), 0.5 * (lo.y() + hi.y()), lo.z());
   // The palm's back is at world z = centre.z(); drop from 2 cm above it.
-  ObjectModel cube = box("cube", {0.04, 0.04, 0.04}, true, centre + Eigen::Vector3d(0, 0, 0.04));
+  ObjectModel cube = box("cube", {0.04, 0.04, 0.04}, true);
   auto model = compileModel(barrett(), {cube}, opt);
-  SimState s = makeState(*model, {}, palm_pose);
+  SimState s = makeState(*model, {}, palm_pose, {at(centre + Eigen::Vector3d(0, 0, 0.04))});
   const double weight = cube.mass.mass_kg * 9.81;
   while (s.time < 1.0) step(*model, s);
   EXPECT_NEAR(s.object_pose_world[0].translation().z(),

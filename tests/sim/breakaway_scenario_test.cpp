@@ -185,7 +185,7 @@ TEST_F(Breakaway, PenetrationStaysBelowHalfAMillimetre) {
   const auto& hand = model->hand();
   const auto& cube = model->objects.at(0);
   const geometry::TriangleMesh& cube_mesh = cube.geometry->collision.mesh;
-  const Eigen::Isometry3d& cube_pose = cube.initial_pose_world;
+  const Eigen::Isometry3d& cube_pose = scenario_->plan.object_pose_world.at(0);
   const Recorder& r = *recorder_;
   const auto t = r.series("time");
   const auto f2 = r.series("F3.J2.contact_force");

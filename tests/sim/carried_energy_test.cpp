@@ -38,11 +38,12 @@ TEST(CarriedEnergy, RecordedColumnMatchesTheClosedFormOfASinusoidalPalm) {
   opt.gravity_world.setZero();
   const Eigen::Vector3d size(0.1, 0.2, 0.3), c(0.6, 0.25, 0.3);
   const double density = 700.0;
-  sim::ObjectModel o = test::boxObject("box", size, true, c, density);
+  sim::ObjectModel o = test::boxObject("box", size, true, density);
   auto model = sim::compileModel(barrett(), {o}, opt);
   sim::RunPlan plan;
   plan.duration = 1.0;
   const double A = 0.03, B = 0.2, f = 1.5, w = 2 * kPi * f;
+  plan.object_pose_world = {test::at(c)};
   plan.palm_motion.axis(sim::PalmMotion::X).sinusoids.push_back({A, f, 0.0, 3.0});
   plan.palm_motion.axis(sim::PalmMotion::RZ).sinusoids.push_back({B, f, 0.0, 3.0});
   sim::Run run(model, plan);
@@ -73,12 +74,13 @@ TEST(CarriedEnergy, RecordedColumnMatchesTheClosedFormOfASinusoidalPalm) {
 TEST(CarriedEnergy, AnObjectMovingWithThePalmHasRatioOne) {
   sim::Options opt;
   opt.gravity_world.setZero();
-  sim::ObjectModel o = test::boxObject("box", {0.1, 0.1, 0.1}, true, {0.6, 0.0, 0.3}, 1000.0);
+  sim::ObjectModel o = test::boxObject("box", {0.1, 0.1, 0.1}, true, 1000.0);
   const Eigen::Vector3d v0(0.12, -0.05, 0.0);
   o.initial_twist_world.head<3>() = v0;
   auto model = sim::compileModel(barrett(), {o}, opt);
   sim::RunPlan plan;
   plan.duration = 1.0;
+  plan.object_pose_world = {test::at({0.6, 0.0, 0.3})};
   // Reaches its cruise speed within the first step and keeps it to the end.
   plan.palm_motion.axis(sim::PalmMotion::X).segments.append(
       sim::TrapezoidalProfile(0.0, 10.0, v0.x(), 1e5));

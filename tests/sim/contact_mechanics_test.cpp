@@ -25,10 +25,9 @@ namespace {
 constexpr double kPi = 3.14159265358979323846;
 
 // A free box of edge `edge`, colliding as its exact mesh or as its convex hull.
-ObjectModel cube(const std::string& name, double edge, double mass, const Eigen::Vector3d& at,
+ObjectModel cube(const std::string& name, double edge, double mass,
                  collision::CollisionShape shape = collision::CollisionShape::Mesh) {
-  ObjectModel o =
-      test::meshObject(name, geometry::makeBox(Eigen::Vector3d::Constant(edge)), mass, at);
+  ObjectModel o = test::meshObject(name, geometry::makeBox(Eigen::Vector3d::Constant(edge)), mass);
   if (shape != collision::CollisionShape::Mesh)
     o.geometry = withCollisionShape(*o.geometry, shape, 18);
   return o;
@@ -45,10 +44,11 @@ Eigen::Vector3d slideOnSlope(double tilt, double azimuth, double mu, double seco
   opt.ground.enabled = true;
   opt.gravity_world = 9.81 * Eigen::Vector3d(std::sin(tilt) * std::cos(azimuth),
                                              std::sin(tilt) * std::sin(azimuth), -std::cos(tilt));
-  ObjectModel o = cube("cube", 0.05, 0.2, {5.0, 0.0, 0.025 - opt.contact.constraint()->slop});
+  ObjectModel o = cube("cube", 0.05, 0.2);
   o.friction = mu;
   auto model = compileModel(test::barrettHand(), {o}, opt);
-  SimState s = makeState(*model);
+  SimState s =
+      test::stateAt(*model, {test::at({5.0, 0.0, 0.025 - opt.contact.constraint()->slop})});
   const Eigen::Vector3d start = test::centreOfMassWorld(*model, s, 0);
   while (s.time < seconds - 1e-9) step(*model, s);
   EXPECT_EQ(s.warning_count, 0);
@@ -89,14 +89,13 @@ TEST(ContactMechanics, BelowTheFrictionAngleTheCubeSticksInEveryDirection) {
 TEST(ContactMechanics, AnEdgeHittingAFaceGainsNoEnergy) {
   Options opt;
   opt.gravity_world.setZero();
-  ObjectModel fixed =
-      test::boxObject("fixed", Eigen::Vector3d::Constant(0.05), false, {5.0, 0.0, 0.0}, 1000.0);
-  ObjectModel moving = cube("moving", 0.05, 0.2, {5.0 - 0.09, 0.0, 0.0});
-  moving.initial_pose_world.linear() =
-      Eigen::AngleAxisd(kPi / 4.0, Eigen::Vector3d::UnitZ()).toRotationMatrix();
+  ObjectModel fixed = test::boxObject("fixed", Eigen::Vector3d::Constant(0.05), false, 1000.0);
+  ObjectModel moving = cube("moving", 0.05, 0.2);
+  Eigen::Isometry3d moving_pose = test::at({5.0 - 0.09, 0.0, 0.0});
+  moving_pose.linear() = Eigen::AngleAxisd(kPi / 4.0, Eigen::Vector3d::UnitZ()).toRotationMatrix();
   moving.initial_twist_world[0] = 0.1;
   auto model = compileModel(test::barrettHand(), {moving, fixed}, opt);
-  SimState s = makeState(*model);
+  SimState s = test::stateAt(*model, {moving_pose, test::at({5.0, 0.0, 0.0})});
   const double e0 = test::freeKineticEnergy(*model, s);
   bool touched = false;
   for (int i = 0; i < 1000; ++i) {
@@ -123,15 +122,17 @@ TEST(ContactMechanics, RandomCollisionsOfFreeCubesNeverGainEnergy) {
   };
   int touched = 0;
   for (int trial = 0; trial < 30; ++trial) {
-    ObjectModel a = cube("a", 0.05, 0.2, {5.0 - 0.06, 0.01 * u(rng), 0.01 * u(rng)});
-    ObjectModel b = cube("b", 0.05, 0.2, {5.0 + 0.06, 0.01 * u(rng), 0.01 * u(rng)});
-    a.initial_pose_world.linear() = randomRotation();
-    b.initial_pose_world.linear() = randomRotation();
+    ObjectModel a = cube("a", 0.05, 0.2);
+    Eigen::Isometry3d a_pose = test::at({5.0 - 0.06, 0.01 * u(rng), 0.01 * u(rng)});
+    ObjectModel b = cube("b", 0.05, 0.2);
+    Eigen::Isometry3d b_pose = test::at({5.0 + 0.06, 0.01 * u(rng), 0.01 * u(rng)});
+    a_pose.linear() = randomRotation();
+    b_pose.linear() = randomRotation();
     a.initial_twist_world[0] = 0.5;
     b.initial_twist_world[0] = -0.5;
     a.friction = b.friction = 0.5;
     auto model = compileModel(test::barrettHand(), {a, b}, opt);
-    SimState s = makeState(*model);
+    SimState s = test::stateAt(*model, {a_pose, b_pose});
     const double e0 = test::freeKineticEnergy(*model, s);
     bool hit = false;
     for (int i = 0; i < 300; ++i) {
@@ -152,10 +153,10 @@ TEST_P(ContactMechanicsShape, TwoStackedCubesStand) {
   Options opt;
   opt.ground.enabled = true;
   const double slop = opt.contact.constraint()->slop;
-  ObjectModel bottom = cube("bottom", 0.05, 0.2, {5.0, 0.0, 0.025}, GetParam());
-  ObjectModel top = cube("top", 0.05, 0.2, {5.0, 0.0, 0.075}, GetParam());
+  ObjectModel bottom = cube("bottom", 0.05, 0.2, GetParam());
+  ObjectModel top = cube("top", 0.05, 0.2, GetParam());
   auto model = compileModel(test::barrettHand(), {bottom, top}, opt);
-  SimState s = makeState(*model);
+  SimState s = test::stateAt(*model, {test::at({5.0, 0.0, 0.025}), test::at({5.0, 0.0, 0.075})});
   double most = 0.0;
   for (int i = 0; i < 1000; ++i) {
     step(*model, s);
@@ -178,15 +179,19 @@ TEST_P(ContactMechanicsShape, ASmallCubeOnALargeOneRestsTheSameInEitherOrder) {
   Options opt;
   opt.ground.enabled = true;
   const double slop = opt.contact.constraint()->slop;
-  const ObjectModel base = cube("base", 0.05, 0.2, {5.0, 0.0, 0.025}, GetParam());
-  const ObjectModel small = cube("small", 0.04, 0.1, {5.003, 0.002, 0.07}, GetParam());
+  const ObjectModel base = cube("base", 0.05, 0.2, GetParam());
+  const ObjectModel small = cube("small", 0.04, 0.1, GetParam());
+  const Eigen::Isometry3d base_pose = test::at({5.0, 0.0, 0.025});
+  const Eigen::Isometry3d small_pose = test::at({5.003, 0.002, 0.07});
   Eigen::Vector3d ends[2];
   for (int order = 0; order < 2; ++order) {
     auto model = compileModel(
         test::barrettHand(),
         order == 0 ? std::vector<ObjectModel>{base, small} : std::vector<ObjectModel>{small, base},
         opt);
-    SimState s = makeState(*model);
+    SimState s =
+        test::stateAt(*model, order == 0 ? std::vector<Eigen::Isometry3d>{base_pose, small_pose}
+                                         : std::vector<Eigen::Isometry3d>{small_pose, base_pose});
     const std::size_t which = order == 0 ? 1 : 0;
     for (int i = 0; i < 1000; ++i) step(*model, s);
     ends[order] = test::centreOfMassWorld(*model, s, which);
@@ -217,13 +222,14 @@ TEST(ContactMechanics, ACubeSpinningOnTheGroundSlowsTheSameAtEveryYaw) {
     Options opt;
     opt.ground.enabled = true;
     opt.contact.constraint()->torsional = 0.0;
-    ObjectModel o = cube("cube", a, 0.2, {5.0, 0.0, 0.5 * a - opt.contact.constraint()->slop});
+    ObjectModel o = cube("cube", a, 0.2);
     o.friction = mu;
-    o.initial_pose_world.linear() =
+    Eigen::Isometry3d pose = test::at({5.0, 0.0, 0.5 * a - opt.contact.constraint()->slop});
+    pose.linear() =
         Eigen::AngleAxisd(yaw_deg * kPi / 180.0, Eigen::Vector3d::UnitZ()).toRotationMatrix();
     o.initial_twist_world[5] = 10.0;
     auto model = compileModel(test::barrettHand(), {o}, opt);
-    SimState s = makeState(*model);
+    SimState s = test::stateAt(*model, {pose});
     for (int i = 0; i < 10; ++i) step(*model, s);
     const double w0 = s.object_twist_world[0][5], t0 = s.time;
     for (int i = 0; i < 50; ++i) step(*model, s);
@@ -254,18 +260,19 @@ TEST(ContactMechanics, ABoxSpinningOnItsFaceSlowsAtTheMomentOfUniformPressure) {
     opt.ground.enabled = !on_table;
     opt.contact.constraint()->torsional = 0.0;
     std::vector<ObjectModel> objects;
+    std::vector<Eigen::Isometry3d> poses;
     const double base = on_table ? 0.1 : 0.0;  // the table's top
-    objects.push_back(test::boxObject("box", {a, b, c}, true,
-                                      {5.0, 0.0, base + 0.5 * c - opt.contact.constraint()->slop},
-                                      500.0));
+    objects.push_back(test::boxObject("box", {a, b, c}, true, 500.0));
+    poses.push_back(test::at({5.0, 0.0, base + 0.5 * c - opt.contact.constraint()->slop}));
     objects.back().friction = mu;
     objects.back().initial_twist_world[5] = 8.0;
     if (on_table) {
-      objects.push_back(test::boxObject("table", {0.2, 0.2, 0.1}, false, {5.0, 0.0, 0.05}, 500.0));
+      objects.push_back(test::boxObject("table", {0.2, 0.2, 0.1}, false, 500.0));
+      poses.push_back(test::at({5.0, 0.0, 0.05}));
       objects.back().friction = mu;
     }
     auto model = compileModel(test::barrettHand(), objects, opt);
-    SimState s = makeState(*model);
+    SimState s = test::stateAt(*model, poses);
     for (int i = 0; i < 10; ++i) step(*model, s);
     const double w0 = s.object_twist_world[0][5], t0 = s.time;
     for (int i = 0; i < 50; ++i) step(*model, s);

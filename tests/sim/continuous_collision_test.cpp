@@ -43,9 +43,9 @@ Eigen::Isometry3d farPalm() {
   return palm;
 }
 
-ObjectModel cubeAt(const Eigen::Vector3d& at, const Eigen::Vector3d& velocity) {
+ObjectModel cubeMoving(const Eigen::Vector3d& velocity) {
   ObjectModel cube =
-      test::meshObject("cube", geometry::makeBox(Eigen::Vector3d::Constant(kCube)), kCubeMass, at);
+      test::meshObject("cube", geometry::makeBox(Eigen::Vector3d::Constant(kCube)), kCubeMass);
   cube.initial_twist_world.head<3>() = velocity;
   return cube;
 }
@@ -80,18 +80,20 @@ struct Drop {
 // (or, `ground`, onto the ground plane at the plate's top face instead) and runs `steps` steps.
 Drop dropOnPlate(bool seed004, double z0, double vz, int steps, bool ground = false) {
   std::vector<ObjectModel> objects;
+  std::vector<Eigen::Isometry3d> poses;
   Options opt = options(seed004);
   if (ground) {
     opt.ground.enabled = true;
     opt.ground.height = kPlateTop;
   } else {
-    objects.push_back(
-        test::boxObject("plate", {0.1, 0.1, kPlate}, false, Eigen::Vector3d::Zero(), 1000.0));
+    objects.push_back(test::boxObject("plate", {0.1, 0.1, kPlate}, false, 1000.0));
+    poses.push_back(Eigen::Isometry3d::Identity());
   }
-  objects.push_back(cubeAt({0.0, 0.0, z0}, {0.0, 0.0, vz}));
+  objects.push_back(cubeMoving({0.0, 0.0, vz}));
+  poses.push_back(test::at({0.0, 0.0, z0}));
   const std::size_t c = objects.size() - 1;
   const auto model = compileModel(gripper(), objects, opt);
-  SimState s = makeState(*model, {}, farPalm());
+  SimState s = makeState(*model, {}, farPalm(), poses);
   Drop d;
   d.start_energy = cubeEnergy(s, c);
   for (int i = 0; i < steps; ++i) {
@@ -168,11 +170,11 @@ namespace {
 void throwAtAFreePlate(bool seed004, double sink) {
   Options opt = options(seed004);
   opt.gravity_world.setZero();
-  const ObjectModel cube = cubeAt({0.0, 0.0, kThrowZ}, {0.0, 0.0, -20.0});
-  const ObjectModel plate =
-      test::boxObject("plate", {0.1, 0.1, kPlate}, true, Eigen::Vector3d::Zero(), 1000.0);
+  const ObjectModel cube = cubeMoving({0.0, 0.0, -20.0});
+  const ObjectModel plate = test::boxObject("plate", {0.1, 0.1, kPlate}, true, 1000.0);
   const auto model = compileModel(gripper(), {plate, cube}, opt);
-  SimState s = makeState(*model, {}, farPalm());
+  SimState s = makeState(*model, {}, farPalm(),
+                         {Eigen::Isometry3d::Identity(), test::at({0.0, 0.0, kThrowZ})});
   const double mass[2] = {0.1 * 0.1 * kPlate * 1000.0, kCubeMass};
   const Eigen::Vector3d size[2] = {{0.1, 0.1, kPlate}, Eigen::Vector3d::Constant(kCube)};
   const auto momentum = [&] {
@@ -221,17 +223,18 @@ TEST(ContinuousCollision, Seed004ACubeThrownAtAFreeThinPlateKeepsMomentumAndStay
 // is the one without it, bit for bit.
 TEST(ContinuousCollision, SlowBodiesRunBitForBitAsWithoutTheStage) {
   for (const bool seed004 : {false, true}) {
-    const ObjectModel plate =
-        test::boxObject("plate", {0.1, 0.1, kPlate}, false, Eigen::Vector3d::Zero(), 1000.0);
+    const ObjectModel plate = test::boxObject("plate", {0.1, 0.1, kPlate}, false, 1000.0);
     const double z = kPlateTop + 0.5 * kCube - 5e-5;
-    const ObjectModel slider = cubeAt({-0.03, 0.0, z}, {0.2, 0.0, 0.0});
-    const ObjectModel resting = cubeAt({0.0, 0.03, z}, Eigen::Vector3d::Zero());
+    const ObjectModel slider = cubeMoving({0.2, 0.0, 0.0});
+    const ObjectModel resting = cubeMoving(Eigen::Vector3d::Zero());
+    const std::vector<Eigen::Isometry3d> poses = {
+        Eigen::Isometry3d::Identity(), test::at({-0.03, 0.0, z}), test::at({0.0, 0.03, z})};
     Options with = options(seed004), without = options(seed004);
     with.contact.continuous = true;
     without.contact.continuous = false;
     const auto a = compileModel(gripper(), {plate, slider, resting}, with);
     const auto b = compileModel(gripper(), {plate, slider, resting}, without);
-    SimState sa = makeState(*a, {}, farPalm()), sb = makeState(*b, {}, farPalm());
+    SimState sa = makeState(*a, {}, farPalm(), poses), sb = makeState(*b, {}, farPalm(), poses);
     for (int i = 0; i < 300; ++i) {
       step(*a, sa);
       step(*b, sb);
@@ -258,9 +261,10 @@ void throwAtThePalm(bool seed004, double sink) {
   opt.gravity_world.setZero();
   const Eigen::Vector3d palm = farPalm().translation();
   const double face = palm.z() - 0.04;  // the palm's bottom face, world z [m]
-  const ObjectModel cube = cubeAt({palm.x(), palm.y(), face - 0.5 * kCube - 0.065}, {0, 0, 60.0});
+  const ObjectModel cube = cubeMoving({0, 0, 60.0});
   const auto model = compileModel(gripper(), {cube}, opt);
-  SimState s = makeState(*model, {}, farPalm());
+  SimState s = makeState(*model, {}, farPalm(),
+                         {test::at({palm.x(), palm.y(), face - 0.5 * kCube - 0.065})});
   const double e0 = 0.5 * kCubeMass * 60.0 * 60.0;
   double highest = -1e9;
   for (int i = 0; i < 200; ++i) {
@@ -300,9 +304,10 @@ TEST(ContinuousCollision, ACubeThrownAt20MpsStopsOnAFlatSquare) {
   ObjectModel flat;
   flat.name = "square";
   flat.geometry = geometry;
-  const ObjectModel cube = cubeAt({0.0, 0.0, 0.03 + 0.5 * kCube}, {0.0, 0.0, -20.0});
+  const ObjectModel cube = cubeMoving({0.0, 0.0, -20.0});
   const auto model = compileModel(gripper(), {flat, cube}, options(false));
-  SimState s = makeState(*model, {}, farPalm());
+  SimState s = makeState(*model, {}, farPalm(),
+                         {Eigen::Isometry3d::Identity(), test::at({0.0, 0.0, 0.03 + 0.5 * kCube})});
   double lowest = 1e9;
   for (int i = 0; i < 200; ++i) {
     step(*model, s);
@@ -344,9 +349,10 @@ void throwAtAJaw(bool seed004, double sink) {
   Options opt = options(seed004);
   opt.gravity_world.setZero();
   const Eigen::Vector3d palm = farPalm().translation();
-  const ObjectModel cube = cubeAt(palm + Eigen::Vector3d(-0.114, 0.0, 0.045), {40.0, 0.0, 0.0});
+  const ObjectModel cube = cubeMoving({40.0, 0.0, 0.0});
   const auto model = compileModel(gripper(), {cube}, opt);
-  SimState s = makeState(*model, {}, farPalm());
+  SimState s =
+      makeState(*model, {}, farPalm(), {test::at(palm + Eigen::Vector3d(-0.114, 0.0, 0.045))});
   const double e0 = 0.5 * kCubeMass * 40.0 * 40.0;
   double closest = 1e9;  // least distance of the cube's centre outside the jaw's outer face
   for (int i = 0; i < 100; ++i) {

@@ -25,10 +25,10 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-// A free box of edge lengths `size` [m] at `density`, centred on its frame's origin, placed at
-// `at` in the world (far from the hand at the origin).
-ObjectModel box(const Eigen::Vector3d& size, double density, const Eigen::Vector3d& at) {
-  return test::boxObject("box", size, true, at, density);
+// A free box of edge lengths `size` [m] at `density`, centred on its frame's origin (the tests
+// start it far from the hand at the origin).
+ObjectModel box(const Eigen::Vector3d& size, double density) {
+  return test::boxObject("box", size, true, density);
 }
 
 std::shared_ptr<const hand::HandModel> barrett() {
@@ -50,11 +50,11 @@ TEST(FreeBody, FreeFallMatchesTheClosedForm) {
   for (double dt : {1e-3, 5e-4}) {
     Options opt;
     opt.dt = dt;
-    ObjectModel o = box({0.1, 0.1, 0.1}, 1000.0, {5.0, 0.0, 1.0});
+    ObjectModel o = box({0.1, 0.1, 0.1}, 1000.0);
     const Eigen::Vector3d v0(0.3, -0.2, 1.0);
     o.initial_twist_world.head<3>() = v0;
     auto model = compileModel(barrett(), {o}, opt);
-    SimState s = makeState(*model);
+    SimState s = test::stateAt(*model, {test::at({5.0, 0.0, 1.0})});
     const int steps = static_cast<int>(std::lround(1.0 / dt));
     for (int i = 0; i < steps; ++i) step(*model, s);
     const double t = s.time;
@@ -85,12 +85,12 @@ SpinResult spin(const Eigen::Vector3d& omega0, int axis, double seconds) {
   const Eigen::Vector3d size(0.1, 0.2, 0.3);
   Options opt;
   opt.gravity_world.setZero();
-  ObjectModel o = box(size, 500.0, {5.0, 0.0, 0.0});
+  ObjectModel o = box(size, 500.0);
   o.initial_twist_world.tail<3>() = omega0;
   const double m = 500.0 * size.prod();
   const Eigen::Matrix3d I = boxInertia(size, m);
   auto model = compileModel(barrett(), {o}, opt);
-  SimState s = makeState(*model);
+  SimState s = test::stateAt(*model, {test::at({5.0, 0.0, 0.0})});
   auto energy = [&](const SimState& st) {
     const Eigen::Matrix3d R = st.object_pose_world[0].linear();
     const Eigen::Vector3d w = st.object_twist_world[0].tail<3>();
@@ -147,10 +147,10 @@ std::pair<double, double> onIncline(double theta, double mu, double seconds) {
   Options opt;
   opt.ground.enabled = true;
   opt.gravity_world = 9.81 * Eigen::Vector3d(std::sin(theta), 0.0, -std::cos(theta));
-  ObjectModel o = box({0.1, 0.1, 0.1}, 1000.0, {5.0, 0.0, 0.05 - opt.contact.constraint()->slop});
+  ObjectModel o = box({0.1, 0.1, 0.1}, 1000.0);
   o.friction = mu;
   auto model = compileModel(barrett(), {o}, opt);
-  SimState s = makeState(*model);
+  SimState s = test::stateAt(*model, {test::at({5.0, 0.0, 0.05 - opt.contact.constraint()->slop})});
   const Eigen::Vector3d start = comOf(s);
   const int steps = static_cast<int>(std::lround(seconds / opt.dt));
   for (int i = 0; i < steps; ++i) step(*model, s);
@@ -178,9 +178,9 @@ TEST(FreeBody, ABoxOnAnInclineAboveTheFrictionAngleSlidesWithCoulombsAcceleratio
 TEST(FreeBody, ABoxDroppedOnTheGroundComesToRestFlatCarryingItsWeight) {
   Options opt;
   opt.ground.enabled = true;
-  ObjectModel o = box({0.1, 0.1, 0.1}, 1000.0, {5.0, 0.0, 0.2});
+  ObjectModel o = box({0.1, 0.1, 0.1}, 1000.0);
   auto model = compileModel(barrett(), {o}, opt);
-  SimState s = makeState(*model);
+  SimState s = test::stateAt(*model, {test::at({5.0, 0.0, 0.2})});
   while (s.time < 1.0) step(*model, s);
   const Eigen::Isometry3d rest = s.object_pose_world[0];
   // Rests on its face, within the slop.
@@ -234,11 +234,10 @@ TEST(FreeBody, AFinelyMeshedBoxRestsOnAFewPointsOfItsFootprint) {
   o.geometry = g;
   o.fixed = false;
   computeMassProperties(o, 1000.0);
-  o.initial_pose_world.translation() = Eigen::Vector3d(5.0, 0.0, 0.2);
   Options opt;
   opt.ground.enabled = true;
   auto model = compileModel(barrett(), {o}, opt);
-  SimState s = makeState(*model);
+  SimState s = test::stateAt(*model, {test::at({5.0, 0.0, 0.2})});
   while (s.time < 1.0) step(*model, s);
   EXPECT_NEAR(comOf(s).z(), 0.05 - opt.contact.constraint()->slop, 1e-9);
   const Eigen::Isometry3d rest = s.object_pose_world[0];
@@ -259,10 +258,10 @@ TEST(FreeBody, AFinelyMeshedBoxRestsOnAFewPointsOfItsFootprint) {
 
 TEST(FreeBody, ANonFiniteVelocityStopsTheObjectWithAWarning) {
   Options opt;
-  ObjectModel o = box({0.1, 0.1, 0.1}, 1000.0, {5.0, 0.0, 1.0});
+  ObjectModel o = box({0.1, 0.1, 0.1}, 1000.0);
   o.initial_twist_world[4] = std::nan("");
   auto model = compileModel(barrett(), {o}, opt);
-  SimState s = makeState(*model);
+  SimState s = test::stateAt(*model, {test::at({5.0, 0.0, 1.0})});
   for (int i = 0; i < 10; ++i) step(*model, s);
   EXPECT_GE(s.warning_count, 1);
   EXPECT_EQ(s.object_stopped[0], 1);
@@ -276,10 +275,10 @@ TEST(FreeBody, AnExplodingSceneStopsTheObjectInsideTheWorldBox) {
   // A body flung at 99 m/s leaves the 100 m world box within about a second (and gravity
   // makes it faster than the runaway bound first).
   Options opt;
-  ObjectModel o = box({0.1, 0.1, 0.1}, 1000.0, {5.0, 0.0, 1.0});
+  ObjectModel o = box({0.1, 0.1, 0.1}, 1000.0);
   o.initial_twist_world.head<3>() = Eigen::Vector3d(0.0, 0.0, -99.0);
   auto model = compileModel(barrett(), {o}, opt);
-  SimState s = makeState(*model);
+  SimState s = test::stateAt(*model, {test::at({5.0, 0.0, 1.0})});
   for (int i = 0; i < 3000; ++i) step(*model, s);
   EXPECT_GE(s.warning_count, 1);
   EXPECT_EQ(s.object_stopped[0], 1);
@@ -290,7 +289,7 @@ TEST(FreeBody, AnExplodingSceneStopsTheObjectInsideTheWorldBox) {
 }
 
 TEST(FreeBody, AFreeObjectWithoutMassIsRefused) {
-  ObjectModel o = box({0.1, 0.1, 0.1}, 1000.0, {5.0, 0.0, 1.0});
+  ObjectModel o = box({0.1, 0.1, 0.1}, 1000.0);
   o.mass = {};
   EXPECT_THROW(compileModel(barrett(), {o}), std::invalid_argument);
 }

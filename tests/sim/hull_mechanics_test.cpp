@@ -24,9 +24,8 @@ using collision::CollisionShape;
 
 namespace {
 
-ObjectModel hullCube(const std::string& name, double edge, double mass, const Eigen::Vector3d& at) {
-  ObjectModel o =
-      test::meshObject(name, geometry::makeBox(Eigen::Vector3d::Constant(edge)), mass, at);
+ObjectModel hullCube(const std::string& name, double edge, double mass) {
+  ObjectModel o = test::meshObject(name, geometry::makeBox(Eigen::Vector3d::Constant(edge)), mass);
   o.geometry = withCollisionShape(*o.geometry, CollisionShape::Hull, 18);
   return o;
 }
@@ -34,7 +33,7 @@ ObjectModel hullCube(const std::string& name, double edge, double mass, const Ei
 }  // namespace
 
 TEST(HullMechanics, TheCubesCollideAsHulls) {
-  const ObjectModel c = hullCube("c", 0.05, 0.2, Eigen::Vector3d::Zero());
+  const ObjectModel c = hullCube("c", 0.05, 0.2);
   EXPECT_EQ(c.geometry->collision.shape, CollisionShape::Hull);
   EXPECT_EQ(c.geometry->collision.hull.vertices.size(), 8u);
 }
@@ -52,15 +51,17 @@ TEST(HullMechanics, RandomCollisionsNeverGainEnergyAndKeepMomentum) {
   };
   int touched = 0;
   for (int trial = 0; trial < 30; ++trial) {
-    ObjectModel a = hullCube("a", 0.05, 0.2, {5.0 - 0.06, 0.01 * u(rng), 0.01 * u(rng)});
-    ObjectModel b = hullCube("b", 0.05, 0.3, {5.0 + 0.06, 0.01 * u(rng), 0.01 * u(rng)});
-    a.initial_pose_world.linear() = randomRotation();
-    b.initial_pose_world.linear() = randomRotation();
+    ObjectModel a = hullCube("a", 0.05, 0.2);
+    Eigen::Isometry3d a_pose = test::at({5.0 - 0.06, 0.01 * u(rng), 0.01 * u(rng)});
+    ObjectModel b = hullCube("b", 0.05, 0.3);
+    Eigen::Isometry3d b_pose = test::at({5.0 + 0.06, 0.01 * u(rng), 0.01 * u(rng)});
+    a_pose.linear() = randomRotation();
+    b_pose.linear() = randomRotation();
     a.initial_twist_world[0] = 0.5;
     b.initial_twist_world[0] = -0.5;
     a.friction = b.friction = 0.5;
     auto model = compileModel(test::barrettHand(), {a, b}, opt);
-    SimState s = makeState(*model);
+    SimState s = test::stateAt(*model, {a_pose, b_pose});
     auto momentum = [&]() {
       return Eigen::Vector3d(model->objects[0].mass.mass_kg * s.object_twist_world[0].head<3>() +
                              model->objects[1].mass.mass_kg * s.object_twist_world[1].head<3>());
@@ -101,10 +102,9 @@ TEST(HullMechanics, ACubeDroppedOnAHullHandsPalmLosesEnergyAndRestsOnIt) {
   for (const Eigen::Vector3d& v : palm_hull.vertices) top = std::max(top, v.z());
   const double edge = 0.02, mass = 0.02;
   ObjectModel cube =
-      test::meshObject("cube", geometry::makeBox(Eigen::Vector3d::Constant(edge)), mass,
-                       {0.0, -0.012, top + 0.5 * edge + 0.03});
+      test::meshObject("cube", geometry::makeBox(Eigen::Vector3d::Constant(edge)), mass);
   auto model = compileModel(hand, {cube}, opt);
-  SimState s = makeState(*model);
+  SimState s = test::stateAt(*model, {test::at({0.0, -0.012, top + 0.5 * edge + 0.03})});
   auto energy = [&]() {
     return test::freeKineticEnergy(*model, s) +
            mass * 9.81 * test::centreOfMassWorld(*model, s, 0).z();

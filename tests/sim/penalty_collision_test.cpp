@@ -27,8 +27,8 @@ using namespace handsim::sim;
 
 namespace {
 
-ObjectModel freeBox(const Eigen::Vector3d& size, double density, const Eigen::Vector3d& at) {
-  ObjectModel o = test::boxObject("box", size, true, at, density);
+ObjectModel freeBox(const Eigen::Vector3d& size, double density) {
+  ObjectModel o = test::boxObject("box", size, true, density);
   o.friction = 0.0;
   return o;
 }
@@ -58,14 +58,15 @@ TEST(PenaltyCollision, FreeObjectsConserveMomentum) {
   Options opt;
   opt.contact.useVolumePenalty();
   opt.gravity_world.setZero();
-  ObjectModel a = freeBox({0.1, 0.1, 0.1}, 500.0, {5.0, 0.0, 1.0});
-  ObjectModel b = freeBox({0.08, 0.12, 0.06}, 800.0, {5.2, 0.03, 1.02});
-  b.initial_pose_world.linear() =
+  ObjectModel a = freeBox({0.1, 0.1, 0.1}, 500.0);
+  ObjectModel b = freeBox({0.08, 0.12, 0.06}, 800.0);
+  Eigen::Isometry3d b_pose = test::at({5.2, 0.03, 1.02});
+  b_pose.linear() =
       Eigen::AngleAxisd(0.4, Eigen::Vector3d(0.2, 1.0, 0.3).normalized()).toRotationMatrix();
   a.initial_twist_world << 0.5, 0.0, 0.0, 0.0, 0.0, 1.0;
   b.initial_twist_world << -0.3, 0.05, 0.0, 2.0, 0.0, 0.0;
   auto model = compileModel(test::barrettHand(), {a, b}, opt);
-  SimState s = makeState(*model);
+  SimState s = test::stateAt(*model, {test::at({5.0, 0.0, 1.0}), b_pose});
   const Momenta start = momenta(*model, s);
   bool touched = false;
   for (int i = 0; i < 600; ++i) {
@@ -90,8 +91,8 @@ TEST(PenaltyCollision, NanAndExplodingScenesStopCleanly) {
     opt.ground.enabled = true;
     // (The implicit normal force separates the pair at most at depth / dt: 1 m boxes 0.8 m
     // deep in each other leave at 800 m/s, far beyond the runaway bound.)
-    ObjectModel a = freeBox({1.0, 1.0, 1.0}, 500.0, {5.0, 0.0, 2.0});
-    ObjectModel b = freeBox({1.0, 1.0, 1.0}, 500.0, {5.2, 0.0, 2.0});
+    ObjectModel a = freeBox({1.0, 1.0, 1.0}, 500.0);
+    ObjectModel b = freeBox({1.0, 1.0, 1.0}, 500.0);
     if (nan) {
       a.initial_twist_world[3] = std::numeric_limits<double>::quiet_NaN();
     } else {
@@ -99,7 +100,7 @@ TEST(PenaltyCollision, NanAndExplodingScenesStopCleanly) {
       opt.contact.volumePenalty()->penalty.first_contact_gain = 0.0;
     }
     auto model = compileModel(test::barrettHand(), {a, b}, opt);
-    SimState s = makeState(*model);
+    SimState s = test::stateAt(*model, {test::at({5.0, 0.0, 2.0}), test::at({5.2, 0.0, 2.0})});
     for (int i = 0; i < 200; ++i) step(*model, s);
     EXPECT_GE(s.warning_count, 1);
     EXPECT_TRUE(s.object_stopped[0] || s.object_stopped[1]);
@@ -182,11 +183,11 @@ TEST(PenaltyCollision, WarmStepsDoNotAllocate) {
   Options opt;
   opt.contact.useVolumePenalty();
   opt.ground.enabled = true;
-  ObjectModel a = freeBox({0.1, 0.1, 0.1}, 200.0, {5.0, 0.0, 0.05});
-  ObjectModel b = freeBox({0.1, 0.1, 0.1}, 200.0, {5.0, 0.0, 0.15});
+  ObjectModel a = freeBox({0.1, 0.1, 0.1}, 200.0);
+  ObjectModel b = freeBox({0.1, 0.1, 0.1}, 200.0);
   a.friction = b.friction = 0.5;
   auto model = compileModel(test::barrettHand(), {a, b}, opt);
-  SimState s = makeState(*model);
+  SimState s = test::stateAt(*model, {test::at({5.0, 0.0, 0.05}), test::at({5.0, 0.0, 0.15})});
   for (int i = 0; i < 500; ++i) step(*model, s);
   {
     const long probe = handsim::test::g_allocations.load();

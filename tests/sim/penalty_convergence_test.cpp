@@ -48,12 +48,11 @@ BoxRun boxOnGround(const Eigen::Vector3d& size, double mass, double mu, double s
   const double d_eq =
       mass * kG * std::cos(slope) / opt.contact.volumePenalty()->penalty.stiffness_n_per_m;
   const double depth = d_eq / (1.0 - 2.0 * d_eq / size.x());
-  ObjectModel box =
-      test::meshObject("box", geometry::makeBox(size), mass, {5.0, 0.0, 0.5 * size.z() - depth});
+  ObjectModel box = test::meshObject("box", geometry::makeBox(size), mass);
   box.friction = mu;
   BoxRun out;
   out.model = compileModel(test::barrettHand(), {box}, opt);
-  out.state = makeState(*out.model);
+  out.state = test::stateAt(*out.model, {test::at({5.0, 0.0, 0.5 * size.z() - depth})});
   return out;
 }
 

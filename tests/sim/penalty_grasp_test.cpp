@@ -75,7 +75,7 @@ std::unique_ptr<sim::Run> graspRun(const Grasp& g, const std::string& model, dou
   const auto compiled = sim::compileScenario(probe);
   double lowest = 1e9;
   for (const Eigen::Vector3d& v : compiled->objects[0].geometry->collision.mesh.vertices)
-    lowest = std::min(lowest, (compiled->objects[0].initial_pose_world * v).z());
+    lowest = std::min(lowest, (probe.plan.object_pose_world.at(0) * v).z());
   const sim::Scenario sc =
       sim::parseScenario(scenarioText(g, model, duration, -lowest + 1e-4), "grasp");
   return std::make_unique<sim::Run>(sim::compileScenario(sc), sc.plan);

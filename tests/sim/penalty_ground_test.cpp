@@ -27,10 +27,10 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-// A free object of `mesh` (centred on its frame) of mass `mass` [kg] at `at`, far from the
-// hand at the origin.
-ObjectModel freeObject(geometry::TriangleMesh mesh, double mass, const Eigen::Vector3d& at) {
-  return test::meshObject("object", std::move(mesh), mass, at);
+// A free object of `mesh` (centred on its frame) of mass `mass` [kg] (placed far from the hand
+// at the origin by the tests' states).
+ObjectModel freeObject(geometry::TriangleMesh mesh, double mass) {
+  return test::meshObject("object", std::move(mesh), mass);
 }
 
 Options seed004Options() {
@@ -56,9 +56,9 @@ double mechanicalEnergy(const Model& model, const SimState& s, double g) {
 TEST(PenaltyGround, BoxRestsAtTheSpringLawsDepth) {
   const double mass = 0.2;
   Options opt = seed004Options();
-  auto model = compileModel(
-      test::barrettHand(), {freeObject(geometry::makeBox({0.1, 0.1, 0.1}), mass, {5.0, 0.0, 0.051})}, opt);
-  SimState s = makeState(*model);
+  auto model = compileModel(test::barrettHand(),
+                            {freeObject(geometry::makeBox({0.1, 0.1, 0.1}), mass)}, opt);
+  SimState s = test::stateAt(*model, {test::at({5.0, 0.0, 0.051})});
   for (int i = 0; i < 2000; ++i) step(*model, s);
   const double depth = -(s.object_pose_world[0].translation().z() - 0.05);
   const double expected = mass * 9.81 / opt.contact.volumePenalty()->penalty.stiffness_n_per_m;
@@ -85,10 +85,9 @@ TEST(PenaltyGround, DroppedCubeNeverGainsEnergy) {
       opt.contact.volumePenalty()->penalty.first_contact_gain = 0.0;
     }
     const double r = 0.03;
-    auto model = compileModel(
-        test::barrettHand(), {freeObject(geometry::makeBox({2 * r, 2 * r, 2 * r}), 0.2, {5.0, 0.0, 0.1 + r})},
-        opt);
-    SimState s = makeState(*model);
+    auto model = compileModel(test::barrettHand(),
+                              {freeObject(geometry::makeBox({2 * r, 2 * r, 2 * r}), 0.2)}, opt);
+    SimState s = test::stateAt(*model, {test::at({5.0, 0.0, 0.1 + r})});
     double e_contact = 0.0, e_previous = 0.0;
     int first_contact = 0;
     bool touched = false, in_air = false;
@@ -146,10 +145,10 @@ TEST(PenaltyGround, InclineHoldsWithTheAnchorAndCreepsWithTanh) {
     Options opt = seed004Options();
     opt.contact.volumePenalty()->friction = law;
     opt.gravity_world = g * Eigen::Vector3d(std::sin(theta), 0.0, -std::cos(theta));
-    ObjectModel box = freeObject(geometry::makeBox({0.1, 0.1, 0.1}), mass, {5.0, 0.0, 0.05});
+    ObjectModel box = freeObject(geometry::makeBox({0.1, 0.1, 0.1}), mass);
     box.friction = 0.5;
     auto model = compileModel(test::barrettHand(), {box}, opt);
-    SimState s = makeState(*model);
+    SimState s = test::stateAt(*model, {test::at({5.0, 0.0, 0.05})});
     const double x0 = s.object_pose_world[0].translation().x();
     double x_at_1 = 0.0, x_at_2 = 0.0;
     for (int i = 0; i < 10000; ++i) {

@@ -20,10 +20,11 @@ namespace {
 
 TEST(RecorderColumns, AnObjectSetFreeBringsItsColumnsAndTheRowsStay) {
   const Eigen::Vector3d at(0.5, 0.0, 0.3);  // far from the hand
-  sim::ObjectModel box =
-      test::boxObject("box", Eigen::Vector3d(0.02, 0.02, 0.02), false, at, 1000.0);
+  sim::ObjectModel box = test::boxObject("box", Eigen::Vector3d(0.02, 0.02, 0.02), false, 1000.0);
   auto model = sim::compileModel(test::barrettHand(), {box}, sim::Options{});
-  sim::Run run(model, sim::RunPlan{});
+  sim::RunPlan plan;
+  plan.object_pose_world = {test::at(at)};
+  sim::Run run(model, plan);
   for (int i = 0; i < 10; ++i) run.step();
   const std::size_t rows = run.recorder().rowCount();
   ASSERT_EQ(rows, 11u);
@@ -68,17 +69,18 @@ TEST(RecorderColumns, AnObjectSetFreeBringsItsColumnsAndTheRowsStay) {
 // every recorder column is distinct.
 TEST(RecorderColumns, ObjectsOfOneNameGetColumnsOfTheirOwn) {
   std::vector<sim::ObjectModel> objects;
-  for (const char* name : {"cube", "cube", "cube_2", "cube"})
-    objects.push_back(test::boxObject(name, Eigen::Vector3d(0.02, 0.02, 0.02), true,
-                                      Eigen::Vector3d(0.5 + 0.1 * objects.size(), 0.0, 0.3),
-                                      1000.0));
+  sim::RunPlan plan;
+  for (const char* name : {"cube", "cube", "cube_2", "cube"}) {
+    plan.object_pose_world.push_back(test::at({0.5 + 0.1 * objects.size(), 0.0, 0.3}));
+    objects.push_back(test::boxObject(name, Eigen::Vector3d(0.02, 0.02, 0.02), true, 1000.0));
+  }
   auto model = sim::compileModel(test::barrettHand(), objects, sim::Options{});
   std::vector<std::string> names;
   for (const sim::ObjectModel& o : model->objects) names.push_back(o.name);
   EXPECT_EQ(names, (std::vector<std::string>{"cube", "cube_3", "cube_2", "cube_4"}));
   sim::makeObjectNamesUnique(objects);  // what the scenario reader and the GUI call
   for (std::size_t i = 0; i < objects.size(); ++i) EXPECT_EQ(objects[i].name, names[i]);
-  const sim::Run run(model, sim::RunPlan{});
+  const sim::Run run(model, plan);
   std::vector<std::string> cols = run.recorder().columns();
   EXPECT_EQ(std::count(cols.begin(), cols.end(), "cube_4.z"), 1);
   EXPECT_EQ(std::count(cols.begin(), cols.end(), "contact.F1.cube_3.force"), 1);

@@ -87,8 +87,8 @@ TEST(Scenario, SavedScenarioRunsBitForBitAsTheOriginal) {
         Eigen::AngleAxisd(0.4, Eigen::Vector3d(1, 1, 0).normalized()).toRotationMatrix();
     sc.plan.palm_pose_world.translation() = Eigen::Vector3d(0.01, -0.02, 0.5);
     // Objects keep their place relative to the palm.
-    for (auto& o : sc.objects)
-      o.initial_pose_world = sc.plan.palm_pose_world * o.initial_pose_world;
+    ASSERT_EQ(sc.plan.object_pose_world.size(), sc.objects.size());
+    for (auto& pose : sc.plan.object_pose_world) pose = sc.plan.palm_pose_world * pose;
     sc.options.dt = 0.0015;
     sc.options.gravity_world = Eigen::Vector3d(0.5, -0.25, -9.7);
     sc.options.contact.constraint()->slop = 2e-4;
@@ -102,6 +102,9 @@ TEST(Scenario, SavedScenarioRunsBitForBitAsTheOriginal) {
     EXPECT_EQ(back.options.contact.constraint()->slop, sc.options.contact.constraint()->slop);
     EXPECT_EQ(back.options.solver.sweeps, 40);
     ASSERT_EQ(back.objects.size(), sc.objects.size());
+    ASSERT_EQ(back.plan.object_pose_world.size(), sc.objects.size());
+    for (std::size_t o = 0; o < sc.objects.size(); ++o)
+      EXPECT_TRUE(back.plan.object_pose_world[o].isApprox(sc.plan.object_pose_world[o], 0.0));
     EXPECT_EQ(back.plan.controller.has_value(), sc.plan.controller.has_value());
     const auto a = runScenario(sc);
     const auto b = runScenario(back);

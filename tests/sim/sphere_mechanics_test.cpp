@@ -24,25 +24,29 @@ namespace {
 
 constexpr double kRadius = 0.03;  // sphere.wrl's radius [m]
 
-// The ball at `at`, turned so that no vertex of its tessellation is straight below the centre
-// (resting on its mesh it would sit up to r (1 - cos(pi/16)) = 0.3 mm lower, on a face).
-ObjectModel ball(const std::string& name, const Eigen::Vector3d& at) {
+// A free ball of sphere.wrl.
+ObjectModel ball(const std::string& name) {
   ObjectModel o =
       loadObject(std::string(HANDSIM_SOURCE_DIR) + "/assets/objects/sphere.wrl", {}, name);
   o.fixed = false;
   o.friction = 0.5;
-  o.initial_pose_world.translation() = at;
-  o.initial_pose_world.linear() =
-      (Eigen::AngleAxisd(0.1, Eigen::Vector3d::UnitX()) *
-       Eigen::AngleAxisd(0.07, Eigen::Vector3d::UnitY()))
-          .toRotationMatrix();
   return o;
+}
+
+// A ball's start at `at`, turned so that no vertex of its tessellation is straight below the
+// centre (resting on its mesh it would sit up to r (1 - cos(pi/16)) = 0.3 mm lower, on a face).
+Eigen::Isometry3d ballAt(const Eigen::Vector3d& at) {
+  Eigen::Isometry3d pose = test::at(at);
+  pose.linear() = (Eigen::AngleAxisd(0.1, Eigen::Vector3d::UnitX()) *
+                   Eigen::AngleAxisd(0.07, Eigen::Vector3d::UnitY()))
+                      .toRotationMatrix();
+  return pose;
 }
 
 }  // namespace
 
 TEST(SphereMechanics, TheShippedBallCollidesAsASphere) {
-  const ObjectModel b = ball("b", Eigen::Vector3d::Zero());
+  const ObjectModel b = ball("b");
   ASSERT_TRUE(b.geometry->collision.sphere.has_value());
   EXPECT_EQ(b.geometry->collision.sphere->radius, kRadius);
   EXPECT_EQ(b.geometry->collision.radius, kRadius);
@@ -56,7 +60,7 @@ TEST(SphereMechanics, TheShippedBallCollidesAsASphere) {
 TEST(SphereMechanics, ABallHasTheMassPropertiesOfABall) {
   const double pi = 3.14159265358979323846;
   for (const double density : {1000.0, 37.5}) {
-    ObjectModel b = ball("b", Eigen::Vector3d::Zero());
+    ObjectModel b = ball("b");
     computeMassProperties(b, density);
     const double volume = 4.0 / 3.0 * pi * kRadius * kRadius * kRadius;
     EXPECT_NEAR(b.mass.volume_m3, volume, 1e-15 * volume);
@@ -69,7 +73,7 @@ TEST(SphereMechanics, ABallHasTheMassPropertiesOfABall) {
     EXPECT_NEAR(b.mass.mass_kg, 0.25, 1e-15);
   }
   // The tessellation's own volume is smaller (its faces lie inside): the closed form is not it.
-  const ObjectModel b = ball("b", Eigen::Vector3d::Zero());
+  const ObjectModel b = ball("b");
   EXPECT_GT(b.mass.volume_m3, geometry::massProperties(b.geometry->collision.mesh, 1.0).volume_m3);
 }
 
@@ -79,8 +83,8 @@ TEST(SphereMechanics, ABallRollsDownASlopeWithoutSlipping) {
   opt.ground.enabled = true;
   opt.gravity_world = 9.81 * Eigen::Vector3d(std::sin(theta), 0.0, -std::cos(theta));
   opt.contact.constraint()->torsional = 0.0;
-  auto model = compileModel(test::barrettHand(), {ball("ball", {5.0, 0.0, kRadius})}, opt);
-  SimState s = makeState(*model);
+  auto model = compileModel(test::barrettHand(), {ball("ball")}, opt);
+  SimState s = test::stateAt(*model, {ballAt({5.0, 0.0, kRadius})});
   const double t_end = 0.5;
   while (s.time < t_end - 1e-9) step(*model, s);
   const double a_solid = 9.81 * std::sin(theta) / (1.0 + 2.0 / 5.0);
@@ -98,8 +102,8 @@ TEST(SphereMechanics, ABallRollsDownASlopeWithoutSlipping) {
 TEST(SphereMechanics, ABallRestsOnTheGroundOneRadiusUp) {
   Options opt;
   opt.ground.enabled = true;
-  auto model = compileModel(test::barrettHand(), {ball("ball", {5.0, 0.0, kRadius + 0.002})}, opt);
-  SimState s = makeState(*model);
+  auto model = compileModel(test::barrettHand(), {ball("ball")}, opt);
+  SimState s = test::stateAt(*model, {ballAt({5.0, 0.0, kRadius + 0.002})});
   for (int i = 0; i < 1000; ++i) step(*model, s);
   // Resting contacts settle within the slop (ContactOptions::slop) of the surface: the ball's
   // centre is one radius up, not the tessellation's face.
@@ -115,17 +119,19 @@ TEST(SphereMechanics, ABallRestsOnATableBoxOneRadiusUp) {
   Options opt;
   opt.ground.enabled = true;
   // A fixed 20 x 20 x 10 cm table, its top at z = 0.1 m, yawed so its axes are not the world's.
-  ObjectModel table =
-      test::boxObject("table", Eigen::Vector3d(0.2, 0.2, 0.1), false, {5.0, 0.0, 0.05}, 1000.0);
-  table.initial_pose_world.linear() =
-      Eigen::AngleAxisd(0.3, Eigen::Vector3d::UnitZ()).toRotationMatrix();
+  const ObjectModel table = test::boxObject("table", Eigen::Vector3d(0.2, 0.2, 0.1), false, 1000.0);
+  Eigen::Isometry3d table_pose = test::at({5.0, 0.0, 0.05});
+  table_pose.linear() = Eigen::AngleAxisd(0.3, Eigen::Vector3d::UnitZ()).toRotationMatrix();
   for (int order = 0; order < 2; ++order) {
-    const ObjectModel b = ball("ball", {5.01, 0.02, 0.1 + kRadius + 0.002});
+    const ObjectModel b = ball("ball");
+    const Eigen::Isometry3d b_pose = ballAt({5.01, 0.02, 0.1 + kRadius + 0.002});
     auto model = compileModel(test::barrettHand(),
                               order == 0 ? std::vector<ObjectModel>{table, b}
                                          : std::vector<ObjectModel>{b, table},
                               opt);
-    SimState s = makeState(*model);
+    SimState s =
+        test::stateAt(*model, order == 0 ? std::vector<Eigen::Isometry3d>{table_pose, b_pose}
+                                         : std::vector<Eigen::Isometry3d>{b_pose, table_pose});
     const std::size_t which = order == 0 ? 1 : 0;
     for (int i = 0; i < 1000; ++i) step(*model, s);
     const Eigen::Vector3d c = s.object_pose_world[which].translation();
@@ -140,8 +146,10 @@ TEST(SphereMechanics, ABallRestsOnATableBoxOneRadiusUp) {
 TEST(SphereMechanics, TwoBallsCollideKeepingMomentumInEitherOrder) {
   Options opt;
   opt.gravity_world.setZero();
-  ObjectModel a = ball("a", {5.0 - 0.05, 0.0, 1.0});
-  ObjectModel b = ball("b", {5.0 + 0.05, 0.01, 1.0});
+  ObjectModel a = ball("a");
+  ObjectModel b = ball("b");
+  const Eigen::Isometry3d a_pose = ballAt({5.0 - 0.05, 0.0, 1.0});
+  const Eigen::Isometry3d b_pose = ballAt({5.0 + 0.05, 0.01, 1.0});
   a.initial_twist_world[0] = 0.5;
   b.initial_twist_world[0] = -0.5;
   Eigen::Matrix<double, 6, 1> end_a[2], end_b[2];
@@ -150,7 +158,8 @@ TEST(SphereMechanics, TwoBallsCollideKeepingMomentumInEitherOrder) {
                               order == 0 ? std::vector<ObjectModel>{a, b}
                                          : std::vector<ObjectModel>{b, a},
                               opt);
-    SimState s = makeState(*model);
+    SimState s = test::stateAt(*model, order == 0 ? std::vector<Eigen::Isometry3d>{a_pose, b_pose}
+                                                  : std::vector<Eigen::Isometry3d>{b_pose, a_pose});
     const std::size_t ia = order == 0 ? 0 : 1, ib = 1 - ia;
     const double m = model->objects[0].mass.mass_kg;
     auto momentum = [&]() {

@@ -116,12 +116,15 @@ TEST(Stability, AnObjectInsideTheHandAtTheStartIsWarned) {
   ObjectModel cube = loadObject(hand::assetDirectory() + "/objects/cube.wrl");
   // Centred on finger 3's fingertip at the open pose: the outer link is inside the cube.
   const auto& f3 = hand->fingers[2];
-  cube.initial_pose_world.translation() =
+  const auto model = compileModel(hand, {cube});
+  sim::RunPlan plan;
+  plan.object_pose_world = {Eigen::Isometry3d::Identity()};
+  plan.object_pose_world[0].translation() =
       f3.base * kinematics::fingertipPosition(f3, kinematics::JointVector::Zero(f3.dof()));
-  sim::Run inside(compileModel(hand, {cube}), {});
+  sim::Run inside(model, plan);
   ASSERT_EQ(inside.state().warning_count, 1);
   EXPECT_NE(inside.state().warnings.front().find("overlaps the hand"), std::string::npos);
-  cube.initial_pose_world.translation() = Eigen::Vector3d(0.0, 0.0, 10.0);
-  sim::Run clear(compileModel(hand, {cube}), {});
+  plan.object_pose_world[0].translation() = Eigen::Vector3d(0.0, 0.0, 10.0);
+  sim::Run clear(model, plan);
   EXPECT_EQ(clear.state().warning_count, 0);
 }

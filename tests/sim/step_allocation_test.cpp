@@ -111,8 +111,9 @@ namespace {
 // the link-link and object contacts they saw.
 long closedHandAndTableAllocations(bool hulls, std::size_t& links, std::size_t& objects) {
   Scenario sc = shipped("barrett_grasp_close.json");
-  sc.objects = {test::boxObject("table", {1.0, 1.0, 0.1}, false, {5.0, 0.0, -0.05}, 1000.0),
-                test::boxObject("box", {0.1, 0.1, 0.1}, true, {5.0, 0.0, 0.05 - 1e-4}, 1000.0)};
+  sc.objects = {test::boxObject("table", {1.0, 1.0, 0.1}, false, 1000.0),
+                test::boxObject("box", {0.1, 0.1, 0.1}, true, 1000.0)};
+  sc.plan.object_pose_world = {test::at({5.0, 0.0, -0.05}), test::at({5.0, 0.0, 0.05 - 1e-4})};
   if (hulls) {
     hand::HandModel h = *sc.hand;
     h.palm_collision = collision::CollisionShape::Hull;
@@ -163,12 +164,13 @@ TEST(StepAllocation, FastObjectsStoppedByContinuousCollisionDoNotAllocate) {
   // (docs/free-objects.md, "Continuous collision"). A first run warms the buffers (every
   // arrival brings more contacts than any step before), the same run again is counted.
   std::vector<ObjectModel> objects;
-  objects.push_back(
-      test::boxObject("plate", {0.2, 0.2, 0.002}, false, Eigen::Vector3d::Zero(), 1000.0));
+  std::vector<Eigen::Isometry3d> start;
+  objects.push_back(test::boxObject("plate", {0.2, 0.2, 0.002}, false, 1000.0));
+  start.push_back(Eigen::Isometry3d::Identity());
   for (int i = 0; i < 8; ++i) {
     const double x = -0.07 + 0.02 * i;
-    objects.push_back(
-        test::boxObject("cube", {0.01, 0.01, 0.01}, true, {x, 0.0, 0.0065 + 0.012 * i}, 1000.0));
+    objects.push_back(test::boxObject("cube", {0.01, 0.01, 0.01}, true, 1000.0));
+    start.push_back(test::at({x, 0.0, 0.0065 + 0.012 * i}));
     objects.back().initial_twist_world[2] = -5.0;
   }
   Options opt;
@@ -177,7 +179,7 @@ TEST(StepAllocation, FastObjectsStoppedByContinuousCollisionDoNotAllocate) {
                             objects, opt);
   Eigen::Isometry3d palm = Eigen::Isometry3d::Identity();
   palm.translation() = Eigen::Vector3d(5.0, 5.0, 5.0);
-  SimState s = makeState(*model, {}, palm);
+  SimState s = makeState(*model, {}, palm, start);
   const std::vector<Eigen::Isometry3d> poses = s.object_pose_world;
   const std::vector<Twist> twists = s.object_twist_world;
   for (int i = 0; i < 40; ++i) step(*model, s);
@@ -217,11 +219,10 @@ TEST(StepAllocation, AThirteenJointChainOnATableDoesNotAllocate) {
   ASSERT_EQ(hand->fingers.size(), 1u);
   ASSERT_EQ(hand->fingers.front().dof(), 13);
   Options opt;
-  auto model = compileModel(
-      hand, {test::boxObject("table", {1.0, 1.0, 0.1}, false, {0.0, 0.0, -0.05}, 1000.0)}, opt);
+  auto model = compileModel(hand, {test::boxObject("table", {1.0, 1.0, 0.1}, false, 1000.0)}, opt);
   Eigen::Isometry3d palm = Eigen::Isometry3d::Identity();
   palm.translation() = Eigen::Vector3d(-0.2, 0.0, 0.011);
-  SimState s = makeState(*model, {}, palm);
+  SimState s = makeState(*model, {}, palm, {test::at({0.0, 0.0, -0.05})});
   for (int i = 0; i < 300; ++i) step(*model, s);
   const long before = g_allocations.load();
   std::size_t contacts = 0;
@@ -257,12 +258,12 @@ TEST(StepAllocation, AnalyticSpheresDoNotAllocate) {
   const auto ball = [&](const char* name, const Eigen::Vector3d& at, bool free) {
     ObjectModel o = loadObject(ball_file, {}, name);
     o.fixed = !free;
-    o.initial_pose_world.translation() = at;
+    sc.plan.object_pose_world.push_back(test::at(at));
     return o;
   };
   sc.objects.push_back(ball("on_ground", {5.0, 0.0, 0.03 - 1e-5}, true));
-  sc.objects.push_back(
-      test::boxObject("table", {0.2, 0.2, 0.1}, false, {5.5, 0.0, 0.05}, 1000.0));
+  sc.objects.push_back(test::boxObject("table", {0.2, 0.2, 0.1}, false, 1000.0));
+  sc.plan.object_pose_world.push_back(test::at({5.5, 0.0, 0.05}));
   sc.objects.push_back(ball("on_table", {5.5, 0.0, 0.13 - 1e-5}, true));
   sc.objects.push_back(ball("fixed_ball", {6.0, 0.0, 0.03}, false));
   sc.objects.push_back(ball("on_ball", {6.0, 0.0, 0.09 - 1e-5}, true));

@@ -47,9 +47,8 @@ TEST(TorsionalFriction, ASpinningBoxDeceleratesAtTheCoulombMomentThenSticks) {
     opt.ground.friction = 0.0;  // no sliding friction: only the torsional rows resist the spin
     opt.contact.constraint()->torsional = torsional;
     const auto hand = std::make_shared<const hand::HandModel>(hand::loadHand("barrett"));
-    auto model = sim::compileModel(
-        hand, {test::boxObject("box", size, true, {5.0, 0.0, 0.5 * size.z()}, density)}, opt);
-    sim::SimState s = sim::makeState(*model);
+    auto model = sim::compileModel(hand, {test::boxObject("box", size, true, density)}, opt);
+    sim::SimState s = test::stateAt(*model, {test::at({5.0, 0.0, 0.5 * size.z()})});
     while (s.time < 0.2 - 1e-9) sim::step(*model, s);  // settle on the ground
     const double m = model->objects[0].mass.mass_kg;
     const double izz = m * (size.x() * size.x() + size.y() * size.y()) / 12.0;
@@ -128,8 +127,7 @@ TEST(TorsionalFriction, TheSpinMomentColumnIsTheCoulombMomentWhileSpinning) {
     opt.ground.friction = 0.0;
     opt.contact.constraint()->torsional = torsional;
     const auto hand = std::make_shared<const hand::HandModel>(hand::loadHand("barrett"));
-    auto model = sim::compileModel(
-        hand, {test::boxObject("box", size, true, {5.0, 0.0, 0.5 * size.z()}, density)}, opt);
+    auto model = sim::compileModel(hand, {test::boxObject("box", size, true, density)}, opt);
     sim::Recorder rec(model->hand());
     sim::addContactPairChannels(rec, *model);
     const std::string column = "contact.ground.box.spin_moment";
@@ -144,7 +142,7 @@ TEST(TorsionalFriction, TheSpinMomentColumnIsTheCoulombMomentWhileSpinning) {
     // Link-link pairs are frictionless: a force column, no twisting one.
     EXPECT_GE(rec.columnIndex("contact.F1.F2.force"), 0);
     EXPECT_LT(rec.columnIndex("contact.F1.F2.spin_moment"), 0);
-    sim::SimState s = sim::makeState(*model);
+    sim::SimState s = test::stateAt(*model, {test::at({5.0, 0.0, 0.5 * size.z()})});
     while (s.time < 0.2 - 1e-9) sim::step(*model, s);
     const double m = model->objects[0].mass.mass_kg;
     s.object_twist_world[0].tail<3>() = Eigen::Vector3d(0.0, 0.0, 5.0);
@@ -184,11 +182,10 @@ TEST(TorsionalFriction, AnObjectsOwnLengthReplacesTheScenes) {
     opt.ground.enabled = true;
     opt.ground.friction = 0.0;
     opt.contact.constraint()->torsional = k.scene;
-    sim::ObjectModel box =
-        test::boxObject("box", size, true, {5.0, 0.0, 0.5 * size.z()}, density);
+    sim::ObjectModel box = test::boxObject("box", size, true, density);
     box.torsional = k.own;
     auto model = sim::compileModel(test::barrettHand(), {box}, opt);
-    sim::SimState s = sim::makeState(*model);
+    sim::SimState s = test::stateAt(*model, {test::at({5.0, 0.0, 0.5 * size.z()})});
     while (s.time < 0.2 - 1e-9) sim::step(*model, s);
     const double m = model->objects[0].mass.mass_kg;
     const double izz = m * (size.x() * size.x() + size.y() * size.y()) / 12.0;
@@ -249,11 +246,12 @@ TEST(TorsionalFriction, TwoFreeBoxesExchangeEqualAndOppositeTorsionalImpulses) {
   opt.gravity_world.setZero();
   opt.contact.constraint()->torsional = mu_spin;
   const auto hand = std::make_shared<const hand::HandModel>(hand::loadHand("barrett"));
-  sim::ObjectModel a = test::boxObject("a", size, true, {5.0, 0.0, 0.0}, density);
-  sim::ObjectModel b = test::boxObject("b", size, true, {5.0, 0.0, size.z() + 2e-3}, density);
+  sim::ObjectModel a = test::boxObject("a", size, true, density);
+  sim::ObjectModel b = test::boxObject("b", size, true, density);
   a.friction = b.friction = 0.0;  // no sliding friction: the spin exchange is torsional only
   auto model = sim::compileModel(hand, {a, b}, opt);
-  sim::SimState s = sim::makeState(*model);
+  sim::SimState s =
+      test::stateAt(*model, {test::at({5.0, 0.0, 0.0}), test::at({5.0, 0.0, size.z() + 2e-3})});
   // b falls onto a (1 m/s) and spins +20 rad/s about the common normal, a -5 rad/s.
   s.object_twist_world[1] << 0.0, 0.0, -0.5, 0.0, 0.0, 20.0;
   s.object_twist_world[0] << 0.0, 0.0, 0.5, 0.0, 0.0, -5.0;

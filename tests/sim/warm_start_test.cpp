@@ -34,9 +34,8 @@ TEST(WarmStart, ABoxAtRestOnTheGroundCarriesItsWeight) {
   const auto hand = std::make_shared<const hand::HandModel>(hand::loadHand("barrett"));
   const Eigen::Vector3d size(0.1, 0.06, 0.04);
   const double density = 800.0, weight = density * size.prod() * 9.81;
-  auto model = compileModel(hand, {test::boxObject("box", size, true, {5.0, 0.0, 0.1}, density)},
-                            opt);
-  SimState s = makeState(*model);
+  auto model = compileModel(hand, {test::boxObject("box", size, true, density)}, opt);
+  SimState s = test::stateAt(*model, {test::at({5.0, 0.0, 0.1})});
   while (s.time < 1.0) step(*model, s);
   const Eigen::Vector3d rest = s.object_pose_world[0].translation();
   for (int i = 0; i < 2000; ++i) {

@@ -3,20 +3,23 @@
 // and the closed-form inertia they are checked against (tests/sim/*_test.cpp).
 #pragma once
 
-#include <Eigen/Core>
+#include <Eigen/Geometry>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "handsim/formats/hand_loader.hpp"
 #include "handsim/geometry/primitives.hpp"
 #include "handsim/sim/model.hpp"
+#include "handsim/sim/step.hpp"
 
 namespace handsim::test {
 
-/// A box of edge lengths `size` [m] centred on its frame's origin, at `at` in the world, free
-/// or fixed, its mass properties from the mesh at `density` [kg/m^3].
-inline sim::ObjectModel boxObject(const std::string& name, const Eigen::Vector3d& size,
-                                  bool free, const Eigen::Vector3d& at, double density) {
+/// A box of edge lengths `size` [m] centred on its frame's origin, free or fixed, its mass
+/// properties from the mesh at `density` [kg/m^3]. Where it starts is the plan's or the
+/// state's (at(), stateAt()).
+inline sim::ObjectModel boxObject(const std::string& name, const Eigen::Vector3d& size, bool free,
+                                  double density) {
   auto g = std::make_shared<sim::BodyGeometry>();
   g->collision = sim::makeCollisionBody(geometry::makeBox(size), 18);
   sim::ObjectModel o;
@@ -24,14 +27,13 @@ inline sim::ObjectModel boxObject(const std::string& name, const Eigen::Vector3d
   o.geometry = g;
   o.fixed = !free;
   sim::computeMassProperties(o, density);
-  o.initial_pose_world.translation() = at;
   return o;
 }
 
-/// A free object of `mesh` (centred on its frame) of `mass` [kg] at `at` in the world (uniform
-/// density, from the mesh's volume).
+/// A free object of `mesh` (centred on its frame) of `mass` [kg] (uniform density, from the
+/// mesh's volume).
 inline sim::ObjectModel meshObject(const std::string& name, geometry::TriangleMesh mesh,
-                                   double mass, const Eigen::Vector3d& at) {
+                                   double mass) {
   auto g = std::make_shared<sim::BodyGeometry>();
   g->collision = sim::makeCollisionBody(std::move(mesh), 18);
   sim::ObjectModel o;
@@ -40,8 +42,21 @@ inline sim::ObjectModel meshObject(const std::string& name, geometry::TriangleMe
   o.fixed = false;
   sim::computeMassProperties(o, 1000.0);
   sim::computeMassProperties(o, mass / o.mass.volume_m3);
-  o.initial_pose_world.translation() = at;
   return o;
+}
+
+/// A start pose: the frame moved to `p` in the world, not turned.
+inline Eigen::Isometry3d at(const Eigen::Vector3d& p) {
+  Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
+  pose.translation() = p;
+  return pose;
+}
+
+/// sim::makeState with the palm at the world origin and the objects at `poses` (one per
+/// object of the model).
+inline sim::SimState stateAt(const sim::Model& model, const std::vector<Eigen::Isometry3d>& poses,
+                             const std::vector<double>& actuators = {}) {
+  return sim::makeState(model, actuators, Eigen::Isometry3d::Identity(), poses);
 }
 
 /// The shipped BarrettHand, loaded once (the engine tests' hand, far from their objects).

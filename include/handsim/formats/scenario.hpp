@@ -28,7 +28,9 @@ struct Scenario {
   std::string palm_link;
   std::string arm_ref, arm_flange;
   Eigen::Isometry3d arm_mount = Eigen::Isometry3d::Identity();
-  std::vector<ObjectModel> objects;  ///< with their initial poses in the world
+  /// The objects: shapes, materials, masses. Their start poses are the plan's
+  /// (plan.object_pose_world, one per object, as the file's "pose" keys give them).
+  std::vector<ObjectModel> objects;
   Options options;
   RunPlan plan;
 };

@@ -5,6 +5,7 @@
 
 #include <Eigen/Geometry>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "handsim/grasp/grasp_quality.hpp"
@@ -49,15 +50,18 @@ PlannerModel compilePlannerModel(std::shared_ptr<const hand::HandModel> hand,
 sim::ObjectModel closingObject(const sim::ObjectModel& object, double friction, double density,
                                double mass_kg = 0.0);
 
-/// The table of a support plane as a body (docs/planner.md, "Constraints"): a fixed box of
-/// 1 x 1 x 0.05 m whose top face lies in the plane, centred under `plane.point`, its thickness
-/// on the side away from `plane.normal`. Its pose is its initial_pose_world; friction 0.5.
-sim::ObjectModel supportTable(const SupportPlane& plane);
+/// The table under a support plane as a body (docs/planner.md, "Constraints"): a fixed box of
+/// 1 x 1 x 0.05 m centred on its frame, friction 0.5. Where it is comes from the plane
+/// (supportTablePose), not from the body: a model holds no poses.
+sim::ObjectModel supportTable();
+/// Where the support table of `plane` starts, its frame -> the object's frame (the planner's
+/// world), for the run plan (sim::RunPlan::object_pose_world): its top face in the plane,
+/// centred under `plane.point`, its thickness on the side away from `plane.normal`.
+Eigen::Isometry3d supportTablePose(const SupportPlane& plane);
 
-/// `model` (the object as object 0) with the support table added as object 1; the hand's
-/// geometry is shared.
-std::shared_ptr<const sim::Model> withSupportTable(const sim::Model& model,
-                                                   const SupportPlane& plane);
+/// `model` (the object as object 0) with the support table added as object 1 (a plan places
+/// it: closingPlan with the plane); the hand's geometry is shared.
+std::shared_ptr<const sim::Model> withSupportTable(const sim::Model& model);
 
 /// A planner configuration: palm pose in the object frame and actuator posture.
 /// Writes it into `state` (a state of pm.model) and computes the link frames.
@@ -103,10 +107,13 @@ struct ClosingOptions {
 
 /// The run plan that closes the hand from `pregrasp` (actuators [unit], na) with the palm at
 /// `palm_object`: each closing actuator and tendon driven to the upper end of its range. Object
-/// 0 starts at the origin, any further object (the support table) at its initial_pose_world.
+/// 0 starts at the origin; `table`: the plane whose support table is the model's object 1
+/// (withSupportTable), which starts at supportTablePose(*table). Throws std::invalid_argument
+/// when the model has other objects than these.
 sim::RunPlan closingPlan(const sim::Model& model, const Eigen::Isometry3d& palm_object,
                          const Eigen::VectorXd& pregrasp, const ClosingOptions& options,
-                         double extra_duration = 0.0);
+                         double extra_duration = 0.0,
+                         const std::optional<SupportPlane>& table = std::nullopt);
 
 /// Steps `run` until the closing actuators stall with the hand touching the object, or
 /// close_time + settle_time has passed. Returns true when they stalled in contact.
@@ -129,12 +136,13 @@ struct ClosedGrasp {
 
 /// Closes the hand from `pregrasp` with its own actuators (sim::Run on pm.model) and rates
 /// the grasp by its wrench space (grasp::evaluateGrasp; torques about pm.centre, divided by
-/// pm.radius). Deterministic. `model` null: pm.model; else a model of the same hand and object
-/// with more bodies (withSupportTable: the fingers close against the table too; only
-/// contacts with object 0 count for the grasp).
+/// pm.radius). Deterministic. `model` null: pm.model; else pm.model with the support table of
+/// `table` (withSupportTable(*pm.model, *table)): the fingers close against the table too; only
+/// contacts with object 0 count for the grasp.
 ClosedGrasp closeHand(const PlannerModel& pm, const Eigen::Isometry3d& palm_object,
                       const Eigen::VectorXd& pregrasp, const ClosingOptions& options = {},
-                      const std::shared_ptr<const sim::Model>& model = nullptr);
+                      const std::shared_ptr<const sim::Model>& model = nullptr,
+                      const std::optional<SupportPlane>& table = std::nullopt);
 
 /// The grasp contacts of a closed state (links and palm on object 0).
 std::vector<contact::Contact> objectContacts(const sim::SimState& state);

@@ -124,7 +124,8 @@ struct PlannerHooks {
 std::int64_t candidateBudget(const PlannerOptions& options);
 
 /// The model candidates close on: pm.model, or with a support plane withSupportTable (the
-/// table a real body the fingers close against).
+/// table a real body the fingers close against; planCandidate's closing plan places it at
+/// supportTablePose of the checked plane).
 std::shared_ptr<const sim::Model> closingModel(const PlannerModel& pm,
                                                const PlannerOptions& options);
 

@@ -128,7 +128,8 @@ std::shared_ptr<const HandGeometry> buildHandGeometry(const hand::HandModel& han
 /// handsim/formats/model_loader.hpp, reads those).
 std::shared_ptr<const HandGeometry> handGeometryInMemory(const hand::HandModel& hand, int kdop_k);
 
-/// An object of the scene: its geometry, its material and how it is placed at the start.
+/// An object of the scene: its geometry, material and mass. Where it starts is the run's
+/// (RunPlan::object_pose_world), where it is the state's (SimState::object_pose_world).
 struct ObjectModel {
   std::string name;    ///< shown to the user (the file stem by default)
   std::string source;  ///< file the mesh was read from, as resolved ("" when made in code)
@@ -161,9 +162,6 @@ struct ObjectModel {
   std::vector<std::string> warnings;
   /// Default density: water, 1000 kg/m^3 (a filled plastic bottle is close to it).
   static constexpr double kDefaultDensity = 1000.0;
-  /// Object frame -> world at the start of a run (SimState::object_pose_world holds the current
-  /// one).
-  Eigen::Isometry3d initial_pose_world = Eigen::Isometry3d::Identity();
 };
 
 /// Computes object.mass from its collision mesh at `density` [kg/m^3]; an open or flat mesh

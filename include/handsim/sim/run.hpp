@@ -33,8 +33,10 @@ struct RunPlan {
   /// pose, twist and acceleration from the arm's forward kinematics, records arm.<joint>
   /// and the palm columns, and keeps SimState::arm_position).
   ArmPlan arm;
-  /// Object frame -> {W} at the start, per model object (no, or empty: the model's initial
-  /// poses). Two grasp candidates around one object are two plans on one model.
+  /// Object frame -> {W} at the start, one per model object (empty: every object at the world
+  /// origin). The only place a start pose lives: the model holds none (sim::makeState), and
+  /// reset() puts these back. Two grasp candidates around one object are two plans on one
+  /// model.
   std::vector<Eigen::Isometry3d> object_pose_world;
   std::vector<double> initial;          ///< actuator positions [actuator unit] (na, or empty: 0)
   std::vector<double> initial_tendons;  ///< retractions [m] (nt, or empty: nearest 0)
@@ -85,8 +87,9 @@ class Run {
   /// The grasp controller, if the plan has one.
   const HybridGraspController* controller() const { return controller_ ? &*controller_ : nullptr; }
 
-  /// Back to the plan's initial state: time 0, controller restarted, recorder cleared and the
-  /// first row recorded.
+  /// Back to the plan's initial state (actuators, tendons, palm, arm and object poses as the plan
+  /// gives them; the model is only read): time 0, controller restarted, recorder cleared and
+  /// the first row recorded.
   void reset();
   /// One fixed step: the controller, the references at the end of the step (trajectories or
   /// commands), sim::step, and a recorder row when due. Afterwards state().time is the step

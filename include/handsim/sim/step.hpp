@@ -27,11 +27,14 @@ namespace handsim::sim {
 
 /// A state at rest on `model`: actuators at `actuator_positions` (empty: 0 clamped into each
 /// range), commanded and referenced to stay there; tendons at the end of their range nearest
-/// 0; the palm at `palm_pose_world`; objects at their initial poses; clutches engaged; link
-/// frames computed; workspace sized. Throws std::invalid_argument on a wrong size or a
-/// non-finite value.
+/// 0; the palm at `palm_pose_world`; objects at `object_poses_world` (object frame -> {W}, one
+/// per model object; empty: every object at the world origin) with their initial twists;
+/// clutches engaged; link frames computed; workspace sized. The model holds no poses: a run's
+/// start poses are its plan's (RunPlan::object_pose_world, which Run::reset passes here).
+/// Throws std::invalid_argument on a wrong size or a non-finite value.
 SimState makeState(const Model& model, const std::vector<double>& actuator_positions = {},
-                   const Eigen::Isometry3d& palm_pose_world = Eigen::Isometry3d::Identity());
+                   const Eigen::Isometry3d& palm_pose_world = Eigen::Isometry3d::Identity(),
+                   const std::vector<Eigen::Isometry3d>& object_poses_world = {});
 
 /// Sizes the scratch of `state` for `model` (makeState does; step() does it for a copied
 /// state, whose scratch is not copied).
@@ -45,7 +48,8 @@ void step(const Model& model, SimState& state);
 void forwardPosition(const Model& model, SimState& state);
 
 /// Resizes the object arrays of `state` to model.objects (objects beyond the old count start at
-/// their initial pose, zero twist), e.g. after the model was recompiled with another object.
+/// the world origin with their initial twist: place them by setting SimState::object_pose_world),
+/// e.g. after the model was recompiled with another object.
 void matchObjects(const Model& model, SimState& state);
 
 // --- the stages --------------------------------------------------------------------------

@@ -525,9 +525,11 @@ void readController(const JsonDocument& doc, const json& ctl_ref, const hand::Ha
   plan.controller = o;
 }
 
-// One entry of "objects": its mesh, shape, pose, material, mass and start velocity.
+// One entry of "objects": its mesh, shape, material, mass and start velocity; its start pose
+// (the world origin when it gives none) into `pose`, for the plan.
 ObjectModel readObject(const JsonDocument& doc, const json& o_ref, const std::string& op,
-                       const std::filesystem::path& dir, const Options& scene) {
+                       const std::filesystem::path& dir, const Options& scene,
+                       Eigen::Isometry3d& pose) {
   std::error_code ec;
   const json& o = doc.object(o_ref, op);
   doc.allowOnly(o, op,
@@ -568,8 +570,8 @@ ObjectModel readObject(const JsonDocument& doc, const json& o_ref, const std::st
   double extent = 0.0;
   if (!doc.optional(o, "scale") && looksLikeMillimetres(obj.geometry->collision.mesh, &extent))
     obj.warnings.push_back(millimetreWarning(path.string(), extent) + " (" + op + ")");
-  if (const json* pose = doc.optional(o, "pose"))
-    obj.initial_pose_world = doc.pose(*pose, JsonDocument::child(op, "pose"));
+  pose = Eigen::Isometry3d::Identity();
+  if (const json* p = doc.optional(o, "pose")) pose = doc.pose(*p, JsonDocument::child(op, "pose"));
   obj.friction = scene.contact.mu;
   if (const json* f = doc.optional(o, "friction")) {
     obj.friction = doc.rational(*f, JsonDocument::child(op, "friction"));
@@ -687,9 +689,11 @@ Scenario readScenario(const JsonDocument& doc) {
   if (const json* ctl = doc.optional(root, "controller")) readController(doc, *ctl, hand, plan);
   if (const json* objs = doc.optional(root, "objects")) {
     doc.array(*objs, "/objects");
+    // Each object's start pose goes into the plan, the one place start poses live.
     for (std::size_t i = 0; i < objs->size(); ++i)
       sc.objects.push_back(
-          readObject(doc, (*objs)[i], JsonDocument::child("/objects", i), dir, sc.options));
+          readObject(doc, (*objs)[i], JsonDocument::child("/objects", i), dir, sc.options,
+                     plan.object_pose_world.emplace_back(Eigen::Isometry3d::Identity())));
     makeObjectNamesUnique(sc.objects);  // as the compiled model names them
   }
   // The seed004 model's explicit friction (and, with "integration": "explicit", its normal
@@ -863,10 +867,16 @@ ordered trajectoriesJson(const hand::HandModel& hand, const RunPlan& plan) {
   return trajectories;
 }
 
-// "objects": each object's mesh (relative to `target_file`), material and start.
-ordered objectsJson(const std::vector<ObjectModel>& list, const std::string& target_file) {
+// "objects": each object's mesh (relative to `target_file`), material and start: its pose from
+// `poses` (the plan's; empty: the world origin).
+ordered objectsJson(const std::vector<ObjectModel>& list,
+                    const std::vector<Eigen::Isometry3d>& poses, const std::string& target_file) {
+  if (!poses.empty() && poses.size() != list.size())
+    throw std::invalid_argument("the plan has " + std::to_string(poses.size()) +
+                                " object poses for " + std::to_string(list.size()) + " objects");
   ordered objects = ordered::array();
-  for (const ObjectModel& o : list) {
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const ObjectModel& o = list[i];
     if (o.source.empty())
       throw std::invalid_argument("object '" + o.name + "' was not read from a file");
     ordered object = {{"name", o.name},
@@ -874,7 +884,7 @@ ordered objectsJson(const std::vector<ObjectModel>& list, const std::string& tar
                       {"scale", o.scale},
                       {"friction", o.friction},
                       {"density_kg_m3", o.density},
-                      {"pose", poseJson(o.initial_pose_world)}};
+                      {"pose", poseJson(poses.empty() ? Eigen::Isometry3d::Identity() : poses[i])}};
     if (o.torsional >= 0.0) object["torsional_m"] = o.torsional;
     if (o.geometry->collision.shape != collision::CollisionShape::Mesh)
       object["collision"] = collision::collisionShapeName(o.geometry->collision.shape);
@@ -923,7 +933,7 @@ std::string scenarioToJson(const Scenario& sc, const std::string& target_file) {
   if (!hand.arm.empty()) doc["arm"] = armJson(sc, hand, plan);
   doc["initial"] = initialJson(hand, plan);
   doc["trajectories"] = trajectoriesJson(hand, plan);
-  doc["objects"] = objectsJson(sc.objects, target_file);
+  doc["objects"] = objectsJson(sc.objects, plan.object_pose_world, target_file);
   if (plan.controller) {
     const HybridGraspOptions& c = *plan.controller;
     doc["controller"] = {{"type", "kthand_hybrid"},

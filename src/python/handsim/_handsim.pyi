@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Type stubs of handsim._handsim (docs/python.md). SI units and radians; arrays are numpy
 # float64 unless said otherwise. Frames: palm {P}, finger base {k0}, world {W}.
-from typing import Any, Callable, Optional, Sequence, Union
+from typing import Any, Callable, NoReturn, Optional, Sequence, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -186,7 +186,9 @@ class Object:
     scale: float
     friction: float  # Coulomb coefficient hand-object [-]
     torsional: float  # torsional friction length [m]; negative: the scene's torsional_m
-    pose: Array  # 4x4 start pose in {W}
+    @property
+    def pose(self) -> NoReturn:
+        """Gone: raises AttributeError. Start poses are the plan's: RunPlan.object_poses."""
     mass: float  # [kg]; setting it sets the density
     density: float  # [kg/m^3]; setting it recomputes the mass properties
     free: bool  # moves under gravity and contacts
@@ -216,6 +218,7 @@ class RunPlan:
     initial: list[float]  # actuator positions [actuator units]
     initial_tendons: list[float]  # [m]
     palm_pose: Array  # 4x4 in {W}
+    object_poses: Array  # (no, 4, 4) start poses in {W}, a copy (assign to change)
     has_controller: bool
     def __init__(self, other: Optional["RunPlan"] = None) -> None: ...
     def copy(self) -> "RunPlan": ...

@@ -361,8 +361,6 @@ std::shared_ptr<const Model> compileModel(std::shared_ptr<const hand::HandModel>
     if (!objects[i].geometry)
       throw std::invalid_argument("object " + std::to_string(i) + " ('" + objects[i].name +
                                   "') has no geometry");
-    if (!objects[i].initial_pose_world.matrix().allFinite())
-      throw std::invalid_argument("object '" + objects[i].name + "': pose is not finite");
     if (!(objects[i].friction >= 0.0) || !std::isfinite(objects[i].friction))
       throw std::invalid_argument("object '" + objects[i].name +
                                   "': friction must be finite and not negative");

@@ -145,7 +145,7 @@ void Run::setLivePalmMotion(PalmMotion motion) {
 }
 
 void Run::reset() {
-  state_ = makeState(*model_, plan_.initial, plan_.palm_pose_world);
+  state_ = makeState(*model_, plan_.initial, plan_.palm_pose_world, plan_.object_pose_world);
   time_origin_ = state_.time;
   step_origin_ = state_.step;
   palm_motion_ = plan_.palm_motion;
@@ -159,7 +159,6 @@ void Run::reset() {
   }
   if (!plan_.initial_tendons.empty())
     state_.tendon_position = state_.tendon_command = plan_.initial_tendons;
-  if (!plan_.object_pose_world.empty()) state_.object_pose_world = plan_.object_pose_world;
   applyPalmMotion(0.0);
   if (plan_.controller) controller_.emplace(model_->hand(), *plan_.controller);
   // What a run should know before its first step: a step beyond the stable limit of the

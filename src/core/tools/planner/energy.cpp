@@ -48,7 +48,6 @@ sim::ObjectModel closingObject(const sim::ObjectModel& object, double friction, 
                                double mass_kg) {
   sim::ObjectModel o = object;
   o.friction = friction;
-  o.initial_pose_world = Eigen::Isometry3d::Identity();
   o.initial_twist_world.setZero();
   o.warnings.clear();
   sim::computeMassProperties(o, 1.0);
@@ -62,28 +61,33 @@ sim::ObjectModel closingObject(const sim::ObjectModel& object, double friction, 
   return o;
 }
 
-sim::ObjectModel supportTable(const SupportPlane& plane) {
-  const Eigen::Vector3d size(1.0, 1.0, 0.05);
+namespace {
+const Eigen::Vector3d kTableSize(1.0, 1.0, 0.05);  // [m]
+}  // namespace
+
+sim::ObjectModel supportTable() {
   auto g = std::make_shared<sim::BodyGeometry>();
-  g->collision = sim::makeCollisionBody(collision::makeBox(size), 18);
+  g->collision = sim::makeCollisionBody(collision::makeBox(kTableSize), 18);
   sim::ObjectModel t;
   t.name = "support table";
   t.geometry = g;
   t.fixed = true;
   t.friction = 0.5;
+  return t;
+}
+
+Eigen::Isometry3d supportTablePose(const SupportPlane& plane) {
   const Eigen::Vector3d n = plane.normal.normalized();
   Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
   pose.linear() =
       Eigen::Quaterniond::FromTwoVectors(Eigen::Vector3d::UnitZ(), n).toRotationMatrix();
-  pose.translation() = plane.point - 0.5 * size.z() * n;
-  t.initial_pose_world = pose;
-  return t;
+  pose.translation() = plane.point - 0.5 * kTableSize.z() * n;
+  return pose;
 }
 
-std::shared_ptr<const sim::Model> withSupportTable(const sim::Model& model,
-                                                   const SupportPlane& plane) {
+std::shared_ptr<const sim::Model> withSupportTable(const sim::Model& model) {
   std::vector<sim::ObjectModel> objects = model.objects;
-  objects.push_back(supportTable(plane));
+  objects.push_back(supportTable());
   return sim::compileModel(model.hand_ptr, std::move(objects), model.options, model.hand_geometry);
 }
 
@@ -146,13 +150,17 @@ double potentialQualityEnergy(const PlannerModel& pm, const std::vector<PointDis
 
 sim::RunPlan closingPlan(const sim::Model& model, const Eigen::Isometry3d& palm_object,
                          const Eigen::VectorXd& pregrasp, const ClosingOptions& options,
-                         double extra_duration) {
+                         double extra_duration, const std::optional<SupportPlane>& table) {
   const hand::HandModel& hand = model.hand();
   sim::RunPlan plan;
   plan.palm_pose_world = palm_object;
   plan.object_pose_world = {Eigen::Isometry3d::Identity()};
-  for (std::size_t o = 1; o < model.objects.size(); ++o)
-    plan.object_pose_world.push_back(model.objects[o].initial_pose_world);
+  if (table) plan.object_pose_world.push_back(supportTablePose(*table));
+  if (model.objects.size() != plan.object_pose_world.size())
+    throw std::invalid_argument("closingPlan: the model has " +
+                                std::to_string(model.objects.size()) + " objects, expected " +
+                                std::to_string(plan.object_pose_world.size()) +
+                                (table ? " (the object and its support table)" : " (the object)"));
   plan.initial.assign(pregrasp.data(), pregrasp.data() + pregrasp.size());
   // 1.25 times the range in close_time, full speed after an eighth of it.
   sim::ClosingReferences closing = sim::closingReferences(
@@ -205,10 +213,11 @@ std::vector<contact::Contact> objectContacts(const sim::SimState& s) {
 
 ClosedGrasp closeHand(const PlannerModel& pm, const Eigen::Isometry3d& palm_object,
                       const Eigen::VectorXd& pregrasp, const ClosingOptions& options,
-                      const std::shared_ptr<const sim::Model>& model) {
+                      const std::shared_ptr<const sim::Model>& model,
+                      const std::optional<SupportPlane>& table) {
   ClosedGrasp g;
   const std::shared_ptr<const sim::Model>& m = model ? model : pm.model;
-  sim::Run run(m, closingPlan(*m, palm_object, pregrasp, options));
+  sim::Run run(m, closingPlan(*m, palm_object, pregrasp, options, 0.0, table));
   g.start_collision = sim::handTouchesObjects(*m, run.state());
   if (g.start_collision) {
     g.posture = pregrasp;

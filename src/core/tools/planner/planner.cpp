@@ -336,8 +336,7 @@ std::int64_t candidateBudget(const PlannerOptions& o) {
 
 std::shared_ptr<const sim::Model> closingModel(const PlannerModel& pm,
                                                const PlannerOptions& options) {
-  if (options.constraints.support_plane)
-    return withSupportTable(*pm.model, *checkedConstraints(options.constraints).support_plane);
+  if (options.constraints.support_plane) return withSupportTable(*pm.model);
   return pm.model;
 }
 
@@ -358,8 +357,12 @@ PlannedGrasp planCandidate(const PlannerModel& pm, const PlannerOptions& options
   g.pregrasp = postureOf(pm.model->hand(), pm.eigengrasps, s.a);
   g.energy = s.energy;
   if (g.start_collision) return g;
+  // The table (with a support plane) where closingModel's plane puts it.
+  std::optional<SupportPlane> table;
+  if (options.constraints.support_plane)
+    table = checkedConstraints(options.constraints).support_plane;
   g.closed = closeHand(pm, g.palm_object, g.pregrasp, options.closing,
-                       closing_model ? closing_model : closingModel(pm, options));
+                       closing_model ? closing_model : closingModel(pm, options), table);
   if (const auto& plane = options.constraints.support_plane; plane && !g.closed.start_collision) {
     // The closed hand in the object's final frame (a free object moves a little).
     setClosedConfiguration(*pm.model, g.palm_object, g.closed.q, g.closed.object_pose, s.state);

@@ -192,7 +192,7 @@ Validator makeValidator(std::shared_ptr<const hand::HandModel> hand, const sim::
   std::vector<sim::ObjectModel> closing_objects{free};
   if (support_plane) {
     v.support_plane = checkedConstraints({support_plane, std::nullopt, std::nullopt}).support_plane;
-    closing_objects.push_back(supportTable(*v.support_plane));
+    closing_objects.push_back(supportTable());
   }
   const bool keep_table = preset.load == ValidationPreset::Load::Lift;
   std::vector<sim::ObjectModel> loaded_objects =
@@ -220,7 +220,6 @@ ValidationOutcome liftShake(const Validator& v, const Eigen::Isometry3d& palm,
   grasp::SweepSpec spec;
   spec.hand = v.hand;
   spec.object = v.object;
-  spec.object.initial_pose_world = Eigen::Isometry3d::Identity();
   spec.palm_poses = {palm};
   spec.closing = closingPlan(*v.closing_model, Eigen::Isometry3d::Identity(), pregrasp, v.closing);
   spec.closing.palm_pose_world = Eigen::Isometry3d::Identity();
@@ -315,7 +314,8 @@ ValidationOutcome validateGrasp(const Validator& v, const Eigen::Isometry3d& pal
                 .duration()
           : 0.0;
   const double test_time = p.duration + lift_time;
-  sim::RunPlan plan = closingPlan(*v.closing_model, palm_object, pregrasp, v.closing);
+  sim::RunPlan plan =
+      closingPlan(*v.closing_model, palm_object, pregrasp, v.closing, 0.0, v.support_plane);
   sim::Run run(v.closing_model, plan);
   out.start_collision = sim::handTouchesObjects(*v.closing_model, run.state());
   if (out.start_collision) return out;
@@ -338,10 +338,9 @@ ValidationOutcome validateGrasp(const Validator& v, const Eigen::Isometry3d& pal
     if (pd) {
       loaded = sim::RunPlan{};
       loaded.palm_pose_world = palm_object;
-      loaded.object_pose_world = {Eigen::Isometry3d::Identity()};
-      const auto& objects = v.pd_loaded[k]->objects;
-      for (std::size_t o = 1; o < objects.size(); ++o)
-        loaded.object_pose_world.push_back(objects[o].initial_pose_world);
+      // The closing's start poses (the object at the origin, then the table, when it stays).
+      loaded.object_pose_world = plan.object_pose_world;
+      loaded.object_pose_world.resize(v.pd_loaded[k]->objects.size());
       loaded.duration = test_time;
       loaded.record_every = 1 << 30;
       t0 = 0.0;

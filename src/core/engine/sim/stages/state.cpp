@@ -74,7 +74,8 @@ Eigen::Isometry3d linkPoseWorld(const Model& model, const SimState& s, int finge
 }
 
 SimState makeState(const Model& model, const std::vector<double>& actuator_positions,
-                   const Eigen::Isometry3d& palm_pose_world) {
+                   const Eigen::Isometry3d& palm_pose_world,
+                   const std::vector<Eigen::Isometry3d>& object_poses_world) {
   const hand::HandModel& hand = model.hand();
   const std::size_t na = hand.actuators.size();
   if (!actuator_positions.empty() && actuator_positions.size() != na)
@@ -83,6 +84,11 @@ SimState makeState(const Model& model, const std::vector<double>& actuator_posit
   for (double v : actuator_positions)
     if (!std::isfinite(v)) throw std::invalid_argument("initial actuator position is not finite");
   if (!palm_pose_world.matrix().allFinite()) throw std::invalid_argument("palm pose is not finite");
+  if (!object_poses_world.empty() && object_poses_world.size() != model.objects.size())
+    throw std::invalid_argument("object poses: expected " + std::to_string(model.objects.size()) +
+                                " poses, got " + std::to_string(object_poses_world.size()));
+  for (const Eigen::Isometry3d& pose : object_poses_world)
+    if (!pose.matrix().allFinite()) throw std::invalid_argument("object pose is not finite");
   SimState s;
   s.palm_pose_world = palm_pose_world;
   s.actuator_position = hand::clampActuators(
@@ -109,6 +115,7 @@ SimState makeState(const Model& model, const std::vector<double>& actuator_posit
   }
   s.link_frames.resize(hand.fingers.size());
   matchObjects(model, s);
+  if (!object_poses_world.empty()) s.object_pose_world = object_poses_world;
   s.contacts.reserve(64);
   s.link_contacts.reserve(64);
   s.warnings.reserve(kKeptWarnings);
@@ -176,7 +183,7 @@ void matchObjects(const Model& model, SimState& s) {
   s.object_twist_world.resize(model.objects.size(), Twist::Zero());
   s.object_stopped.resize(model.objects.size(), 0);
   for (std::size_t o = old; o < model.objects.size(); ++o) {
-    s.object_pose_world[o] = model.objects[o].initial_pose_world;
+    s.object_pose_world[o] = Eigen::Isometry3d::Identity();
     if (!model.objects[o].fixed) s.object_twist_world[o] = model.objects[o].initial_twist_world;
   }
   sizePenaltyState(model, s);  // volume penalty model: one memory per body pair
