@@ -23,6 +23,22 @@ sim::ObjectModel cube() {
   return o;
 }
 
+// The gripper of the first test around the cube, palm 50 mm below its centre, pads 0.05 mm
+// off its x faces, closing at once (the tests after the first).
+struct Pinch {
+  std::shared_ptr<const hand::HandModel> hand =
+      std::make_shared<const hand::HandModel>(hand::loadHand("gripper2p"));
+  sim::ObjectModel box = cube();
+  Eigen::Isometry3d palm = Eigen::Isometry3d(Eigen::Translation3d(0.0, 0.0, -0.05));
+  Eigen::VectorXd pregrasp = Eigen::VectorXd::Constant(1, 0.02495);
+  planner::ClosingOptions closing = [] {
+    planner::ClosingOptions c;
+    c.close_time = 0.05;
+    c.settle_time = 0.1;
+    return c;
+  }();
+};
+
 }  // namespace
 
 TEST(Validation, PinchedBoxDropsBelowAndHoldsAboveTheFrictionThreshold) {
@@ -82,15 +98,8 @@ TEST(Validation, PdHoldDropsBelowAndHoldsAboveTheThresholdOfItsGains) {
   // The peers' hold: each slide of the gripper gets its own PD servo with target = closed
   // position + e in the closing direction. The box stops both jaws where they closed, so each
   // pad pushes with F = kp e (no velocity, and the load along y does not load the x slides).
-  const auto hand = std::make_shared<const hand::HandModel>(hand::loadHand("gripper2p"));
-  const sim::ObjectModel box = cube();
-  Eigen::Isometry3d palm = Eigen::Isometry3d::Identity();
-  palm.translation() = Eigen::Vector3d(0.0, 0.0, -0.05);
-  Eigen::VectorXd pregrasp(1);
-  pregrasp << 0.02495;
-  planner::ClosingOptions closing;
-  closing.close_time = 0.05;
-  closing.settle_time = 0.1;
+  const Pinch pinch;
+  const auto& [hand, box, palm, pregrasp, closing] = pinch;
   const double kp = 1000.0, e = 0.003;
   const double F = kp * e;  // 3 N per pad (the drives squeeze with 10 N)
   const double m = 0.2, g = 9.81;
@@ -150,15 +159,8 @@ TEST(Validation, ASteadyHoldEndsEarlyWithTheVerdictOfTheWholeRun) {
   // The pinched box of the first test across the friction threshold, with the drives and with
   // a PD hold, each run twice: ending a direction once the grasp holds steadily, and running
   // its whole second. The verdicts must agree; a held box ends early, a sliding one never.
-  const auto hand = std::make_shared<const hand::HandModel>(hand::loadHand("gripper2p"));
-  const sim::ObjectModel box = cube();
-  Eigen::Isometry3d palm = Eigen::Isometry3d::Identity();
-  palm.translation() = Eigen::Vector3d(0.0, 0.0, -0.05);
-  Eigen::VectorXd pregrasp(1);
-  pregrasp << 0.02495;
-  planner::ClosingOptions closing;
-  closing.close_time = 0.05;
-  closing.settle_time = 0.1;
+  const Pinch pinch;
+  const auto& [hand, box, palm, pregrasp, closing] = pinch;
   const double m = 0.2, g = 9.81;
   planner::ValidationPreset p;
   p.name = "pinch";
