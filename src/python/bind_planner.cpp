@@ -387,9 +387,63 @@ void bindRecords(py::module_& m) {
       "the same records.");
 }
 
+// What a Python energy receives (handsim.EnergyInput): copies of the configuration, numpy
+// arrays, valid after the call.
+struct PyEnergyInput {
+  Eigen::Matrix4d palm = Eigen::Matrix4d::Identity();
+  Vector amplitudes, posture, distances;
+  Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor> points, normals, surface_points,
+      surface_normals;
+};
+
+PyEnergyInput pyEnergyInput(const planner::EnergyInput& in) {
+  PyEnergyInput a;
+  a.palm = in.palm_object.matrix();
+  a.amplitudes = in.amplitudes;
+  a.posture = in.posture;
+  const Eigen::Index n = static_cast<Eigen::Index>(in.points.size());
+  a.distances.resize(n);
+  a.points.resize(n, 3);
+  a.normals.resize(n, 3);
+  a.surface_points.resize(n, 3);
+  a.surface_normals.resize(n, 3);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const planner::PointDistance& p = in.points[static_cast<std::size_t>(i)];
+    a.points.row(i) = p.point.transpose();
+    a.normals.row(i) = p.normal.transpose();
+    a.surface_points.row(i) = p.surface.point.transpose();
+    a.surface_normals.row(i) = p.surface.normal.transpose();
+    a.distances[i] = p.surface.distance;
+  }
+  return a;
+}
+
+// A Python callable as the planner's custom energy. The planner's threads call it without the
+// GIL: each call takes it (so calls run one at a time), and the function object is shared, not
+// copied, so its reference count is touched only under the GIL. An exception it raises stops
+// the run and is raised by plan().
+planner::CustomEnergy customEnergy(const py::handle& f) {
+  const std::shared_ptr<py::object> held(new py::object(py::reinterpret_borrow<py::object>(f)),
+                                         [](py::object* o) {
+                                           py::gil_scoped_acquire acquire;
+                                           delete o;
+                                         });
+  return [held](const planner::EnergyInput& in) {
+    PyEnergyInput args = pyEnergyInput(in);
+    py::gil_scoped_acquire acquire;
+    const py::object r = (*held)(std::move(args));
+    try {
+      return r.cast<double>();
+    } catch (const py::cast_error&) {
+      throw py::type_error("the energy must return a number, not " +
+                           py::str(py::type::of(r)).cast<std::string>());
+    }
+  };
+}
+
 std::vector<GraspRecord> plan(const py::object& object, const py::object& hand_arg, int grasps,
                               int candidates, long long seed, int threads,
-                              const std::string& strategy, const std::string& energy,
+                              const std::string& strategy, const py::object& energy,
                               double friction, double scale, const py::object& support_plane,
                               const py::object& approach_cone, const py::object& palm_region,
                               int annealing_steps, int descent_steps, const py::object& eigengrasps,
@@ -403,7 +457,15 @@ std::vector<GraspRecord> plan(const py::object& object, const py::object& hand_a
   o.seed = static_cast<std::uint64_t>(seed);
   o.threads = threadCount(threads);
   o.strategy = planner::parseStrategy(strategy);
-  o.energy = planner::parseEnergy(energy);
+  if (py::isinstance<py::str>(energy))
+    o.energy = planner::parseEnergy(energy.cast<std::string>());
+  else if (PyCallable_Check(energy.ptr()))
+    o.custom_energy = customEnergy(energy);
+  else
+    throw py::type_error(
+        "energy: 'contact', 'potential' or a callable taking a "
+        "handsim.EnergyInput, not " +
+        py::str(py::type::of(energy)).cast<std::string>());
   o.annealing_steps = annealing_steps;
   o.descent_steps = descent_steps;
   if (shard) {
@@ -558,6 +620,23 @@ std::vector<ValidationOutcome> validate(std::vector<GraspRecord*> grasps, const 
 void bindPlanner(py::module_& m) {
   bindOutcomes(m);
   bindRecords(m);
+  py::class_<PyEnergyInput>(
+      m, "EnergyInput",
+      "What a custom energy of handsim.plan receives for each legal configuration of the search "
+      "(the hand neither intersects the object nor breaks a constraint): copies, object frame, "
+      "SI units (docs/planner.md, 'Custom energies').")
+      .def_readonly("palm", &PyEnergyInput::palm, "(4, 4) the palm's pose in the object frame.")
+      .def_readonly("amplitudes", &PyEnergyInput::amplitudes, "(k,) eigengrasp amplitudes.")
+      .def_readonly("posture", &PyEnergyInput::posture, "(na,) actuator positions [unit].")
+      .def_readonly("points", &PyEnergyInput::points,
+                    "(n, 3) the hand's preset contact points [m].")
+      .def_readonly("normals", &PyEnergyInput::normals, "(n, 3) their outward unit normals.")
+      .def_readonly("surface_points", &PyEnergyInput::surface_points,
+                    "(n, 3) the object's surface point nearest to each [m].")
+      .def_readonly("surface_normals", &PyEnergyInput::surface_normals,
+                    "(n, 3) the surface's outward unit normal there.")
+      .def_readonly("distances", &PyEnergyInput::distances,
+                    "(n,) signed distance of each point to the surface [m], negative inside.");
   m.def("plan", &plan, py::arg("object"), py::arg("hand"), py::kw_only(), py::arg("grasps") = 20,
         py::arg("candidates") = 0, py::arg("seed") = 1, py::arg("threads") = 1,
         py::arg("strategy") = "surface-normals", py::arg("energy") = "contact",
@@ -572,7 +651,10 @@ void bindPlanner(py::module_& m) {
         "same grasps as the CLI's for the same seed and options on any thread count. grasps: "
         "stop after this many distinct force-closure grasps (0: no limit); candidates: the "
         "budget (0: 100 per grasp); threads (0: all cores); strategy 'surface-normals' or "
-        "'annealing'; energy 'contact' or 'potential'; friction: Coulomb coefficient of the "
+        "'annealing'; energy 'contact', 'potential' or a callable f(handsim.EnergyInput) -> "
+        "float, lower is better (called with the GIL, one call at a time; it must be "
+        "deterministic for runs to repeat; records name it 'custom'); friction: Coulomb "
+        "coefficient of the "
         "quality measures. Constraints, object frame: support_plane 'bottom' or (point [m], "
         "normal), approach_cone (axis, half_angle_rad), palm_region (lower, upper) [m]. "
         "eigengrasps: (origin (na,), directions (na, k)) [actuator unit] instead of the hand's. "

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <mutex>
+#include <stdexcept>
 
 #include "handsim/formats/hand_loader.hpp"
 #include "handsim/geometry/primitives.hpp"
@@ -222,4 +224,52 @@ TEST(Planner, HooksSeeEachAcceptedGraspAndStopTheRun) {
   ASSERT_EQ(first.size(), 1u);
   EXPECT_EQ(seen, std::vector<std::int64_t>{all[0].candidate});
   EXPECT_EQ(first[0].candidate, all[0].candidate);
+}
+
+// A custom energy sees the configuration the built-in energies see: one that computes the
+// contact energy from its input plans the grasps of --energy contact bit for bit, and one that
+// ranks by the palm's height makes every pre-grasp's recorded energy that height. A non-finite
+// value or a throwing energy stops the run with its error.
+TEST(Planner, ACustomEnergySeesTheSearchsConfiguration) {
+  const auto pm = planner::compilePlannerModel(shipped("barrett"),
+                                               object("ball", geometry::makeSphere(0.04, 24)));
+  planner::PlannerOptions o;
+  o.grasps = 0;
+  o.candidates = 3;
+  o.descent_steps = 10;
+  o.closing.close_time = 0.3;
+  o.closing.settle_time = 0.1;
+  o.threads = 2;
+  const auto builtin = planner::planGrasps(pm, o);
+  int calls = 0;
+  std::mutex lock;
+  o.custom_energy = [&](const planner::EnergyInput& in) {
+    {
+      const std::lock_guard<std::mutex> g(lock);
+      ++calls;
+    }
+    // The configuration is the state's: the palm and posture given are those set in it.
+    EXPECT_TRUE(in.palm_object.isApprox(in.state.palm_pose_world, 0.0));
+    EXPECT_EQ(in.posture.size(), 4);
+    EXPECT_EQ(in.points.size(), pm.contact_points.size());
+    return planner::contactEnergy(in.points);
+  };
+  const auto custom = planner::planGrasps(pm, o);
+  EXPECT_GT(calls, 3);
+  ASSERT_EQ(custom.size(), builtin.size());
+  for (std::size_t i = 0; i < custom.size(); ++i) {
+    EXPECT_EQ(custom[i].energy, builtin[i].energy);
+    EXPECT_TRUE(custom[i].palm_object.isApprox(builtin[i].palm_object, 0.0));
+  }
+  EXPECT_EQ(planner::runInfo(o, pm).energy, "custom");
+
+  o.custom_energy = [](const planner::EnergyInput& in) { return in.palm_object(2, 3); };
+  for (const auto& g : planner::planGrasps(pm, o)) EXPECT_EQ(g.energy, g.palm_object(2, 3));
+
+  o.custom_energy = [](const planner::EnergyInput&) { return std::nan(""); };
+  EXPECT_THROW(planner::planGrasps(pm, o), std::runtime_error);
+  o.custom_energy = [](const planner::EnergyInput&) -> double {
+    throw std::domain_error("my energy failed");
+  };
+  EXPECT_THROW(planner::planGrasps(pm, o), std::domain_error);
 }

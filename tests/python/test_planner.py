@@ -183,6 +183,63 @@ def test_the_gil_is_released_while_planning():
     assert counted[0] > 10000
 
 
+def test_a_python_energy_guides_the_search(planned):
+    seen = []
+
+    def low_palm(c):
+        if len(seen) < 300:
+            seen.append(c)
+        return float(c.palm[2, 3])
+
+    grasps = handsim.plan("cube", "barrett", grasps=2, candidates=20, seed=4, threads=2,
+                          energy=low_palm)
+    assert grasps and len(seen) == 300
+    for g in grasps:
+        # The search ranked the pre-grasp by the palm's height, and the record keeps it.
+        assert g.energy == g.palm_pose[2, 3]
+        assert g.run["energy"] == "custom"
+    for c in seen:
+        assert c.palm.shape == (4, 4) and c.posture.shape == (4,) and c.amplitudes.shape == (2,)
+        np.testing.assert_array_equal(c.palm[3], [0, 0, 0, 1])
+        n = c.points.shape[0]
+        assert n == 7 and c.normals.shape == c.surface_points.shape == (n, 3)
+        np.testing.assert_allclose(np.linalg.norm(c.normals, axis=1), 1.0, atol=1e-12)
+        # Nearest points on the cube's faces, its axis-aligned normals, signed distances.
+        np.testing.assert_allclose(np.abs(c.surface_points).max(axis=1), HALF, atol=1e-9)
+        np.testing.assert_allclose(np.abs(c.surface_normals).max(axis=1), 1.0, atol=1e-12)
+        gap = np.linalg.norm(c.points - c.surface_points, axis=1)
+        np.testing.assert_allclose(np.abs(c.distances), gap, atol=1e-12)
+        inside = np.all(np.abs(c.points) < HALF, axis=1)
+        assert np.all((c.distances < 0) == inside)
+    # The same deterministic energy on one thread: the same grasps.
+    again = handsim.plan("cube", "barrett", grasps=2, candidates=20, seed=4, threads=1,
+                         energy=lambda c: float(c.palm[2, 3]))
+    assert [g.to_json() for g in again] == [g.to_json() for g in grasps]
+    # Ranked the other way round, the pre-grasps sit higher on average.
+    high = handsim.plan("cube", "barrett", grasps=0, candidates=12, seed=4,
+                        energy=lambda c: -float(c.palm[2, 3]))
+    low = handsim.plan("cube", "barrett", grasps=0, candidates=12, seed=4,
+                       energy=lambda c: float(c.palm[2, 3]))
+    assert np.mean([g.palm_pose[2, 3] for g in low]) < np.mean([g.palm_pose[2, 3] for g in high])
+
+
+def test_a_failing_python_energy_stops_the_plan():
+    class Mine(Exception):
+        pass
+
+    def broken(c):
+        raise Mine("no energy today")
+
+    with pytest.raises(Mine, match="no energy today"):
+        handsim.plan("cube", "barrett", grasps=1, seed=4, threads=2, energy=broken)
+    with pytest.raises(RuntimeError, match="finite"):
+        handsim.plan("cube", "barrett", grasps=1, seed=4, energy=lambda c: math.nan)
+    with pytest.raises(TypeError, match="number"):
+        handsim.plan("cube", "barrett", grasps=1, seed=4, energy=lambda c: "low")
+    with pytest.raises(TypeError, match="callable"):
+        handsim.plan("cube", "barrett", grasps=1, seed=4, energy=3)
+
+
 @pytest.mark.parametrize("kwargs, error, words", [
     ({"strategy": "random"}, ValueError, "surface-normals"),
     ({"energy": "nope"}, ValueError, "contact"),

@@ -99,6 +99,16 @@ struct Eigengrasp {
   std::vector<double> direction;  ///< per actuator [actuator unit per unit amplitude] (na)
 };
 
+/// A preset contact point of the grasp planner's contact energies (docs/planner.md, "Contact
+/// points"): a point on a hand body and its outward normal, in the body's frame: the palm frame
+/// when `finger` is -1, else the frame {row + 1} of that finger's link.
+struct PresetContactPoint {
+  int finger = -1;
+  int row = -1;
+  Eigen::Vector3d point_body = Eigen::Vector3d::Zero();    ///< [m]
+  Eigen::Vector3d normal_body = Eigen::Vector3d::UnitZ();  ///< unit, out of the body
+};
+
 /// One link of a hand read from URDF, and where its frame sits on the chains.
 struct TreeLink {
   std::string name;
@@ -213,6 +223,11 @@ struct HandModel {
   /// Hands without them get computed ones from the planner (planner/eigengrasp.hpp).
   std::vector<double> eigengrasp_origin;
   std::vector<Eigengrasp> eigengrasps;
+  /// The hand file's preset contact points (the palm's and each link's "contact_points" in hand
+  /// JSON, the sidecar's "contact_points" per URDF link), palm first, then finger by finger,
+  /// link by link, in file order. Empty: the planner generates them from the meshes
+  /// (planner::palmarContactPoints).
+  std::vector<PresetContactPoint> contact_points;
   /// Actuators that close the fingers on an object (indices into `actuators`, in file order):
   /// what the GUI's Auto Grasp drives to the upper ends of their ranges. From the hand file's
   /// "grasp": {"closing_actuators": [...]}; empty when the file names none.

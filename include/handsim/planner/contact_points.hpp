@@ -10,14 +10,9 @@
 
 namespace handsim::planner {
 
-/// A point on a hand body and its outward normal, in the body's frame: the palm frame when
-/// `finger` is -1, else the frame {row + 1} of that finger's link.
-struct HandContactPoint {
-  int finger = -1;
-  int row = -1;
-  Eigen::Vector3d point_body = Eigen::Vector3d::Zero();    ///< [m]
-  Eigen::Vector3d normal_body = Eigen::Vector3d::UnitZ();  ///< unit, out of the body
-};
+/// A point on a hand body and its outward normal, in the body's frame (the hand file's own,
+/// HandModel::contact_points, or generated).
+using HandContactPoint = hand::PresetContactPoint;
 
 /// One contact point per link that moves when the hand closes, and one on the palm, from the
 /// meshes' palmar faces: the triangles whose outward normal lies within 60 degrees of the way

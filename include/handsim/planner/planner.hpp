@@ -47,9 +47,28 @@ struct AnnealingSchedule {
   double stepFraction(std::int64_t k) const;
 };
 
+/// What a custom search energy sees of a legal configuration of the search (docs/planner.md,
+/// "Custom energies"): the hand neither intersects the object nor breaks a constraint there.
+struct EnergyInput {
+  const PlannerModel& model;
+  const Eigen::Isometry3d& palm_object;  ///< the palm in the object frame
+  const Eigen::VectorXd& amplitudes;     ///< eigengrasp amplitudes (k)
+  const Eigen::VectorXd& posture;        ///< actuator positions [actuator unit] (na)
+  /// The preset contact points and their nearest surface points, object frame.
+  const std::vector<PointDistance>& points;
+  const sim::SimState& state;  ///< the configuration, link frames computed
+};
+
+/// A search energy of the caller's: lower is better; must be deterministic (the same input gives
+/// the same value) for runs to repeat, and callable from several threads at once. A value that
+/// is not finite stops the run with an error.
+using CustomEnergy = std::function<double(const EnergyInput&)>;
+
 struct PlannerOptions {
   Strategy strategy = Strategy::SurfaceNormals;
   EnergyKind energy = EnergyKind::ContactDistance;
+  /// Replaces `energy` when set; records name the energy "custom".
+  CustomEnergy custom_energy;
   /// Grasps to return: the run stops when this many distinct force-closure grasps are found
   /// (0: no limit, every candidate of the budget is tried).
   int grasps = 20;

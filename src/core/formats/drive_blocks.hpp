@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The "tendons", "clutches" and "eigengrasps" blocks of hand files, shared with the URDF sidecar
-// (docs/hand-format.md). Private to the core.
+// The "tendons", "clutches", "eigengrasps" and "contact_points" blocks of hand files, shared with
+// the URDF sidecar (docs/hand-format.md). Private to the core.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -29,5 +29,13 @@ void readClutchBlock(const io::JsonDocument& doc, const nlohmann::json& cj, cons
 /// m.eigengrasps, actuators named as in "actuators" (after the direct ones are added).
 void readEigengraspBlock(const io::JsonDocument& doc, const nlohmann::json& ej,
                          const std::string& ptr, HandModel& m);
+
+/// A "contact_points" list (docs/hand-format.md, "Contact points") on the body `finger`, `row`
+/// (finger -1: the palm): each entry {"point_m": [x, y, z], "normal": [x, y, z]} in `frame`
+/// coordinates, `frame` given in the body's frame; appended to m.contact_points with the
+/// normal made unit. A zero or non-finite normal fails with the file, line and field.
+void readContactPointList(const io::JsonDocument& doc, const nlohmann::json& list,
+                          const std::string& ptr, int finger, int row,
+                          const Eigen::Isometry3d& frame, HandModel& m);
 
 }  // namespace handsim::hand::detail

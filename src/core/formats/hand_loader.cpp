@@ -202,6 +202,27 @@ void readEigengraspBlock(const JsonDocument& doc, const json& ej, const std::str
   }
 }
 
+void readContactPointList(const JsonDocument& doc, const json& list, const std::string& ptr,
+                          int finger, int row, const Eigen::Isometry3d& frame, HandModel& m) {
+  doc.array(list, ptr);
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const std::string p = JsonDocument::child(ptr, i);
+    doc.object(list[i], p);
+    doc.allowOnly(list[i], p, {"point_m", "normal"});
+    PresetContactPoint c;
+    c.finger = finger;
+    c.row = row;
+    const Eigen::Vector3d point =
+        doc.vector3(doc.require(list[i], p, "point_m"), JsonDocument::child(p, "point_m"));
+    const std::string np = JsonDocument::child(p, "normal");
+    const Eigen::Vector3d normal = doc.vector3(doc.require(list[i], p, "normal"), np);
+    if (!(normal.norm() > 1e-12)) doc.fail(np, "the normal must not be zero");
+    c.point_body = frame * point;
+    c.normal_body = (frame.linear() * normal).normalized();
+    m.contact_points.push_back(c);
+  }
+}
+
 }  // namespace detail
 
 namespace {
@@ -235,7 +256,10 @@ class HandReader {
     m.palm_collision = collision_;
     if (const json* palm = doc_.optional(root, "palm")) {
       doc_.object(*palm, "/palm");
-      doc_.allowOnly(*palm, "/palm", {"mesh", "visual_mesh", "collision"});
+      doc_.allowOnly(*palm, "/palm", {"mesh", "visual_mesh", "collision", "contact_points"});
+      if (const json* cp = doc_.optional(*palm, "contact_points"))
+        detail::readContactPointList(doc_, *cp, "/palm/contact_points", -1, -1,
+                                     Eigen::Isometry3d::Identity(), m);
       m.palm_collision = io::readCollisionShape(doc_, *palm, "/palm", collision_);
       if (const json* mesh = doc_.optional(*palm, "mesh"))
         m.palm_mesh = resolve(doc_.string(*mesh, "/palm/mesh"));
@@ -316,9 +340,10 @@ class HandReader {
     for (std::size_t r = 0; r < joints.size(); ++r) {
       const std::string rp = JsonDocument::child(jptr, r);
       const json& jj = doc_.object(joints[r], rp);
-      doc_.allowOnly(jj, rp,
-                     {"name", "type", "a_m", "alpha_deg", "d_m", "theta_deg", "limits_deg",
-                      "limits_m", "inertial", "mesh", "visual_mesh", "collision"});
+      doc_.allowOnly(
+          jj, rp,
+          {"name", "type", "a_m", "alpha_deg", "d_m", "theta_deg", "limits_deg", "limits_m",
+           "inertial", "mesh", "visual_mesh", "collision", "contact_points"});
       const std::string name =
           doc_.string(doc_.require(jj, rp, "name"), JsonDocument::child(rp, "name"));
       if (name.empty() || name.find('.') != std::string::npos)
@@ -353,6 +378,10 @@ class HandReader {
       visual_meshes.push_back(
           visual ? resolve(doc_.string(*visual, JsonDocument::child(rp, "visual_mesh"))) : "");
       shapes.push_back(io::readCollisionShape(doc_, jj, rp, collision_));
+      if (const json* cp = doc_.optional(jj, "contact_points"))
+        detail::readContactPointList(doc_, *cp, JsonDocument::child(rp, "contact_points"),
+                                     static_cast<int>(m.fingers.size()), static_cast<int>(r),
+                                     Eigen::Isometry3d::Identity(), m);
     }
     m.fingers.push_back(std::move(chain));
     m.link_collision.push_back(std::move(shapes));

@@ -1196,7 +1196,8 @@ class UrdfReader {
     const json& root = doc.object(doc.root(), "");
     doc.allowOnly(root, "",
                   {"format", "version", "couplings", "tendons", "clutches", "poses", "grasp",
-                   "self_collision", "collision", "link_collision", "eigengrasps", "palm_link"});
+                   "self_collision", "collision", "link_collision", "eigengrasps", "palm_link",
+                   "contact_points"});
     readCollisionShapes(doc, root, m);
     if (const json* sc = doc.optional(root, "self_collision")) {
       if (!sc->is_boolean()) doc.fail("/self_collision", "expected true or false");
@@ -1303,6 +1304,35 @@ class UrdfReader {
     }
     if (const json* eg = doc.optional(root, "eigengrasps"))
       detail::readEigengraspBlock(doc, *eg, "/eigengrasps", m);
+    if (const json* cp = doc.optional(root, "contact_points")) readContactPoints(doc, *cp, m);
+  }
+
+  /// The sidecar's "contact_points": {"link": [{"point_m", "normal"}, ...]}, in each URDF
+  /// link's frame, stored in the frame of the body the link is rigid with (palm first, then
+  /// finger by finger and link by link, as hand files give them).
+  void readContactPoints(const io::JsonDocument& doc, const nlohmann::json& cp, HandModel& m) {
+    doc.object(cp, "/contact_points");
+    struct Entry {
+      int finger, row;
+      std::string link;
+    };
+    std::vector<Entry> order;
+    for (auto it = cp.begin(); it != cp.end(); ++it) {
+      const std::string p = io::JsonDocument::child("/contact_points", it.key());
+      const int l = m.tree.linkIndex(it.key());
+      if (l < 0) doc.fail(p, "no link '" + io::excerpt(it.key()) + "' in the URDF");
+      const TreeLink& link = m.tree.links[static_cast<std::size_t>(l)];
+      order.push_back({link.finger, link.row, it.key()});
+    }
+    std::stable_sort(order.begin(), order.end(), [](const Entry& a, const Entry& b) {
+      return std::pair(a.finger, a.row) < std::pair(b.finger, b.row);
+    });
+    for (const Entry& e : order) {
+      const TreeLink& link = m.tree.links[static_cast<std::size_t>(m.tree.linkIndex(e.link))];
+      detail::readContactPointList(doc, cp[e.link],
+                                   io::JsonDocument::child("/contact_points", e.link), link.finger,
+                                   link.row, link.in_frame, m);
+    }
   }
 
   /// A sidecar coupling: the joint follows another as a <mimic> would (q = multiplier q_master

@@ -521,9 +521,21 @@ def load_grasps(path: str) -> list[Grasp]:
 def save_grasps(path: str, grasps: Sequence[Grasp]) -> None:
     """Writes a grasp file atomically, as handsim-cli writes it."""
 
+class EnergyInput:
+    """What a custom energy of plan() receives for a legal configuration (object frame, SI)."""
+    palm: Array  # (4, 4) palm pose in the object frame
+    amplitudes: Array  # (k,) eigengrasp amplitudes
+    posture: Array  # (na,) [actuator unit]
+    points: Array  # (n, 3) preset contact points [m]
+    normals: Array  # (n, 3) their outward unit normals
+    surface_points: Array  # (n, 3) nearest surface points [m]
+    surface_normals: Array  # (n, 3) outward surface normals there
+    distances: Array  # (n,) signed distances [m], negative inside
+
 def plan(object: Union[str, Object], hand: Union[str, Hand], *, grasps: int = 20,
          candidates: int = 0, seed: int = 1, threads: int = 1,
-         strategy: str = "surface-normals", energy: str = "contact", friction: float = 0.5,
+         strategy: str = "surface-normals",
+         energy: Union[str, Callable[[EnergyInput], float]] = "contact", friction: float = 0.5,
          scale: float = 1.0, support_plane: Optional[Union[str, tuple[ArrayLike, ArrayLike]]] = None,
          approach_cone: Optional[tuple[ArrayLike, float]] = None,
          palm_region: Optional[tuple[ArrayLike, ArrayLike]] = None, annealing_steps: int = 2000,

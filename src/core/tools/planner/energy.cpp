@@ -39,6 +39,8 @@ PlannerModel compilePlannerModel(std::shared_ptr<const hand::HandModel> hand,
   pm.centre = 0.5 * (box.min + box.max);
   pm.radius = grasp::torqueRadius(mesh, pm.centre);
   pm.friction = friction;
+  // The caller's points, else the hand file's, else generated from the meshes.
+  if (contact_points.empty()) contact_points = pm.model->hand().contact_points;
   pm.contact_points =
       contact_points.empty() ? palmarContactPoints(*pm.model) : std::move(contact_points);
   return pm;

@@ -296,7 +296,7 @@ RunInfo runInfo(const PlannerOptions& o, const PlannerModel& pm) {
   RunInfo r;
   r.seed = o.seed;
   r.strategy = strategyName(o.strategy);
-  r.energy = energyName(o.energy);
+  r.energy = o.custom_energy ? "custom" : energyName(o.energy);
   r.grasps = o.grasps;
   r.candidates = candidateBudget(o);
   r.friction = pm.friction;

@@ -70,11 +70,19 @@ struct Search {
   }
   // Energy of a configuration, or nothing when the hand intersects the object.
   std::optional<double> evaluate(const Eigen::Isometry3d& p, const Eigen::VectorXd& amp) {
-    setConfiguration(pm, p, postureOf(pm.model->hand(), pm.eigengrasps, amp), state);
+    const Eigen::VectorXd posture = postureOf(pm.model->hand(), pm.eigengrasps, amp);
+    setConfiguration(pm, p, posture, state);
     if (sim::handTouchesObjects(*pm.model, state)) return std::nullopt;
     if (opt.constraints.any() && !satisfiesConstraints(*pm.model, state, opt.constraints))
       return std::nullopt;
     const auto points = contactDistances(pm, state);
+    if (opt.custom_energy) {
+      const double e = opt.custom_energy(EnergyInput{pm, p, amp, posture, points, state});
+      if (!std::isfinite(e))
+        throw std::runtime_error("the custom energy returned " + std::to_string(e) +
+                                 "; it must return a finite number");
+      return e;
+    }
     return opt.energy == EnergyKind::PotentialQuality ? potentialQualityEnergy(pm, points)
                                                       : contactEnergy(points);
   }
