@@ -241,6 +241,26 @@ void bindHandArm(HandClass& h) {
       "(name, 'upper'|'lower') pairs, 'not_closing', 'approach_palm', 'approach_origin_palm' "
       "[m], and for inferred defaults 'pinch' and 'palm_normal'.");
   h.def_property_readonly(
+      "contact_points",
+      [](const HandModel& x) {
+        py::list out;
+        for (const hand::PresetContactPoint& c : x.contact_points) {
+          py::dict d;
+          d["body"] = c.finger < 0 ? std::string("palm")
+                                   : x.fingers[static_cast<std::size_t>(c.finger)].name + "." +
+                                         x.fingers[static_cast<std::size_t>(c.finger)]
+                                             .joint_names[static_cast<std::size_t>(c.row)];
+          d["point"] = Eigen::Vector3d(c.point_body);
+          d["normal"] = Eigen::Vector3d(c.normal_body);
+          out.append(d);
+        }
+        return out;
+      },
+      "The hand file's preset contact points of the grasp planner (docs/hand-format.md, "
+      "'Contact points'): dicts with 'body' ('palm' or the link's joint, 'F1.J2'), 'point' [m] "
+      "and unit 'normal' in that body's frame. Empty: the planner generates them from the "
+      "meshes.");
+  h.def_property_readonly(
        "arm_joint_names",
        [](const HandModel& x) {
          std::vector<std::string> names;

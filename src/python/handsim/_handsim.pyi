@@ -62,6 +62,8 @@ class Hand:
     @property
     def grasp_defaults(self) -> dict[str, Any]: ...
     @property
+    def contact_points(self) -> list[dict[str, Any]]: ...
+    @property
     def arm_joint_names(self) -> list[str]:
         """The arm's joints, base to palm (empty without an arm)."""
     @property
