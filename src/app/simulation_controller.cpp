@@ -87,13 +87,16 @@ void SimulationController::installHand(const PreparedHand& prepared) {
   // The objects stay in the world where they are (a new hand meets the same scene).
   std::vector<sim::ObjectModel> objects;
   std::vector<Eigen::Isometry3d> poses;
+  std::vector<sim::Twist> twists;
   sim::Options options = sim::Options{};
   if (run_) {
     objects = run_->model().objects;
     poses = scene_.plan.object_pose_world;
+    twists = scene_.plan.object_twist_world;
     options = run_->model().options;
   }
   poses.resize(objects.size(), Eigen::Isometry3d::Identity());
+  if (!twists.empty()) twists.resize(objects.size(), sim::Twist::Zero());
   const sim::Model& m = *prepared.model;
   auto model = objects.empty() && run_ == nullptr
                    ? prepared.model
@@ -105,6 +108,7 @@ void SimulationController::installHand(const PreparedHand& prepared) {
   scene.options = options;
   scene.objects = objects;
   scene.plan.object_pose_world = poses;
+  scene.plan.object_twist_world = twists;
   replaceScene(std::move(scene), std::move(model));
   resetRun();
   Q_EMIT handChanged();
@@ -123,9 +127,10 @@ sim::RunPlan SimulationController::plan() const {
 sim::Scenario SimulationController::scenario() const {
   sim::Scenario sc = scene_;
   sc.plan = run_->plan();
-  // The start poses are the scene's plan's (the run's plan has them as of the last reset; an
-  // object added since is in the scene's only).
+  // The start poses and velocities are the scene's plan's (the run's plan has them as of the
+  // last reset; an object added since is in the scene's only).
   sc.plan.object_pose_world = scene_.plan.object_pose_world;
+  sc.plan.object_twist_world = scene_.plan.object_twist_world;
   // So are the palm's and the arm's (moved since the last reset by the palm or arm controls);
   // they go together, since the arm's base is where they put it.
   sc.plan.palm_pose_world = scene_.plan.palm_pose_world;
@@ -212,6 +217,9 @@ void SimulationController::removeObject(int index) {
   std::vector<Eigen::Isometry3d> poses = liveState().object_pose_world;
   objects.erase(objects.begin() + index);
   poses.erase(poses.begin() + index);
+  // Its start velocity goes with it (the others keep theirs).
+  std::vector<sim::Twist>& twists = scene_.plan.object_twist_world;
+  if (static_cast<std::size_t>(index) < twists.size()) twists.erase(twists.begin() + index);
   setObjects(std::move(objects), std::move(poses));
 }
 
@@ -288,7 +296,6 @@ void SimulationController::replaceObjectGeometry(int index, sim::ObjectModel obj
   object.fixed = o.fixed || !(object.mass.mass_kg > 0.0);
   object.friction = o.friction;
   object.torsional = o.torsional;
-  object.initial_twist_world = o.initial_twist_world;
   if (o.geometry->collision.shape != object.geometry->collision.shape) {
     // It collides as it did (e.g. as its convex hull), now at the new size.
     try {
@@ -365,6 +372,9 @@ void SimulationController::setObjects(std::vector<sim::ObjectModel> objects,
   sim::makeObjectNamesUnique(objects);  // two cube.wrl: cube and cube_2
   scene_.objects = objects;
   scene_.plan.object_pose_world = poses;
+  // Start velocities stay the plan's; an object added starts at rest.
+  if (!scene_.plan.object_twist_world.empty())
+    scene_.plan.object_twist_world.resize(objects.size(), sim::Twist::Zero());
   // The hand's meshes and trees are shared with the new model; only the list changes.
   run_->setModel(sim::withObjects(run_->model(), std::move(objects)));
   run_->state().object_pose_world = std::move(poses);

@@ -36,6 +36,28 @@ constexpr const char* kPoseMoved =
     "Object.pose is gone: start poses live in the run plan, one 4x4 per object: "
     "RunPlan.object_poses (e.g. scenario.plan.object_poses = [pose]); Run.object_poses holds "
     "where the objects are now";
+// Object.linear_velocity and angular_velocity moved to the plan too.
+constexpr const char* kVelocityMoved =
+    "Object.linear_velocity and Object.angular_velocity are gone: start velocities live in the "
+    "run plan, one twist (vx, vy, vz, wx, wy, wz) per object: RunPlan.object_twists (e.g. "
+    "scenario.plan.object_twists = [[0.5, 0, 0, 0, 0, 1]]); Run.object_twists holds how the "
+    "objects move now";
+
+// RunPlan.object_twists from Python: (n, 6) finite values (an empty list: none).
+std::vector<sim::Twist> objectTwists(const py::handle& value) {
+  const auto a = realArray(value, "object_twists");
+  if (a.size() == 0) return {};
+  if (a.ndim() != 2 || a.shape(1) != 6)
+    throw std::invalid_argument("object_twists: expected shape (n, 6), got " + shapeText(a));
+  std::vector<sim::Twist> twists;
+  for (py::ssize_t i = 0; i < a.shape(0); ++i) {
+    const sim::Twist t = Eigen::Map<const sim::Twist>(a.data(i, 0));
+    if (!t.allFinite())
+      throw std::invalid_argument("object_twists[" + std::to_string(i) + "] is not finite");
+    twists.push_back(t);
+  }
+  return twists;
+}
 }  // namespace
 
 void bindObjects(py::module_& m) {
@@ -100,27 +122,16 @@ void bindObjects(py::module_& m) {
           "sets the density to mass / volume, as the scenario key mass_kg does.")
       .def_property(
           "linear_velocity",
-          [](const sim::ObjectModel& o) {
-            return Eigen::Vector3d(o.initial_twist_world.head<3>());
-          },
-          [](sim::ObjectModel& o, const py::object& v) {
-            const Eigen::Vector3d x = vector3(v, "linear_velocity");
-            if (!x.allFinite()) throw std::invalid_argument("linear_velocity is not finite");
-            o.initial_twist_world.head<3>() = x;
-          },
-          "Velocity of the centre of mass at the start of a run, world frame [m/s] (free "
-          "objects).")
+          [](const sim::ObjectModel&) -> py::object { throw py::attribute_error(kVelocityMoved); },
+          [](sim::ObjectModel&, const py::object&) { throw py::attribute_error(kVelocityMoved); },
+          "Gone: an object's start velocity is the run plan's (RunPlan.object_twists); reading "
+          "or setting it raises AttributeError saying so.")
       .def_property(
           "angular_velocity",
-          [](const sim::ObjectModel& o) {
-            return Eigen::Vector3d(o.initial_twist_world.tail<3>());
-          },
-          [](sim::ObjectModel& o, const py::object& v) {
-            const Eigen::Vector3d x = vector3(v, "angular_velocity");
-            if (!x.allFinite()) throw std::invalid_argument("angular_velocity is not finite");
-            o.initial_twist_world.tail<3>() = x;
-          },
-          "Angular velocity at the start of a run, world frame [rad/s] (free objects).");
+          [](const sim::ObjectModel&) -> py::object { throw py::attribute_error(kVelocityMoved); },
+          [](sim::ObjectModel&, const py::object&) { throw py::attribute_error(kVelocityMoved); },
+          "Gone: an object's start angular velocity is the run plan's (RunPlan.object_twists); "
+          "reading or setting it raises AttributeError saying so.");
   m.def(
       "load_object",
       [](const std::string& path, double scale, const std::string& name, double density) {
@@ -362,6 +373,23 @@ void bindRunPlan(py::module_& m) {
           "(no, 4, 4) start poses of the objects in the world, one per model object (empty: "
           "every object at the origin): the only place a start pose lives. A copy: assign a "
           "changed array or a list of 4x4 poses back. Run.reset() returns the objects here.")
+      .def_property(
+          "object_twists",
+          [](const RunPlan& p) {
+            py::array_t<double> out(
+                {static_cast<py::ssize_t>(p.object_twist_world.size()), py::ssize_t{6}});
+            auto o = out.mutable_unchecked<2>();
+            for (std::size_t i = 0; i < p.object_twist_world.size(); ++i)
+              for (int k = 0; k < 6; ++k)
+                o(static_cast<py::ssize_t>(i), k) = p.object_twist_world[i][k];
+            return out;
+          },
+          [](RunPlan& p, const py::object& twists) { p.object_twist_world = objectTwists(twists); },
+          "(no, 6) start twists of the objects, one per model object (empty: all at rest): the "
+          "velocity of the centre of mass [m/s] then the angular velocity [rad/s], world frame; "
+          "the only place a start velocity lives (a fixed object stays at rest whatever its "
+          "row says). A copy: assign a changed array or a list of 6-vectors back. Run.reset() "
+          "starts the objects moving so again.")
       .def_property_readonly(
           "has_controller", [](const RunPlan& p) { return p.controller.has_value(); },
           "Whether the plan runs seed 002's grasp controller (set in a scenario file).")
@@ -452,9 +480,9 @@ void bindScenario(py::module_& m) {
            py::arg("options") = py::none(), py::arg("plan") = py::none(),
            py::arg("description") = "",
            "A scenario built in Python: a hand (load_hand), objects (load_object, then free, "
-           "mass, velocities, friction, torsional), options (ground, contact, solver) and a "
-           "plan (duration, initial, set_trajectory, palm_pose, object_poses, "
-           "set_palm_motion). save() "
+           "mass, friction, torsional), options (ground, contact, solver) and a plan (duration, "
+           "initial, set_trajectory, palm_pose, object_poses, object_twists, set_palm_motion). "
+           "save() "
            "writes the file handsim-cli simulate runs to the same CSV.")
       .def_readonly("source_file", &Scenario::source_file,
                     "The file it was read from ('' when built in Python).")
@@ -463,8 +491,8 @@ void bindScenario(py::module_& m) {
           "hand", [](const Scenario& s) { return std::make_shared<hand::HandModel>(*s.hand); },
           "A copy of the scenario's hand.")
       .def_readwrite("objects", &Scenario::objects,
-                     "The objects (a copy: assign a changed list back); where they start is "
-                     "plan.object_poses.")
+                     "The objects (a copy: assign a changed list back); where they start and "
+                     "how fast are plan.object_poses and plan.object_twists.")
       .def_readwrite("options", &Scenario::options, "Step, gravity, ground, contact, solver.")
       .def_readwrite("plan", &Scenario::plan,
                      "The run plan (the scenario's own: changes stay in the scenario).")

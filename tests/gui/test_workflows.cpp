@@ -816,6 +816,50 @@ class WorkflowTest : public QObject {
     controller_->clearPerturbation();
   }
 
+  // Start velocities are the scene plan's, one per object: removing an object takes its own
+  // with it (the other keeps its), a new hand keeps them, an imported object starts at rest,
+  // a reset starts each so again, and a saved scene writes them where they were read from.
+  void startVelocitiesFollowTheirObjects() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("moving.json"));
+    QVERIFY(writeFile(
+        path,
+        "{\"format\": \"handsim-scenario\", \"version\": 1, \"hand\": \"barrett\",\n"
+        " \"duration_s\": 1, \"gravity_mps2\": [0, 0, 0], \"objects\": [\n"
+        "  {\"name\": \"a\", \"mesh\": \"objects/cube.wrl\", \"free\": true,\n"
+        "   \"pose\": {\"translation_m\": [0.5, 0, 0.3]}, \"linear_velocity_mps\": [0.1, 0, 0]},\n"
+        "  {\"name\": \"b\", \"mesh\": \"objects/cube.wrl\", \"free\": true,\n"
+        "   \"pose\": {\"translation_m\": [-0.5, 0, 0.3]}, \"linear_velocity_mps\": [0, 0.2, 0],\n"
+        "   \"angular_velocity_radps\": [0, 0, 1]}]}\n"));
+    QVERIFY2(window_->openFile(path), qPrintable(window_->lastError()));
+    using handsim::sim::Twist;
+    Twist b;
+    b << 0.0, 0.2, 0.0, 0.0, 0.0, 1.0;
+    QCOMPARE(controller_->liveState().object_twist_world.size(), std::size_t{2});
+    QVERIFY(controller_->liveState().object_twist_world[1] == b);
+    controller_->removeObject(0);
+    controller_->resetRun();
+    QCOMPARE(controller_->scenario().plan.object_twist_world.size(), std::size_t{1});
+    QVERIFY(controller_->liveState().object_twist_world.at(0) == b);
+    controller_->loadHand("barrett");
+    controller_->resetRun();
+    QVERIFY(controller_->liveState().object_twist_world.at(0) == b);
+    QVERIFY(window_->importObject(QStringLiteral(HANDSIM_SOURCE_DIR "/assets/objects/cube.wrl")));
+    controller_->setObjectFree(1, true);
+    controller_->resetRun();
+    QVERIFY(controller_->liveState().object_twist_world.at(0) == b);
+    QVERIFY(controller_->liveState().object_twist_world.at(1).isZero(0.0));
+    const QString saved = dir.filePath(QStringLiteral("saved.json"));
+    controller_->saveScene(saved.toStdString());
+    QFile file(saved);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const nlohmann::json doc = nlohmann::json::parse(file.readAll().toStdString());
+    QCOMPARE(doc.at("objects").size(), std::size_t{2});
+    QVERIFY(doc["objects"][0]["linear_velocity_mps"] == nlohmann::json({0.0, 0.2, 0.0}));
+    QVERIFY(doc["objects"][0]["angular_velocity_radps"] == nlohmann::json({0.0, 0.0, 1.0}));
+    QVERIFY(doc["objects"][1]["linear_velocity_mps"] == nlohmann::json({0.0, 0.0, 0.0}));
+  }
+
   // Two objects from the same file get names of their own (cube, cube_2) in the scene, the
   // Objects panel, the recorder's columns, the plot list and a saved scene, which opens again
   // with the same names.

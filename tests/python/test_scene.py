@@ -29,8 +29,6 @@ def test_a_scene_built_in_python_runs_in_the_cli_to_the_same_csv(cli, tmp_path):
     box.free = True
     pose = np.eye(4)
     pose[:3, 3] = [0.3, 0.0, half + 1e-4]
-    box.linear_velocity = [0.5, 0.0, 0.0]
-    box.angular_velocity = [0.0, 0.0, 1.0]
     box.friction = 0.4
     box.torsional = 0.002
 
@@ -56,6 +54,8 @@ def test_a_scene_built_in_python_runs_in_the_cli_to_the_same_csv(cli, tmp_path):
     plan.object_poses = [pose]  # start poses live in the plan, one per object
     assert plan.object_poses.shape == (1, 4, 4)
     assert np.array_equal(plan.object_poses[0], pose)
+    plan.object_twists = [[0.5, 0.0, 0.0, 0.0, 0.0, 1.0]]  # and start velocities: v then w
+    assert plan.object_twists.shape == (1, 6)
     plan.set_palm_motion("z", [(0.02, 0.1, 1.0, 0.05)], [(0.005, 2.0, 0.0, 1.0)])
 
     scenario = handsim.Scenario(hand, [box], options, plan, "built in Python")
@@ -92,7 +92,6 @@ def test_a_thrown_cube_slides_the_coulomb_distance():
     half = -np.asarray(handsim.load_mesh(box.source).vertices)[:, 2].min()
     pose = np.eye(4)
     pose[:3, 3] = [0.5, 0.0, half]
-    box.linear_velocity = [0.4, 0.0, 0.0]
     options = handsim.Options()
     options.ground.enabled = True
     options.ground.friction = 0.5
@@ -104,6 +103,7 @@ def test_a_thrown_cube_slides_the_coulomb_distance():
     palm[:3, 3] = [0.0, 0.0, 0.5]
     scenario.plan.palm_pose = palm
     scenario.plan.object_poses = [pose]
+    scenario.plan.object_twists = [[0.4, 0.0, 0.0, 0.0, 0.0, 0.0]]
     run = handsim.Run.from_scenario(scenario)
     run.run_to_end()
     slid = run.object_pose(0)[0, 3] - 0.5
@@ -141,12 +141,59 @@ def test_start_poses_are_the_plans_not_the_objects():
     assert np.array_equal(ra.object_pose(0), pa) and np.array_equal(rb.object_pose(0), pb)
 
 
+def test_start_velocities_are_the_plans_not_the_objects():
+    box = cube()
+    box.free = True
+    for name in ("linear_velocity", "angular_velocity"):
+        with pytest.raises(AttributeError, match="RunPlan.object_twists"):
+            getattr(box, name)
+        with pytest.raises(AttributeError, match="RunPlan.object_twists"):
+            setattr(box, name, [0.1, 0.0, 0.0])
+    plan = handsim.RunPlan()
+    assert plan.object_twists.shape == (0, 6)
+    with pytest.raises(ValueError, match=r"object_twists\[0\]"):
+        plan.object_twists = [[0.0, math.nan, 0.0, 0.0, 0.0, 0.0]]
+    with pytest.raises(ValueError, match=r"\(n, 6\)"):
+        plan.object_twists = [[0.1, 0.0, 0.0]]
+    assert plan.object_twists.shape == (0, 6)  # a refused value changes nothing
+    # Two runs of one model in zero gravity, each coasting at its own plan's velocity
+    # (x = x0 + v t); a reset after the object was stopped starts it at that velocity again.
+    options = handsim.Options()
+    options.gravity_world = [0.0, 0.0, 0.0]
+    model = handsim.Model(handsim.load_hand("barrett"), [box], options)
+    a, b = handsim.RunPlan(), handsim.RunPlan()
+    pa, pb = np.eye(4), np.eye(4)
+    pa[:3, 3] = [5.0, 0.0, 1.0]
+    pb[:3, 3] = [-5.0, 0.0, 1.0]
+    a.object_poses, b.object_poses = [pa], [pb]
+    va, vb = np.array([0.3, -0.2, 0.1, 0, 0, 0]), np.array([-0.5, 0.0, 0.4, 0, 0, 0])
+    a.object_twists, b.object_twists = [va], vb.reshape(1, 6)
+    assert np.array_equal(a.object_twists[0], va)
+    ra, rb = handsim.Run(model, a), handsim.Run(model, b)
+    assert np.array_equal(ra.object_twists[0], va) and np.array_equal(rb.object_twists[0], vb)
+    for _ in range(100):
+        ra.step()
+        rb.step()
+    t = ra.time
+    for run, p, v in ((ra, pa, va), (rb, pb, vb)):
+        com = run.object_pose(0)[:3, :3] @ box.centre_of_mass + run.object_pose(0)[:3, 3]
+        start = p[:3, :3] @ box.centre_of_mass + p[:3, 3]
+        assert np.allclose(com, start + v[:3] * t, rtol=0.0, atol=1e-12)
+    ra.object_twists[0][:] = 0.0
+    ra.reset()
+    assert np.array_equal(ra.object_twists[0], va) and np.array_equal(rb.object_twists[0], vb)
+    # The count is the model's: checked when a run takes the plan.
+    a.object_twists = [va, va]
+    with pytest.raises(ValueError, match="object twists"):
+        handsim.Run(model, a)
+
+
 def test_bad_scene_values_raise():
     box = handsim.load_object(handsim.asset_directory() + "/objects/cube.wrl")
     with pytest.raises(ValueError, match="mass"):
         box.mass = -1.0
     with pytest.raises(ValueError, match="finite"):
-        box.linear_velocity = [math.inf, 0, 0]
+        handsim.RunPlan().object_twists = [[math.inf, 0, 0, 0, 0, 0]]
     options = handsim.Options()
     with pytest.raises(ValueError, match="seed004"):
         options.contact.model = "springs"

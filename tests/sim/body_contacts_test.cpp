@@ -73,9 +73,9 @@ TEST(BodyContacts, AHeadOnCollisionOfTwoFreeBoxesIsInelasticAndKeepsMomentum) {
   ObjectModel a = box("a", size, true);
   ObjectModel b = box("b", size, true);
   a.friction = b.friction = 0.0;
-  a.initial_twist_world[0] = 0.05;
   auto model = compileModel(barrett(), {a, b}, opt);
-  SimState s = stateAt(*model, {at({5.0, 0.0, 1.0}), at({5.1 + 2e-4, 0.0, 1.0})});
+  SimState s = stateAt(*model, {at({5.0, 0.0, 1.0}), at({5.1 + 2e-4, 0.0, 1.0})}, {},
+                       {test::twist({0.05, 0.0, 0.0}), Twist::Zero()});
   const auto [p0, l0] = momentum(s, size, 1.0);
   bool touched = false;
   for (int i = 0; i < 200; ++i) {
@@ -104,10 +104,10 @@ TEST(BodyContacts, AnOffCentreCollisionKeepsLinearAndAngularMomentum) {
   ObjectModel a = box("a", size, true);
   ObjectModel b = box("b", size, true);
   a.friction = b.friction = 0.0;
-  a.initial_twist_world << 0.08, 0.0, 0.0, 0.0, 0.0, 0.05;
-  b.initial_twist_world << -0.02, 0.0, 0.0, 0.03, 0.0, 0.0;
   auto model = compileModel(barrett(), {a, b}, opt);
-  SimState s = stateAt(*model, {at({5.0, 0.0, 1.0}), at({5.1 + 2e-4, 0.04, 1.01})});
+  SimState s = stateAt(*model, {at({5.0, 0.0, 1.0}), at({5.1 + 2e-4, 0.04, 1.01})}, {},
+                       {test::twist({0.08, 0.0, 0.0}, {0.0, 0.0, 0.05}),
+                        test::twist({-0.02, 0.0, 0.0}, {0.03, 0.0, 0.0})});
   const auto [p0, l0] = momentum(s, size, 1.0);
   bool touched = false;
   for (int i = 0; i < 300; ++i) {
@@ -150,9 +150,9 @@ TEST(BodyContacts, ASmallCubeOnALargeFreePlateStopsAtItsFace) {
   opt.gravity_world.setZero();
   ObjectModel plate = box("plate", {0.1, 0.1, 0.002}, true);
   ObjectModel cube = box("cube", {0.01, 0.01, 0.01}, true, 50000.0);
-  cube.initial_twist_world[2] = -0.3;
   auto model = compileModel(barrett(), {plate, cube}, opt);
-  SimState s = stateAt(*model, {at({5.0, 0.0, 1.0}), at({5.0, 0.0, 1.0065})});
+  SimState s = stateAt(*model, {at({5.0, 0.0, 1.0}), at({5.0, 0.0, 1.0065})}, {},
+                       {Twist::Zero(), test::twist({0.0, 0.0, -0.3})});
   const double mp = 0.02, mc = 0.05;
   const double e0 = 0.5 * mc * 0.09;
   double closest = 1.0;
@@ -208,10 +208,10 @@ TEST(BodyContacts, ABoxSlidingOnATableBoxDeceleratesAtMuG) {
   ObjectModel b = box("box", {0.1, 0.1, 0.1}, true);
   table.friction = 0.8;
   b.friction = 0.3;
-  b.initial_twist_world[0] = 1.0;
   auto model = compileModel(barrett(), {table, b}, opt);
   SimState s = stateAt(
-      *model, {at({5.0, 0.0, -0.05}), at({4.7, 0.0, 0.05 - opt.contact.constraint()->slop})});
+      *model, {at({5.0, 0.0, -0.05}), at({4.7, 0.0, 0.05 - opt.contact.constraint()->slop})}, {},
+      {Twist::Zero(), test::twist({1.0, 0.0, 0.0})});
   const double x0 = s.object_pose_world[1].translation().x();
   while (s.time < 0.2 - 1e-9) step(*model, s);
   const double a = 0.3 * 9.81, t = s.time;

@@ -76,11 +76,11 @@ TEST(CarriedEnergy, AnObjectMovingWithThePalmHasRatioOne) {
   opt.gravity_world.setZero();
   sim::ObjectModel o = test::boxObject("box", {0.1, 0.1, 0.1}, true, 1000.0);
   const Eigen::Vector3d v0(0.12, -0.05, 0.0);
-  o.initial_twist_world.head<3>() = v0;
   auto model = sim::compileModel(barrett(), {o}, opt);
   sim::RunPlan plan;
   plan.duration = 1.0;
   plan.object_pose_world = {test::at({0.6, 0.0, 0.3})};
+  plan.object_twist_world = {test::twist(v0)};
   // Reaches its cruise speed within the first step and keeps it to the end.
   plan.palm_motion.axis(sim::PalmMotion::X).segments.append(
       sim::TrapezoidalProfile(0.0, 10.0, v0.x(), 1e5));

@@ -93,9 +93,9 @@ TEST(ContactMechanics, AnEdgeHittingAFaceGainsNoEnergy) {
   ObjectModel moving = cube("moving", 0.05, 0.2);
   Eigen::Isometry3d moving_pose = test::at({5.0 - 0.09, 0.0, 0.0});
   moving_pose.linear() = Eigen::AngleAxisd(kPi / 4.0, Eigen::Vector3d::UnitZ()).toRotationMatrix();
-  moving.initial_twist_world[0] = 0.1;
   auto model = compileModel(test::barrettHand(), {moving, fixed}, opt);
-  SimState s = test::stateAt(*model, {moving_pose, test::at({5.0, 0.0, 0.0})});
+  SimState s = test::stateAt(*model, {moving_pose, test::at({5.0, 0.0, 0.0})}, {},
+                             {test::twist({0.1, 0.0, 0.0}), Twist::Zero()});
   const double e0 = test::freeKineticEnergy(*model, s);
   bool touched = false;
   for (int i = 0; i < 1000; ++i) {
@@ -128,11 +128,10 @@ TEST(ContactMechanics, RandomCollisionsOfFreeCubesNeverGainEnergy) {
     Eigen::Isometry3d b_pose = test::at({5.0 + 0.06, 0.01 * u(rng), 0.01 * u(rng)});
     a_pose.linear() = randomRotation();
     b_pose.linear() = randomRotation();
-    a.initial_twist_world[0] = 0.5;
-    b.initial_twist_world[0] = -0.5;
     a.friction = b.friction = 0.5;
     auto model = compileModel(test::barrettHand(), {a, b}, opt);
-    SimState s = test::stateAt(*model, {a_pose, b_pose});
+    SimState s = test::stateAt(*model, {a_pose, b_pose}, {},
+                               {test::twist({0.5, 0.0, 0.0}), test::twist({-0.5, 0.0, 0.0})});
     const double e0 = test::freeKineticEnergy(*model, s);
     bool hit = false;
     for (int i = 0; i < 300; ++i) {
@@ -227,9 +226,9 @@ TEST(ContactMechanics, ACubeSpinningOnTheGroundSlowsTheSameAtEveryYaw) {
     Eigen::Isometry3d pose = test::at({5.0, 0.0, 0.5 * a - opt.contact.constraint()->slop});
     pose.linear() =
         Eigen::AngleAxisd(yaw_deg * kPi / 180.0, Eigen::Vector3d::UnitZ()).toRotationMatrix();
-    o.initial_twist_world[5] = 10.0;
     auto model = compileModel(test::barrettHand(), {o}, opt);
-    SimState s = test::stateAt(*model, {pose});
+    SimState s =
+        test::stateAt(*model, {pose}, {}, {test::twist(Eigen::Vector3d::Zero(), {0.0, 0.0, 10.0})});
     for (int i = 0; i < 10; ++i) step(*model, s);
     const double w0 = s.object_twist_world[0][5], t0 = s.time;
     for (int i = 0; i < 50; ++i) step(*model, s);
@@ -261,18 +260,19 @@ TEST(ContactMechanics, ABoxSpinningOnItsFaceSlowsAtTheMomentOfUniformPressure) {
     opt.contact.constraint()->torsional = 0.0;
     std::vector<ObjectModel> objects;
     std::vector<Eigen::Isometry3d> poses;
+    std::vector<Twist> twists = {test::twist(Eigen::Vector3d::Zero(), {0.0, 0.0, 8.0})};
     const double base = on_table ? 0.1 : 0.0;  // the table's top
     objects.push_back(test::boxObject("box", {a, b, c}, true, 500.0));
     poses.push_back(test::at({5.0, 0.0, base + 0.5 * c - opt.contact.constraint()->slop}));
     objects.back().friction = mu;
-    objects.back().initial_twist_world[5] = 8.0;
     if (on_table) {
       objects.push_back(test::boxObject("table", {0.2, 0.2, 0.1}, false, 500.0));
       poses.push_back(test::at({5.0, 0.0, 0.05}));
+      twists.push_back(Twist::Zero());
       objects.back().friction = mu;
     }
     auto model = compileModel(test::barrettHand(), objects, opt);
-    SimState s = test::stateAt(*model, poses);
+    SimState s = test::stateAt(*model, poses, {}, twists);
     for (int i = 0; i < 10; ++i) step(*model, s);
     const double w0 = s.object_twist_world[0][5], t0 = s.time;
     for (int i = 0; i < 50; ++i) step(*model, s);

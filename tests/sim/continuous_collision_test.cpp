@@ -43,11 +43,9 @@ Eigen::Isometry3d farPalm() {
   return palm;
 }
 
-ObjectModel cubeMoving(const Eigen::Vector3d& velocity) {
-  ObjectModel cube =
-      test::meshObject("cube", geometry::makeBox(Eigen::Vector3d::Constant(kCube)), kCubeMass);
-  cube.initial_twist_world.head<3>() = velocity;
-  return cube;
+// The free cube (its start velocity is the plan's or the state's: test::twist).
+ObjectModel freeCube() {
+  return test::meshObject("cube", geometry::makeBox(Eigen::Vector3d::Constant(kCube)), kCubeMass);
 }
 
 Options options(bool seed004) {
@@ -81,6 +79,7 @@ struct Drop {
 Drop dropOnPlate(bool seed004, double z0, double vz, int steps, bool ground = false) {
   std::vector<ObjectModel> objects;
   std::vector<Eigen::Isometry3d> poses;
+  std::vector<Twist> twists;
   Options opt = options(seed004);
   if (ground) {
     opt.ground.enabled = true;
@@ -88,12 +87,14 @@ Drop dropOnPlate(bool seed004, double z0, double vz, int steps, bool ground = fa
   } else {
     objects.push_back(test::boxObject("plate", {0.1, 0.1, kPlate}, false, 1000.0));
     poses.push_back(Eigen::Isometry3d::Identity());
+    twists.push_back(Twist::Zero());
   }
-  objects.push_back(cubeMoving({0.0, 0.0, vz}));
+  objects.push_back(freeCube());
   poses.push_back(test::at({0.0, 0.0, z0}));
+  twists.push_back(test::twist({0.0, 0.0, vz}));
   const std::size_t c = objects.size() - 1;
   const auto model = compileModel(gripper(), objects, opt);
-  SimState s = makeState(*model, {}, farPalm(), poses);
+  SimState s = makeState(*model, {}, farPalm(), poses, twists);
   Drop d;
   d.start_energy = cubeEnergy(s, c);
   for (int i = 0; i < steps; ++i) {
@@ -170,11 +171,11 @@ namespace {
 void throwAtAFreePlate(bool seed004, double sink) {
   Options opt = options(seed004);
   opt.gravity_world.setZero();
-  const ObjectModel cube = cubeMoving({0.0, 0.0, -20.0});
   const ObjectModel plate = test::boxObject("plate", {0.1, 0.1, kPlate}, true, 1000.0);
-  const auto model = compileModel(gripper(), {plate, cube}, opt);
+  const auto model = compileModel(gripper(), {plate, freeCube()}, opt);
   SimState s = makeState(*model, {}, farPalm(),
-                         {Eigen::Isometry3d::Identity(), test::at({0.0, 0.0, kThrowZ})});
+                         {Eigen::Isometry3d::Identity(), test::at({0.0, 0.0, kThrowZ})},
+                         {Twist::Zero(), test::twist({0.0, 0.0, -20.0})});
   const double mass[2] = {0.1 * 0.1 * kPlate * 1000.0, kCubeMass};
   const Eigen::Vector3d size[2] = {{0.1, 0.1, kPlate}, Eigen::Vector3d::Constant(kCube)};
   const auto momentum = [&] {
@@ -225,16 +226,18 @@ TEST(ContinuousCollision, SlowBodiesRunBitForBitAsWithoutTheStage) {
   for (const bool seed004 : {false, true}) {
     const ObjectModel plate = test::boxObject("plate", {0.1, 0.1, kPlate}, false, 1000.0);
     const double z = kPlateTop + 0.5 * kCube - 5e-5;
-    const ObjectModel slider = cubeMoving({0.2, 0.0, 0.0});
-    const ObjectModel resting = cubeMoving(Eigen::Vector3d::Zero());
+    const ObjectModel slider = freeCube();
+    const ObjectModel resting = freeCube();
     const std::vector<Eigen::Isometry3d> poses = {
         Eigen::Isometry3d::Identity(), test::at({-0.03, 0.0, z}), test::at({0.0, 0.03, z})};
+    const std::vector<Twist> twists = {Twist::Zero(), test::twist({0.2, 0.0, 0.0}), Twist::Zero()};
     Options with = options(seed004), without = options(seed004);
     with.contact.continuous = true;
     without.contact.continuous = false;
     const auto a = compileModel(gripper(), {plate, slider, resting}, with);
     const auto b = compileModel(gripper(), {plate, slider, resting}, without);
-    SimState sa = makeState(*a, {}, farPalm(), poses), sb = makeState(*b, {}, farPalm(), poses);
+    SimState sa = makeState(*a, {}, farPalm(), poses, twists),
+             sb = makeState(*b, {}, farPalm(), poses, twists);
     for (int i = 0; i < 300; ++i) {
       step(*a, sa);
       step(*b, sb);
@@ -261,10 +264,10 @@ void throwAtThePalm(bool seed004, double sink) {
   opt.gravity_world.setZero();
   const Eigen::Vector3d palm = farPalm().translation();
   const double face = palm.z() - 0.04;  // the palm's bottom face, world z [m]
-  const ObjectModel cube = cubeMoving({0, 0, 60.0});
-  const auto model = compileModel(gripper(), {cube}, opt);
-  SimState s = makeState(*model, {}, farPalm(),
-                         {test::at({palm.x(), palm.y(), face - 0.5 * kCube - 0.065})});
+  const auto model = compileModel(gripper(), {freeCube()}, opt);
+  SimState s =
+      makeState(*model, {}, farPalm(), {test::at({palm.x(), palm.y(), face - 0.5 * kCube - 0.065})},
+                {test::twist({0, 0, 60.0})});
   const double e0 = 0.5 * kCubeMass * 60.0 * 60.0;
   double highest = -1e9;
   for (int i = 0; i < 200; ++i) {
@@ -304,10 +307,10 @@ TEST(ContinuousCollision, ACubeThrownAt20MpsStopsOnAFlatSquare) {
   ObjectModel flat;
   flat.name = "square";
   flat.geometry = geometry;
-  const ObjectModel cube = cubeMoving({0.0, 0.0, -20.0});
-  const auto model = compileModel(gripper(), {flat, cube}, options(false));
+  const auto model = compileModel(gripper(), {flat, freeCube()}, options(false));
   SimState s = makeState(*model, {}, farPalm(),
-                         {Eigen::Isometry3d::Identity(), test::at({0.0, 0.0, 0.03 + 0.5 * kCube})});
+                         {Eigen::Isometry3d::Identity(), test::at({0.0, 0.0, 0.03 + 0.5 * kCube})},
+                         {Twist::Zero(), test::twist({0.0, 0.0, -20.0})});
   double lowest = 1e9;
   for (int i = 0; i < 200; ++i) {
     step(*model, s);
@@ -349,10 +352,10 @@ void throwAtAJaw(bool seed004, double sink) {
   Options opt = options(seed004);
   opt.gravity_world.setZero();
   const Eigen::Vector3d palm = farPalm().translation();
-  const ObjectModel cube = cubeMoving({40.0, 0.0, 0.0});
-  const auto model = compileModel(gripper(), {cube}, opt);
+  const auto model = compileModel(gripper(), {freeCube()}, opt);
   SimState s =
-      makeState(*model, {}, farPalm(), {test::at(palm + Eigen::Vector3d(-0.114, 0.0, 0.045))});
+      makeState(*model, {}, farPalm(), {test::at(palm + Eigen::Vector3d(-0.114, 0.0, 0.045))},
+                {test::twist({40.0, 0.0, 0.0})});
   const double e0 = 0.5 * kCubeMass * 40.0 * 40.0;
   double closest = 1e9;  // least distance of the cube's centre outside the jaw's outer face
   for (int i = 0; i < 100; ++i) {

@@ -52,9 +52,8 @@ TEST(FreeBody, FreeFallMatchesTheClosedForm) {
     opt.dt = dt;
     ObjectModel o = box({0.1, 0.1, 0.1}, 1000.0);
     const Eigen::Vector3d v0(0.3, -0.2, 1.0);
-    o.initial_twist_world.head<3>() = v0;
     auto model = compileModel(barrett(), {o}, opt);
-    SimState s = test::stateAt(*model, {test::at({5.0, 0.0, 1.0})});
+    SimState s = test::stateAt(*model, {test::at({5.0, 0.0, 1.0})}, {}, {test::twist(v0)});
     const int steps = static_cast<int>(std::lround(1.0 / dt));
     for (int i = 0; i < steps; ++i) step(*model, s);
     const double t = s.time;
@@ -86,11 +85,11 @@ SpinResult spin(const Eigen::Vector3d& omega0, int axis, double seconds) {
   Options opt;
   opt.gravity_world.setZero();
   ObjectModel o = box(size, 500.0);
-  o.initial_twist_world.tail<3>() = omega0;
   const double m = 500.0 * size.prod();
   const Eigen::Matrix3d I = boxInertia(size, m);
   auto model = compileModel(barrett(), {o}, opt);
-  SimState s = test::stateAt(*model, {test::at({5.0, 0.0, 0.0})});
+  SimState s = test::stateAt(*model, {test::at({5.0, 0.0, 0.0})}, {},
+                             {test::twist(Eigen::Vector3d::Zero(), omega0)});
   auto energy = [&](const SimState& st) {
     const Eigen::Matrix3d R = st.object_pose_world[0].linear();
     const Eigen::Vector3d w = st.object_twist_world[0].tail<3>();
@@ -259,9 +258,10 @@ TEST(FreeBody, AFinelyMeshedBoxRestsOnAFewPointsOfItsFootprint) {
 TEST(FreeBody, ANonFiniteVelocityStopsTheObjectWithAWarning) {
   Options opt;
   ObjectModel o = box({0.1, 0.1, 0.1}, 1000.0);
-  o.initial_twist_world[4] = std::nan("");
   auto model = compileModel(barrett(), {o}, opt);
   SimState s = test::stateAt(*model, {test::at({5.0, 0.0, 1.0})});
+  // Written into the state between steps (as the GUI and Python may; a plan's is refused).
+  s.object_twist_world[0][4] = std::nan("");
   for (int i = 0; i < 10; ++i) step(*model, s);
   EXPECT_GE(s.warning_count, 1);
   EXPECT_EQ(s.object_stopped[0], 1);
@@ -276,9 +276,9 @@ TEST(FreeBody, AnExplodingSceneStopsTheObjectInsideTheWorldBox) {
   // makes it faster than the runaway bound first).
   Options opt;
   ObjectModel o = box({0.1, 0.1, 0.1}, 1000.0);
-  o.initial_twist_world.head<3>() = Eigen::Vector3d(0.0, 0.0, -99.0);
   auto model = compileModel(barrett(), {o}, opt);
-  SimState s = test::stateAt(*model, {test::at({5.0, 0.0, 1.0})});
+  SimState s = test::stateAt(*model, {test::at({5.0, 0.0, 1.0})}, {},
+                             {test::twist(Eigen::Vector3d(0.0, 0.0, -99.0))});
   for (int i = 0; i < 3000; ++i) step(*model, s);
   EXPECT_GE(s.warning_count, 1);
   EXPECT_EQ(s.object_stopped[0], 1);
@@ -333,12 +333,13 @@ TEST(FreeBody, ScenarioKeysAreReadCheckedAndWrittenBack) {
   EXPECT_TRUE(sc.options.ground.enabled);
   EXPECT_EQ(sc.options.ground.height, -0.1);
   EXPECT_EQ(sc.options.ground.friction, 0.3);
-  EXPECT_EQ(sc.objects[0].initial_twist_world[1], 2.0);
-  EXPECT_EQ(sc.objects[0].initial_twist_world[5], 4.0);
+  ASSERT_EQ(sc.plan.object_twist_world.size(), 1u);  // the start velocity is the plan's
+  EXPECT_EQ(sc.plan.object_twist_world[0][1], 2.0);
+  EXPECT_EQ(sc.plan.object_twist_world[0][5], 4.0);
   const Scenario back = parseScenario(scenarioToJson(sc, dir + "y.json"), dir + "y.json");
   EXPECT_FALSE(back.objects[0].fixed);
   EXPECT_EQ(back.objects[0].mass.mass_kg, sc.objects[0].mass.mass_kg);
-  EXPECT_EQ(back.objects[0].initial_twist_world, sc.objects[0].initial_twist_world);
+  EXPECT_EQ(back.plan.object_twist_world, sc.plan.object_twist_world);
   EXPECT_EQ(back.options.ground.height, -0.1);
   EXPECT_EQ(back.options.contact.mu, 0.7);
   // Located errors.

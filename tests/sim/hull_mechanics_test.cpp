@@ -57,11 +57,10 @@ TEST(HullMechanics, RandomCollisionsNeverGainEnergyAndKeepMomentum) {
     Eigen::Isometry3d b_pose = test::at({5.0 + 0.06, 0.01 * u(rng), 0.01 * u(rng)});
     a_pose.linear() = randomRotation();
     b_pose.linear() = randomRotation();
-    a.initial_twist_world[0] = 0.5;
-    b.initial_twist_world[0] = -0.5;
     a.friction = b.friction = 0.5;
     auto model = compileModel(test::barrettHand(), {a, b}, opt);
-    SimState s = test::stateAt(*model, {a_pose, b_pose});
+    SimState s = test::stateAt(*model, {a_pose, b_pose}, {},
+                               {test::twist({0.5, 0.0, 0.0}), test::twist({-0.5, 0.0, 0.0})});
     auto momentum = [&]() {
       return Eigen::Vector3d(model->objects[0].mass.mass_kg * s.object_twist_world[0].head<3>() +
                              model->objects[1].mass.mass_kg * s.object_twist_world[1].head<3>());

@@ -33,16 +33,15 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-// A 0.3 m x 0.3 m x 0.05 m box of 0.2 kg at `vz`.
-ObjectModel flatBox(double vz) {
-  ObjectModel o = test::meshObject("slab", geometry::makeBox({0.3, 0.3, 0.05}), 0.2);
-  o.initial_twist_world[2] = vz;
-  return o;
+// A 0.3 m x 0.3 m x 0.05 m box of 0.2 kg.
+ObjectModel flatBox() {
+  return test::meshObject("slab", geometry::makeBox({0.3, 0.3, 0.05}), 0.2);
 }
 
-// A state of the flat box's `model` with its bottom face `gap` above the ground.
-SimState flatBoxState(const Model& model, double gap) {
-  return test::stateAt(model, {test::at(Eigen::Vector3d(5.0, 0.0, 0.025 + gap))});
+// A state of the flat box's `model` with its bottom face `gap` above the ground, moving at `vz`.
+SimState flatBoxState(const Model& model, double gap, double vz) {
+  return test::stateAt(model, {test::at(Eigen::Vector3d(5.0, 0.0, 0.025 + gap))}, {},
+                       {test::twist({0.0, 0.0, vz})});
 }
 
 Options explicitOptions(double dt, double g2) {
@@ -66,8 +65,8 @@ struct Bounce {
 };
 
 Bounce bounce(const Options& opt, double v0) {
-  auto model = compileModel(test::barrettHand(), {flatBox(-v0)}, opt);
-  SimState s = flatBoxState(*model, 1e-4);
+  auto model = compileModel(test::barrettHand(), {flatBox()}, opt);
+  SimState s = flatBoxState(*model, 1e-4, -v0);
   int first = -1, last = -1;
   for (int i = 0; i < 100000 && last < 0; ++i) {
     step(*model, s);
@@ -135,8 +134,8 @@ TEST(PenaltyExplicit, StepBoundSeparatesSettlingFromBlowUp) {
     opt.contact.volumePenalty()->penalty.filter_natural_frequency_radps =
         2.0 * kPi * 1e6;  // the true rate
     // At rest at eq. 6's equilibrium depth m g / g1, nudged down at 1 mm/s.
-    auto model = compileModel(test::barrettHand(), {flatBox(-1e-3)}, opt);
-    SimState s = flatBoxState(*model, -m * 9.81 / g1);
+    auto model = compileModel(test::barrettHand(), {flatBox()}, opt);
+    SimState s = flatBoxState(*model, -m * 9.81 / g1, -1e-3);
     double late = 0.0;  // the largest speed over the last 500 steps
     for (int i = 0; i < 3000; ++i) {
       step(*model, s);

@@ -150,16 +150,19 @@ TEST(SphereMechanics, TwoBallsCollideKeepingMomentumInEitherOrder) {
   ObjectModel b = ball("b");
   const Eigen::Isometry3d a_pose = ballAt({5.0 - 0.05, 0.0, 1.0});
   const Eigen::Isometry3d b_pose = ballAt({5.0 + 0.05, 0.01, 1.0});
-  a.initial_twist_world[0] = 0.5;
-  b.initial_twist_world[0] = -0.5;
+  const Twist a_twist = test::twist({0.5, 0.0, 0.0}), b_twist = test::twist({-0.5, 0.0, 0.0});
   Eigen::Matrix<double, 6, 1> end_a[2], end_b[2];
   for (int order = 0; order < 2; ++order) {
     auto model = compileModel(test::barrettHand(),
                               order == 0 ? std::vector<ObjectModel>{a, b}
                                          : std::vector<ObjectModel>{b, a},
                               opt);
-    SimState s = test::stateAt(*model, order == 0 ? std::vector<Eigen::Isometry3d>{a_pose, b_pose}
-                                                  : std::vector<Eigen::Isometry3d>{b_pose, a_pose});
+    SimState s = test::stateAt(
+        *model,
+        order == 0 ? std::vector<Eigen::Isometry3d>{a_pose, b_pose}
+                   : std::vector<Eigen::Isometry3d>{b_pose, a_pose},
+        {},
+        order == 0 ? std::vector<Twist>{a_twist, b_twist} : std::vector<Twist>{b_twist, a_twist});
     const std::size_t ia = order == 0 ? 0 : 1, ib = 1 - ia;
     const double m = model->objects[0].mass.mass_kg;
     auto momentum = [&]() {

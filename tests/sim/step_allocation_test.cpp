@@ -165,13 +165,15 @@ TEST(StepAllocation, FastObjectsStoppedByContinuousCollisionDoNotAllocate) {
   // arrival brings more contacts than any step before), the same run again is counted.
   std::vector<ObjectModel> objects;
   std::vector<Eigen::Isometry3d> start;
+  std::vector<Twist> moving;
   objects.push_back(test::boxObject("plate", {0.2, 0.2, 0.002}, false, 1000.0));
   start.push_back(Eigen::Isometry3d::Identity());
+  moving.push_back(Twist::Zero());
   for (int i = 0; i < 8; ++i) {
     const double x = -0.07 + 0.02 * i;
     objects.push_back(test::boxObject("cube", {0.01, 0.01, 0.01}, true, 1000.0));
     start.push_back(test::at({x, 0.0, 0.0065 + 0.012 * i}));
-    objects.back().initial_twist_world[2] = -5.0;
+    moving.push_back(test::twist({0.0, 0.0, -5.0}));
   }
   Options opt;
   opt.gravity_world.setZero();
@@ -179,7 +181,7 @@ TEST(StepAllocation, FastObjectsStoppedByContinuousCollisionDoNotAllocate) {
                             objects, opt);
   Eigen::Isometry3d palm = Eigen::Isometry3d::Identity();
   palm.translation() = Eigen::Vector3d(5.0, 5.0, 5.0);
-  SimState s = makeState(*model, {}, palm, start);
+  SimState s = makeState(*model, {}, palm, start, moving);
   const std::vector<Eigen::Isometry3d> poses = s.object_pose_world;
   const std::vector<Twist> twists = s.object_twist_world;
   for (int i = 0; i < 40; ++i) step(*model, s);
@@ -259,11 +261,13 @@ TEST(StepAllocation, AnalyticSpheresDoNotAllocate) {
     ObjectModel o = loadObject(ball_file, {}, name);
     o.fixed = !free;
     sc.plan.object_pose_world.push_back(test::at(at));
+    sc.plan.object_twist_world.push_back(Twist::Zero());
     return o;
   };
   sc.objects.push_back(ball("on_ground", {5.0, 0.0, 0.03 - 1e-5}, true));
   sc.objects.push_back(test::boxObject("table", {0.2, 0.2, 0.1}, false, 1000.0));
   sc.plan.object_pose_world.push_back(test::at({5.5, 0.0, 0.05}));
+  sc.plan.object_twist_world.push_back(Twist::Zero());
   sc.objects.push_back(ball("on_table", {5.5, 0.0, 0.13 - 1e-5}, true));
   sc.objects.push_back(ball("fixed_ball", {6.0, 0.0, 0.03}, false));
   sc.objects.push_back(ball("on_ball", {6.0, 0.0, 0.09 - 1e-5}, true));

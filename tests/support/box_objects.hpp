@@ -52,11 +52,21 @@ inline Eigen::Isometry3d at(const Eigen::Vector3d& p) {
   return pose;
 }
 
+/// A start twist: the centre of mass moving at `v` [m/s], the body turning at `w` [rad/s],
+/// world frame.
+inline sim::Twist twist(const Eigen::Vector3d& v,
+                        const Eigen::Vector3d& w = Eigen::Vector3d::Zero()) {
+  sim::Twist t;
+  t << v, w;
+  return t;
+}
+
 /// sim::makeState with the palm at the world origin and the objects at `poses` (one per
-/// object of the model).
+/// object of the model), moving with `twists` (one per object; empty: all at rest).
 inline sim::SimState stateAt(const sim::Model& model, const std::vector<Eigen::Isometry3d>& poses,
-                             const std::vector<double>& actuators = {}) {
-  return sim::makeState(model, actuators, Eigen::Isometry3d::Identity(), poses);
+                             const std::vector<double>& actuators = {},
+                             const std::vector<sim::Twist>& twists = {}) {
+  return sim::makeState(model, actuators, Eigen::Isometry3d::Identity(), poses, twists);
 }
 
 /// The shipped BarrettHand, loaded once (the engine tests' hand, far from their objects).

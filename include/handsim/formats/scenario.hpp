@@ -28,8 +28,9 @@ struct Scenario {
   std::string palm_link;
   std::string arm_ref, arm_flange;
   Eigen::Isometry3d arm_mount = Eigen::Isometry3d::Identity();
-  /// The objects: shapes, materials, masses. Their start poses are the plan's
-  /// (plan.object_pose_world, one per object, as the file's "pose" keys give them).
+  /// The objects: shapes, materials, masses. Their start poses and velocities are the plan's
+  /// (plan.object_pose_world and plan.object_twist_world, one per object, as the file's "pose",
+  /// "linear_velocity_mps" and "angular_velocity_radps" keys give them).
   std::vector<ObjectModel> objects;
   Options options;
   RunPlan plan;

@@ -44,9 +44,9 @@ PlannerModel compilePlannerModel(std::shared_ptr<const hand::HandModel> hand,
                                  std::vector<HandContactPoint> contact_points = {},
                                  std::uint64_t eigengrasp_seed = 1);
 
-/// The object as the hand closes on it (docs/planner.md, "Closing quality"): at the origin,
-/// at rest, hand-object friction `friction`; free with the mass of `density` [kg/m^3] (or
-/// `mass_kg` when > 0) when its mesh is closed, else fixed.
+/// The object as the hand closes on it (docs/planner.md, "Closing quality"): hand-object
+/// friction `friction`; free with the mass of `density` [kg/m^3] (or `mass_kg` when > 0) when
+/// its mesh is closed, else fixed. The closing plan starts it at the origin, at rest.
 sim::ObjectModel closingObject(const sim::ObjectModel& object, double friction, double density,
                                double mass_kg = 0.0);
 

@@ -128,8 +128,9 @@ std::shared_ptr<const HandGeometry> buildHandGeometry(const hand::HandModel& han
 /// handsim/formats/model_loader.hpp, reads those).
 std::shared_ptr<const HandGeometry> handGeometryInMemory(const hand::HandModel& hand, int kdop_k);
 
-/// An object of the scene: its geometry, material and mass. Where it starts is the run's
-/// (RunPlan::object_pose_world), where it is the state's (SimState::object_pose_world).
+/// An object of the scene: its geometry, material and mass. Where it starts and how fast it
+/// moves then are the run's (RunPlan::object_pose_world, RunPlan::object_twist_world), where it
+/// is and how it moves the state's (SimState::object_pose_world, object_twist_world).
 struct ObjectModel {
   std::string name;    ///< shown to the user (the file stem by default)
   std::string source;  ///< file the mesh was read from, as resolved ("" when made in code)
@@ -146,9 +147,6 @@ struct ObjectModel {
   /// free object (false) moves under gravity and its contacts (docs/free-objects.md); it needs
   /// a mass (a closed mesh).
   bool fixed = true;
-  /// Velocity of the centre of mass then angular velocity at the start of a run, world frame
-  /// [m/s; rad/s] (free objects only).
-  Eigen::Matrix<double, 6, 1> initial_twist_world = Eigen::Matrix<double, 6, 1>::Zero();
   /// The distinct vertices of the collision mesh, object frame [m]: the points a free object
   /// rests on the ground with (filled by compileModel).
   std::vector<Eigen::Vector3d> support_points;

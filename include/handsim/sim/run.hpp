@@ -38,6 +38,11 @@ struct RunPlan {
   /// reset() puts these back. Two grasp candidates around one object are two plans on one
   /// model.
   std::vector<Eigen::Isometry3d> object_pose_world;
+  /// Each object's twist at the start: the velocity of its centre of mass, then its angular
+  /// velocity, world frame [m/s; rad/s], one per model object (empty: every object at rest).
+  /// The only place a start velocity lives, as object_pose_world for poses; a fixed object
+  /// stays at rest whatever its entry says (sim::makeState ignores it).
+  std::vector<Twist> object_twist_world;
   std::vector<double> initial;          ///< actuator positions [actuator unit] (na, or empty: 0)
   std::vector<double> initial_tendons;  ///< retractions [m] (nt, or empty: nearest 0)
   /// References per actuator (na, or empty); an actuator without one tracks its command.
@@ -87,9 +92,9 @@ class Run {
   /// The grasp controller, if the plan has one.
   const HybridGraspController* controller() const { return controller_ ? &*controller_ : nullptr; }
 
-  /// Back to the plan's initial state (actuators, tendons, palm, arm and object poses as the plan
-  /// gives them; the model is only read): time 0, controller restarted, recorder cleared and
-  /// the first row recorded.
+  /// Back to the plan's initial state (actuators, tendons, palm, arm, object poses and twists
+  /// as the plan gives them; the model is only read): time 0, controller restarted, recorder
+  /// cleared and the first row recorded.
   void reset();
   /// One fixed step: the controller, the references at the end of the step (trajectories or
   /// commands), sim::step, and a recorder row when due. Afterwards state().time is the step
@@ -111,8 +116,11 @@ class Run {
   /// A new plan (trajectories, initial state, controller, duration), then reset().
   void setPlan(RunPlan plan);
   /// The same hand with other objects or options (e.g. an object added in the GUI): the state
-  /// keeps everything, object arrays follow the new list (SimState::object_pose_world of
-  /// surviving indices is kept). Throws std::invalid_argument for a model of another hand.
+  /// keeps everything, object arrays follow the new list (SimState::object_pose_world and
+  /// object_twist_world of surviving indices are kept; new objects start at the world origin,
+  /// at rest, as matchObjects does). The plan is untouched: a plan with start poses or twists
+  /// for another object count must be replaced (setPlan) before reset(). Throws
+  /// std::invalid_argument for a model of another hand.
   void setModel(std::shared_ptr<const Model> model);
   /// After setModel: when the model brings other recorder columns (an object made free brings
   /// its pose, energies and contact pairs; the ground plane its pairs), the recorder changes

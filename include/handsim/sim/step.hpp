@@ -28,13 +28,17 @@ namespace handsim::sim {
 /// A state at rest on `model`: actuators at `actuator_positions` (empty: 0 clamped into each
 /// range), commanded and referenced to stay there; tendons at the end of their range nearest
 /// 0; the palm at `palm_pose_world`; objects at `object_poses_world` (object frame -> {W}, one
-/// per model object; empty: every object at the world origin) with their initial twists;
-/// clutches engaged; link frames computed; workspace sized. The model holds no poses: a run's
-/// start poses are its plan's (RunPlan::object_pose_world, which Run::reset passes here).
-/// Throws std::invalid_argument on a wrong size or a non-finite value.
+/// per model object; empty: every object at the world origin) moving with
+/// `object_twists_world` (velocity of the centre of mass then angular velocity, {W}, one per
+/// model object; empty: all at rest; a fixed object's entry is ignored, it stays at rest);
+/// clutches engaged; link frames computed; workspace sized. The model holds no poses or
+/// velocities: a run's start is its plan's (RunPlan::object_pose_world and object_twist_world,
+/// which Run::reset passes here). Throws std::invalid_argument on a wrong size or a
+/// non-finite value.
 SimState makeState(const Model& model, const std::vector<double>& actuator_positions = {},
                    const Eigen::Isometry3d& palm_pose_world = Eigen::Isometry3d::Identity(),
-                   const std::vector<Eigen::Isometry3d>& object_poses_world = {});
+                   const std::vector<Eigen::Isometry3d>& object_poses_world = {},
+                   const std::vector<Twist>& object_twists_world = {});
 
 /// Sizes the scratch of `state` for `model` (makeState does; step() does it for a copied
 /// state, whose scratch is not copied).
@@ -48,8 +52,8 @@ void step(const Model& model, SimState& state);
 void forwardPosition(const Model& model, SimState& state);
 
 /// Resizes the object arrays of `state` to model.objects (objects beyond the old count start at
-/// the world origin with their initial twist: place them by setting SimState::object_pose_world),
-/// e.g. after the model was recompiled with another object.
+/// the world origin at rest: place and move them by setting SimState::object_pose_world and
+/// object_twist_world), e.g. after the model was recompiled with another object.
 void matchObjects(const Model& model, SimState& state);
 
 // --- the stages --------------------------------------------------------------------------

@@ -525,11 +525,12 @@ void readController(const JsonDocument& doc, const json& ctl_ref, const hand::Ha
   plan.controller = o;
 }
 
-// One entry of "objects": its mesh, shape, material, mass and start velocity; its start pose
-// (the world origin when it gives none) into `pose`, for the plan.
+// One entry of "objects": its mesh, shape, material and mass; its start pose (the world origin
+// when it gives none) into `pose` and its start velocity (none: at rest) into `twist`, for the
+// plan.
 ObjectModel readObject(const JsonDocument& doc, const json& o_ref, const std::string& op,
                        const std::filesystem::path& dir, const Options& scene,
-                       Eigen::Isometry3d& pose) {
+                       Eigen::Isometry3d& pose, Twist& twist) {
   std::error_code ec;
   const json& o = doc.object(o_ref, op);
   doc.allowOnly(o, op,
@@ -607,6 +608,7 @@ ObjectModel readObject(const JsonDocument& doc, const json& o_ref, const std::st
                "a free object needs a mass, and this mesh is not closed" +
                    (obj.warnings.empty() ? std::string() : " (" + obj.warnings.front() + ")"));
   }
+  twist = Twist::Zero();
   for (const auto& [key, offset] : {std::pair<const char*, int>{"linear_velocity_mps", 0},
                                     std::pair<const char*, int>{"angular_velocity_radps", 3}}) {
     if (const json* v = doc.optional(o, key)) {
@@ -618,7 +620,7 @@ ObjectModel readObject(const JsonDocument& doc, const json& o_ref, const std::st
                         shortNumber(kRunawayObjectSpeed) + " m/s, " +
                         shortNumber(kRunawayObjectSpin) + " rad/s)");
       if (obj.fixed) doc.fail(p, "only a free object (\"free\": true) has a velocity");
-      obj.initial_twist_world.segment<3>(offset) = value;
+      twist.segment<3>(offset) = value;
     }
   }
   return obj;
@@ -689,11 +691,13 @@ Scenario readScenario(const JsonDocument& doc) {
   if (const json* ctl = doc.optional(root, "controller")) readController(doc, *ctl, hand, plan);
   if (const json* objs = doc.optional(root, "objects")) {
     doc.array(*objs, "/objects");
-    // Each object's start pose goes into the plan, the one place start poses live.
-    for (std::size_t i = 0; i < objs->size(); ++i)
-      sc.objects.push_back(
-          readObject(doc, (*objs)[i], JsonDocument::child("/objects", i), dir, sc.options,
-                     plan.object_pose_world.emplace_back(Eigen::Isometry3d::Identity())));
+    // Each object's start pose and velocity go into the plan, the one place they live.
+    for (std::size_t i = 0; i < objs->size(); ++i) {
+      Eigen::Isometry3d& pose = plan.object_pose_world.emplace_back(Eigen::Isometry3d::Identity());
+      Twist& twist = plan.object_twist_world.emplace_back(Twist::Zero());
+      sc.objects.push_back(readObject(doc, (*objs)[i], JsonDocument::child("/objects", i), dir,
+                                      sc.options, pose, twist));
+    }
     makeObjectNamesUnique(sc.objects);  // as the compiled model names them
   }
   // The seed004 model's explicit friction (and, with "integration": "explicit", its normal
@@ -867,13 +871,19 @@ ordered trajectoriesJson(const hand::HandModel& hand, const RunPlan& plan) {
   return trajectories;
 }
 
-// "objects": each object's mesh (relative to `target_file`), material and start: its pose from
-// `poses` (the plan's; empty: the world origin).
-ordered objectsJson(const std::vector<ObjectModel>& list,
-                    const std::vector<Eigen::Isometry3d>& poses, const std::string& target_file) {
+// "objects": each object's mesh (relative to `target_file`), material and start: its pose and
+// (a free object's) velocity from the plan (`plan.object_pose_world`, empty: the world origin;
+// `plan.object_twist_world`, empty: at rest).
+ordered objectsJson(const std::vector<ObjectModel>& list, const RunPlan& plan,
+                    const std::string& target_file) {
+  const std::vector<Eigen::Isometry3d>& poses = plan.object_pose_world;
+  const std::vector<Twist>& twists = plan.object_twist_world;
   if (!poses.empty() && poses.size() != list.size())
     throw std::invalid_argument("the plan has " + std::to_string(poses.size()) +
                                 " object poses for " + std::to_string(list.size()) + " objects");
+  if (!twists.empty() && twists.size() != list.size())
+    throw std::invalid_argument("the plan has " + std::to_string(twists.size()) +
+                                " object twists for " + std::to_string(list.size()) + " objects");
   ordered objects = ordered::array();
   for (std::size_t i = 0; i < list.size(); ++i) {
     const ObjectModel& o = list[i];
@@ -889,7 +899,7 @@ ordered objectsJson(const std::vector<ObjectModel>& list,
     if (o.geometry->collision.shape != collision::CollisionShape::Mesh)
       object["collision"] = collision::collisionShapeName(o.geometry->collision.shape);
     if (!o.fixed) {
-      const auto& t = o.initial_twist_world;
+      const Twist t = twists.empty() ? Twist::Zero() : twists[i];
       object["free"] = true;
       object["linear_velocity_mps"] = {t[0], t[1], t[2]};
       object["angular_velocity_radps"] = {t[3], t[4], t[5]};
@@ -933,7 +943,7 @@ std::string scenarioToJson(const Scenario& sc, const std::string& target_file) {
   if (!hand.arm.empty()) doc["arm"] = armJson(sc, hand, plan);
   doc["initial"] = initialJson(hand, plan);
   doc["trajectories"] = trajectoriesJson(hand, plan);
-  doc["objects"] = objectsJson(sc.objects, plan.object_pose_world, target_file);
+  doc["objects"] = objectsJson(sc.objects, plan, target_file);
   if (plan.controller) {
     const HybridGraspOptions& c = *plan.controller;
     doc["controller"] = {{"type", "kthand_hybrid"},

@@ -194,8 +194,12 @@ class Object:
     mass: float  # [kg]; setting it sets the density
     density: float  # [kg/m^3]; setting it recomputes the mass properties
     free: bool  # moves under gravity and contacts
-    linear_velocity: Array  # at the start, {W} [m/s]
-    angular_velocity: Array  # at the start, {W} [rad/s]
+    @property
+    def linear_velocity(self) -> NoReturn:
+        """Gone: raises AttributeError. Start velocities are the plan's: RunPlan.object_twists."""
+    @property
+    def angular_velocity(self) -> NoReturn:
+        """Gone: raises AttributeError. Start velocities are the plan's: RunPlan.object_twists."""
     centre_of_mass: Array  # object frame [m]
     inertia: Array  # about the centre of mass [kg m^2]
     warnings: list[str]
@@ -221,6 +225,7 @@ class RunPlan:
     initial_tendons: list[float]  # [m]
     palm_pose: Array  # 4x4 in {W}
     object_poses: Array  # (no, 4, 4) start poses in {W}, a copy (assign to change)
+    object_twists: Array  # (no, 6) start twists in {W} [m/s, rad/s], a copy (assign to change)
     has_controller: bool
     def __init__(self, other: Optional["RunPlan"] = None) -> None: ...
     def copy(self) -> "RunPlan": ...

@@ -33,6 +33,11 @@ void Run::check(const RunPlan& p) const {
   sized(p.object_pose_world.size(), model_->objects.size(), "object poses");
   for (const auto& pose : p.object_pose_world)
     if (!pose.matrix().allFinite()) throw std::invalid_argument("run plan: object pose not finite");
+  sized(p.object_twist_world.size(), model_->objects.size(), "object twists");
+  for (std::size_t o = 0; o < p.object_twist_world.size(); ++o)
+    if (!p.object_twist_world[o].allFinite())
+      throw std::invalid_argument("run plan: object " + std::to_string(o) + " ('" +
+                                  model_->objects[o].name + "'): start twist not finite");
   for (double v : p.initial_tendons)
     if (!std::isfinite(v)) throw std::invalid_argument("run plan: tendon retraction not finite");
   if (!(p.duration >= 0.0) || !std::isfinite(p.duration))
@@ -145,7 +150,8 @@ void Run::setLivePalmMotion(PalmMotion motion) {
 }
 
 void Run::reset() {
-  state_ = makeState(*model_, plan_.initial, plan_.palm_pose_world, plan_.object_pose_world);
+  state_ = makeState(*model_, plan_.initial, plan_.palm_pose_world, plan_.object_pose_world,
+                     plan_.object_twist_world);
   time_origin_ = state_.time;
   step_origin_ = state_.step;
   palm_motion_ = plan_.palm_motion;

@@ -366,6 +366,7 @@ SweepResult evaluateSweepPose(const SweepSpec& spec, int index, const SweepModel
   // Everything runs in the palm frame: the object is placed by the palm pose's inverse.
   sim::RunPlan plan = spec.closing;
   plan.object_pose_world = {palm.inverse()};
+  plan.object_twist_world.clear();  // the sweep's object starts at rest
   const bool hold = spec.hold_test && models.hold;
   if (hold) {
     // The lift and shake are in the plan from the start (a new plan would reset the state);

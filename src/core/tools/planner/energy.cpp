@@ -50,7 +50,6 @@ sim::ObjectModel closingObject(const sim::ObjectModel& object, double friction, 
                                double mass_kg) {
   sim::ObjectModel o = object;
   o.friction = friction;
-  o.initial_twist_world.setZero();
   o.warnings.clear();
   sim::computeMassProperties(o, 1.0);
   const double volume = o.mass.volume_m3;

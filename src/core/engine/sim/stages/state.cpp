@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "handsim/hand/transmission.hpp"
 #include "handsim/sim/penalty_contacts.hpp"
@@ -15,6 +17,17 @@ namespace handsim::sim {
 namespace {
 
 constexpr std::size_t kKeptWarnings = 20;
+
+// Start twists: none, or one finite twist per model object (the message names the object).
+void checkObjectTwists(const Model& model, const std::vector<Twist>& twists) {
+  if (!twists.empty() && twists.size() != model.objects.size())
+    throw std::invalid_argument("object twists: expected " + std::to_string(model.objects.size()) +
+                                " twists, got " + std::to_string(twists.size()));
+  for (std::size_t o = 0; o < twists.size(); ++o)
+    if (!twists[o].allFinite())
+      throw std::invalid_argument("object " + std::to_string(o) + " ('" + model.objects[o].name +
+                                  "'): start twist is not finite");
+}
 
 }  // namespace
 
@@ -75,7 +88,8 @@ Eigen::Isometry3d linkPoseWorld(const Model& model, const SimState& s, int finge
 
 SimState makeState(const Model& model, const std::vector<double>& actuator_positions,
                    const Eigen::Isometry3d& palm_pose_world,
-                   const std::vector<Eigen::Isometry3d>& object_poses_world) {
+                   const std::vector<Eigen::Isometry3d>& object_poses_world,
+                   const std::vector<Twist>& object_twists_world) {
   const hand::HandModel& hand = model.hand();
   const std::size_t na = hand.actuators.size();
   if (!actuator_positions.empty() && actuator_positions.size() != na)
@@ -89,6 +103,7 @@ SimState makeState(const Model& model, const std::vector<double>& actuator_posit
                                 " poses, got " + std::to_string(object_poses_world.size()));
   for (const Eigen::Isometry3d& pose : object_poses_world)
     if (!pose.matrix().allFinite()) throw std::invalid_argument("object pose is not finite");
+  checkObjectTwists(model, object_twists_world);
   SimState s;
   s.palm_pose_world = palm_pose_world;
   s.actuator_position = hand::clampActuators(
@@ -116,6 +131,9 @@ SimState makeState(const Model& model, const std::vector<double>& actuator_posit
   s.link_frames.resize(hand.fingers.size());
   matchObjects(model, s);
   if (!object_poses_world.empty()) s.object_pose_world = object_poses_world;
+  // A fixed object stays at rest (its entry, if any, is ignored).
+  for (std::size_t o = 0; o < object_twists_world.size(); ++o)
+    if (!model.objects[o].fixed) s.object_twist_world[o] = object_twists_world[o];
   s.contacts.reserve(64);
   s.link_contacts.reserve(64);
   s.warnings.reserve(kKeptWarnings);
@@ -182,10 +200,8 @@ void matchObjects(const Model& model, SimState& s) {
   s.object_pose_world.resize(model.objects.size());
   s.object_twist_world.resize(model.objects.size(), Twist::Zero());
   s.object_stopped.resize(model.objects.size(), 0);
-  for (std::size_t o = old; o < model.objects.size(); ++o) {
+  for (std::size_t o = old; o < model.objects.size(); ++o)
     s.object_pose_world[o] = Eigen::Isometry3d::Identity();
-    if (!model.objects[o].fixed) s.object_twist_world[o] = model.objects[o].initial_twist_world;
-  }
   sizePenaltyState(model, s);  // volume penalty model: one memory per body pair
 }
 
