@@ -47,14 +47,14 @@ double relativeDisplacementBound(const Eigen::Isometry3d& b_in_a_before,
                                  const Eigen::Isometry3d& b_in_a_now, const CollisionBody& b);
 
 /// queryBodyPair with resting-pair reuse: when the previous step's pairs of `memory` hold
-/// contacts of (body_a, body_b) computed at a relative pose from which B has moved at most `tolerance` relative to A
-/// (relativeDisplacementBound), those contacts are written to `out`, carried to the world by
-/// A's pose; each point and depth is then within that displacement of the narrow phase's answer
-/// where the contact geometry is 1-Lipschitz in the pose (the same contacts, not a new one
-/// appearing). Otherwise the pair is queried and, if it touches, its contacts become the pair's
-/// new anchor; either way a touching pair joins this step's pairs. `tolerance` 0 queries every
-/// time (no memory is kept). Allocates only while the lists grow to the most seen.
-/// Counts the query in `work.pair_queries`, a reuse in `work.resting_reuses`.
+/// contacts of (body_a, body_b) computed at a relative pose from which B has moved at most
+/// `tolerance` relative to A (relativeDisplacementBound), those contacts are written to `out`,
+/// carried to the world by A's pose, each depth increased by B's approach along its normal:
+/// the narrow phase's answer at a relative pose within `tolerance` (docs/collision.md, section
+/// 4c). Otherwise the pair is queried and, if it touches, its contacts become the pair's new
+/// anchor; either way a touching pair joins this step's pairs. `tolerance` 0 queries every
+/// time (no memory is kept). Allocates only while the lists grow to the most seen. Counts the
+/// query in `work.pair_queries`, a reuse in `work.resting_reuses`.
 void queryRestingPair(const CollisionBody& a, const Eigen::Isometry3d& a_pose, int body_a,
                       const CollisionBody& b, const Eigen::Isometry3d& b_pose, int body_b,
                       PatchPoints points, double tolerance, RestingPairs& memory,

@@ -26,7 +26,11 @@ void queryRestingPair(const CollisionBody& a, const Eigen::Isometry3d& a_pose, i
                       PatchPoints points, double tolerance, RestingPairs& memory,
                       StepWorkspace& work, std::vector<BodyPairContact>& out) {
   ++work.pair_queries;
-  if (!(tolerance > 0.0)) {
+  // An analytic sphere against a sphere or a hull is a closed form, as cheap as the reuse
+  // itself: always answered exactly.
+  const bool closed_form = (a.sphere && (b.sphere || !b.hull.empty())) ||
+                           (b.sphere && !a.hull.empty());
+  if (!(tolerance > 0.0) || closed_form) {
     queryBodyPair(a, a_pose, b, b_pose, points, work, out);
     return;
   }
