@@ -40,9 +40,9 @@ void queryRestingPair(const CollisionBody& a, const Eigen::Isometry3d& a_pose, i
       before = &p;
       break;
     }
-  const Eigen::Isometry3d to_a = a_pose.inverse();
+  // Most pairs queried are apart and were apart: no relative pose is needed for them.
   if (before) {
-    const Eigen::Isometry3d b_in_a = to_a * b_pose;
+    const Eigen::Isometry3d b_in_a = a_pose.inverse() * b_pose;
     if (relativeDisplacementBound(before->b_in_a, b_in_a, b) <= tolerance) {
       // B's motion relative to A since the anchor, in A's frame: a contact's depth changes by
       // B's approach along the normal at its point (exact for a face of A against B's
@@ -63,6 +63,7 @@ void queryRestingPair(const CollisionBody& a, const Eigen::Isometry3d& a_pose, i
   }
   queryBodyPair(a, a_pose, b, b_pose, points, work, out);
   if (out.empty()) return;
+  const Eigen::Isometry3d to_a = a_pose.inverse();
   memory.pairs.push_back({body_a, body_b, to_a * b_pose, memory.contacts.size(), out.size()});
   for (const BodyPairContact& c : out)
     memory.contacts.push_back({to_a * c.point_world, to_a.linear() * c.normal_world, c.depth});
