@@ -286,3 +286,18 @@ TEST(RestingPairs, AResetRunRepeatsAFreshRunBitForBit) {
     ASSERT_TRUE(sameState(used.state(), fresh.state())) << "step " << i;
   }
 }
+
+TEST(RestingPairs, ANewModelForgetsTheOldBodiesContacts) {
+  // The GUI swaps objects under a running state (Run::setModel): a held cube replaced where it
+  // stands by a 2 mm smaller box must not keep the cube's pad contacts.
+  const Scenario sc = hold(1e-9);
+  sim::Run run(compileScenario(sc), sc.plan);
+  for (int i = 0; i < 300; ++i) run.step();
+  ASSERT_EQ(run.state().contacts.size(), 2u);
+  ASSERT_FALSE(run.state().resting_pairs.empty());
+  ObjectModel smaller = test::boxObject("cube", {0.048, 0.048, 0.048}, true, 1000.0);
+  run.setModel(withObjects(run.model(), {smaller}));
+  EXPECT_TRUE(run.state().resting_pairs.empty());
+  run.step();
+  EXPECT_TRUE(run.state().contacts.empty()) << "the pads are 1 mm from the smaller box";
+}
