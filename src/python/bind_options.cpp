@@ -67,7 +67,8 @@ void bindContactOptions(py::module_& m) {
       m, "ContactOptions",
       "Contact parameters (the scenario file's \"contact\" block, docs/scenario-format.md): "
       "kdop_k, mu and continuous for every model, then the chosen model's own (stiffness, slop, "
-      "sink_rate, object_push, torsional for 'default'; friction_law, integration for "
+      "sink_rate, object_push, torsional, resting_tolerance for 'default'; friction_law, "
+      "integration for "
       "'seed004'). Reading or writing another model's field is a ValueError.");
   cls.def(py::init<>())
       .def_readwrite("kdop_k", &sim::ContactOptions::kdop_k,
@@ -89,6 +90,10 @@ void bindContactOptions(py::module_& m) {
                   "(contacts with the ground, the palm, other objects) [-].");
   constraintField(cls, "torsional", &sim::ConstraintContactOptions::torsional,
                   "Torsional friction length of contacts on free objects [m]; 0: none.");
+  constraintField(cls, "resting_tolerance", &sim::ConstraintContactOptions::resting_tolerance,
+                  "Resting-pair reuse [m]: a touching body pair keeps its last query's contacts "
+                  "while no point of one has moved more than this relative to the other; 0: "
+                  "every pair queried every step.");
   cls.def_property(
          "model",
          [](const sim::ContactOptions& c) {

@@ -39,6 +39,7 @@ def test_a_scene_built_in_python_runs_in_the_cli_to_the_same_csv(cli, tmp_path):
     options.contact.mu = 0.6
     options.contact.object_push = 0.3
     options.contact.torsional = 0.001
+    options.contact.resting_tolerance = 2e-9
     options.solver.sweeps = 60
     options.solver.tolerance = 1e-10
     options.solver.warm_start_radius = 2e-3
@@ -65,6 +66,7 @@ def test_a_scene_built_in_python_runs_in_the_cli_to_the_same_csv(cli, tmp_path):
     assert saved["hand"] == "barrett"
     assert saved["ground"] == {"height_m": 0.0, "friction": 0.3}
     assert saved["contact"]["mu"] == 0.6 and saved["solver"]["sweeps"] == 60
+    assert saved["contact"]["resting_tolerance_m"] == 2e-9
     o = saved["objects"][0]
     assert o["free"] and o["linear_velocity_mps"] == [0.5, 0.0, 0.0]
     assert o["friction"] == 0.4 and o["torsional_m"] == 0.002

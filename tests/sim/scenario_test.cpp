@@ -115,6 +115,31 @@ TEST(Scenario, SavedScenarioRunsBitForBitAsTheOriginal) {
   }
 }
 
+TEST(Scenario, TheRestingToleranceIsReadCheckedAndSavedWhenNotTheDefault) {
+  const std::string head =
+      "{\"format\": \"handsim-scenario\", \"version\": 1, \"hand\": \"barrett\",\n"
+      " \"duration_s\": 0.1,\n \"contact\": {";
+  const Scenario plain = parseScenario(head + "\"slop_m\": 0.0002}}", "r.json");
+  EXPECT_EQ(plain.options.contact.constraint()->resting_tolerance, 1e-9);
+  // The default is not written (files saved before it existed stay the same); another value is.
+  EXPECT_EQ(scenarioToJson(plain, "r.json").find("resting_tolerance_m"), std::string::npos);
+  const Scenario off = parseScenario(head + "\"resting_tolerance_m\": 0}}", "r.json");
+  EXPECT_EQ(off.options.contact.constraint()->resting_tolerance, 0.0);
+  const Scenario back = parseScenario(scenarioToJson(off, "r.json"), "r.json");
+  EXPECT_EQ(back.options.contact.constraint()->resting_tolerance, 0.0);
+  for (const char* bad : {"\"resting_tolerance_m\": -1e-9}}", "\"resting_tolerance_m\": 0.01}}",
+                          "\"model\": \"seed004\", \"resting_tolerance_m\": 1e-9}}"}) {
+    try {
+      parseScenario(head + bad, "r.json");
+      ADD_FAILURE() << "accepted " << bad;
+    } catch (const io::InputError& e) {
+      EXPECT_EQ(e.location().line, 3) << bad;
+      EXPECT_NE(std::string(e.what()).find("/contact/resting_tolerance_m"), std::string::npos)
+          << e.what();
+    }
+  }
+}
+
 TEST(Scenario, PalmPoseAndContactOptionsAreReadAndChecked) {
   const std::string text =
       "{\"format\": \"handsim-scenario\", \"version\": 1, \"hand\": \"barrett\",\n"

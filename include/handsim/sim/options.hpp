@@ -66,6 +66,11 @@ struct ConstraintContactOptions {
   /// turns it off (point contacts that turn freely about their normal, the behaviour before it
   /// became the default).
   double torsional = kRecommendedTorsional;
+  /// Resting-pair reuse [m] (sim/resting_pairs.hpp): a body pair that touches keeps the
+  /// contacts computed at its last query while no point of one body has moved more than this
+  /// relative to the other since; each reused point and depth is then within this distance of
+  /// a fresh query's. 0 queries every pair every step.
+  double resting_tolerance = 1e-9;
 };
 
 /// Options of the overlap-volume penalty model of seed 004 (ContactModel::VolumePenalty, files'

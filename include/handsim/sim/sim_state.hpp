@@ -24,6 +24,7 @@
 #include "handsim/kinematics/types.hpp"
 #include "handsim/sim/body_pair.hpp"
 #include "handsim/sim/penalty_state.hpp"
+#include "handsim/sim/resting_pairs.hpp"
 
 namespace handsim::sim {
 
@@ -127,6 +128,9 @@ struct StepWorkspace {
   /// Leaf pairs of the last descent per mesh pair, replayed while the pair barely moves
   /// (temporal coherence; the contacts are those of a full descent bit for bit).
   collision::FrontierCache frontier;
+  /// Body-pair queries answered from SimState::resting_pairs, and all body-pair queries of the
+  /// constraint model, since this workspace was made (statistics, not physics).
+  std::uint64_t resting_reuses = 0, pair_queries = 0;
   PenaltyWorkspace penalty;                   ///< volume penalty stage (sim/penalty_contacts.hpp)
   std::vector<ContinuousScratch> continuous;  ///< continuous collision stage, per object (no)
   /// Number of leading SimState::object_contacts that are constraints (the rest are reported).
@@ -240,6 +244,10 @@ struct SimState {
   /// step (object -1; Contact::other_finger, other_row name the pushed link), world frame.
   /// Frictionless.
   std::vector<Contact> link_contacts;
+  /// Constraint model: the contacts of each body pair that touched when last queried, kept
+  /// while the pair rests (ConstraintContactOptions::resting_tolerance; sim/resting_pairs.hpp).
+  /// Part of the state, so a copy steps as its original does; a new state starts empty.
+  RestingPairs resting_pairs;
   /// Times the continuous collision stage ended a free object's step early, at its first touch
   /// of a body it would have passed (sim/continuous_collision.hpp), since the start.
   std::int64_t continuous_collisions = 0;

@@ -220,6 +220,7 @@ void readContact(const JsonDocument& doc, const json& c_ref, Options& options) {
                  "mu",
                  "object_push",
                  "torsional_m",
+                 "resting_tolerance_m",
                  "friction",
                  "g1_n_per_m",
                  "g2_ns_per_m",
@@ -276,6 +277,7 @@ void readContact(const JsonDocument& doc, const json& c_ref, Options& options) {
   readConstraint("sink_rate", &ConstraintContactOptions::sink_rate, 0.0, 1.0);
   readConstraint("object_push", &ConstraintContactOptions::object_push, 0.0, 1.0);
   readConstraint("torsional_m", &ConstraintContactOptions::torsional, 0.0, 0.1);
+  readConstraint("resting_tolerance_m", &ConstraintContactOptions::resting_tolerance, 0.0, 1e-3);
   // The volume penalty model's keys, in SI (defaults: contact::PenaltyContactParams and
   // contact::AnchorFrictionParams).
   contact::PenaltyContactParams no_params;
@@ -762,11 +764,15 @@ ordered segmentsJson(const ActuatorTrajectory& trajectory) {
 // "contact": the options every model uses, then the model with its own.
 ordered contactJson(const Options& options) {
   const ContactOptions& co = options.contact;
-  if (const ConstraintContactOptions* c = co.constraint())
-    return ordered{
+  if (const ConstraintContactOptions* c = co.constraint()) {
+    ordered out{
         {"stiffness", c->stiffness},     {"slop_m", c->slop},          {"sink_rate", c->sink_rate},
         {"kdop_k", co.kdop_k},           {"model", "default"},         {"mu", co.mu},
         {"object_push", c->object_push}, {"torsional_m", c->torsional}};
+    if (c->resting_tolerance != ConstraintContactOptions{}.resting_tolerance)
+      out["resting_tolerance_m"] = c->resting_tolerance;
+    return out;
+  }
   ordered out = {{"kdop_k", co.kdop_k}, {"model", "seed004"}, {"mu", co.mu}};
   if (const VolumePenaltyOptions* v = co.volumePenalty()) {
     const contact::PenaltyContactParams& pp = v->penalty;

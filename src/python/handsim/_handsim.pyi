@@ -141,8 +141,8 @@ def asset_directory() -> str: ...
 
 class ContactOptions:
     """kdop_k, mu, continuous for every model; the others belong to one model each (stiffness,
-    slop, sink_rate, object_push, torsional: 'default'; friction_law, integration: 'seed004') and
-    raise ValueError under the other model."""
+    slop, sink_rate, object_push, torsional, resting_tolerance: 'default'; friction_law,
+    integration: 'seed004') and raise ValueError under the other model."""
     stiffness: float  # [-]
     slop: float  # [m]
     sink_rate: float  # [-]
@@ -150,6 +150,7 @@ class ContactOptions:
     mu: float  # [-]
     object_push: float  # [-]
     torsional: float  # [m]
+    resting_tolerance: float  # [m]; 0: every body pair queried every step
     continuous: bool
     model: str  # 'default' or 'seed004'
     friction_law: str  # 'anchor' or 'tanh'

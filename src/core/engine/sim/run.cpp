@@ -247,6 +247,9 @@ void Run::setModel(std::shared_ptr<const Model> model) {
   step_origin_ = state_.step;
   total_steps_ = static_cast<std::int64_t>(std::llround(plan_.duration / model_->options.dt));
   matchObjects(*model_, state_);
+  // Resting pairs remember contacts of the old model's bodies (an object replaced where it
+  // stood would keep its predecessor's contacts): the new model queries afresh.
+  state_.resting_pairs = RestingPairs{};
 }
 
 }  // namespace handsim::sim

@@ -9,6 +9,7 @@
 #include "handsim/collision/contact_patch.hpp"
 #include "handsim/collision/tree_collision.hpp"
 #include "handsim/sim/body_pair.hpp"
+#include "handsim/sim/resting_pairs.hpp"
 #include "handsim/sim/step.hpp"
 #include "stages.hpp"
 
@@ -96,10 +97,13 @@ void detectGroundContacts(const Model& model, SimState& s) {
 // others by the patches of the k-DOP pipeline between the two meshes, each reduced to the
 // corners of its intersection polygon, all with the patch's normal (out of Y into X) and depth
 // (of X's vertices below Y's surface, contact_patch.hpp).
-void addBodyPairContacts(const CollisionBody& x, const Eigen::Isometry3d& x_pose,
-                         const CollisionBody& y, const Eigen::Isometry3d& y_pose, int object,
-                         int other, SimState& s) {
-  queryBodyPair(x, x_pose, y, y_pose, PatchPoints::Manifold, s.work, s.work.pair_contacts);
+void addBodyPairContacts(const Model& model, const CollisionBody& x,
+                         const Eigen::Isometry3d& x_pose, const CollisionBody& y,
+                         const Eigen::Isometry3d& y_pose, int object, int other, SimState& s) {
+  const int y_id = other == kPalm ? BodyTable::kPalmId : model.bodies.object(other);
+  queryRestingPair(x, x_pose, model.bodies.object(object), y, y_pose, y_id, PatchPoints::Manifold,
+                   stages::constraintOptions(model).resting_tolerance, s.resting_pairs, s.work,
+                   s.work.pair_contacts);
   for (const BodyPairContact& p : s.work.pair_contacts) {
     Contact c;
     c.object = object;
@@ -143,10 +147,13 @@ void detectLinkContacts(const Model& model, SimState& s) {
   if (!model.hand().self_collision) return;  // e.g. URDF hands without a sidecar's consent
   const HandGeometry& geometry = *model.hand_geometry;
   const auto nf = geometry.links.size();
+  const double tolerance = stages::constraintOptions(model).resting_tolerance;
   auto collide = [&](const CollisionBody& a, const Eigen::Isometry3d& a_pose,
                      const CollisionBody& b, const Eigen::Isometry3d& b_pose, int f, int r, int of,
                      int orow) {
-    queryBodyPair(a, a_pose, b, b_pose, PatchPoints::Corners, s.work, s.work.pair_contacts);
+    const int b_id = of < 0 ? BodyTable::kPalmId : model.bodies.link(of, orow);
+    queryRestingPair(a, a_pose, model.bodies.link(f, r), b, b_pose, b_id, PatchPoints::Corners,
+                     tolerance, s.resting_pairs, s.work, s.work.pair_contacts);
     for (const BodyPairContact& p : s.work.pair_contacts) {
       Contact c;
       c.finger = f;
@@ -215,6 +222,7 @@ void detectContacts(const Model& model, SimState& s) {
   s.object_contacts.clear();
   s.link_contacts.clear();
   s.work.object_rows = 0;
+  s.resting_pairs.beginStep();
   computeLinkBounds(model, s);
   detectLinkContacts(model, s);
   detectObjectContacts(model, s);
@@ -236,17 +244,18 @@ void detectObjectContacts(const Model& model, SimState& s) {
   for (std::size_t o = 0; o < model.objects.size(); ++o) {
     if (!isMoving(model, s, o)) continue;
     const CollisionBody& body = model.objects[o].geometry->collision;
-    addBodyPairContacts(body, s.object_pose_world[o], geometry.palm.collision, s.palm_pose_world,
-                        static_cast<int>(o), kPalm, s);
+    addBodyPairContacts(model, body, s.object_pose_world[o], geometry.palm.collision,
+                        s.palm_pose_world, static_cast<int>(o), kPalm, s);
     for (std::size_t p = 0; p < model.objects.size(); ++p) {
       if (p == o || (isMoving(model, s, p) && p < o)) continue;
-      addBodyPairContacts(body, s.object_pose_world[o], model.objects[p].geometry->collision,
+      addBodyPairContacts(model, body, s.object_pose_world[o], model.objects[p].geometry->collision,
                           s.object_pose_world[p], static_cast<int>(o), static_cast<int>(p), s);
     }
   }
   // Links against objects; each object's bounding-sphere centre once.
   std::vector<Eigen::Vector3d>& object_centres = s.work.object_centres;
   object_centres.clear();
+  const double tolerance = stages::constraintOptions(model).resting_tolerance;
   for (std::size_t o = 0; o < model.objects.size(); ++o)
     object_centres.push_back(s.object_pose_world[o] * model.objects[o].geometry->collision.centre);
   for (std::size_t f = 0, base_f = 0; f < geometry.links.size();
@@ -259,8 +268,10 @@ void detectObjectContacts(const Model& model, SimState& s) {
       for (std::size_t o = 0; o < model.objects.size(); ++o) {
         const CollisionBody& obj = model.objects[o].geometry->collision;
         if (obj.empty() || spheresApart(link_centre, link, object_centres[o], obj)) continue;
-        queryBodyPair(link, link_pose, obj, s.object_pose_world[o], PatchPoints::Centre, s.work,
-                      s.work.pair_contacts);
+        queryRestingPair(
+            link, link_pose, model.bodies.link(static_cast<int>(f), static_cast<int>(r)), obj,
+            s.object_pose_world[o], model.bodies.object(static_cast<int>(o)), PatchPoints::Centre,
+            tolerance, s.resting_pairs, s.work, s.work.pair_contacts);
         for (const BodyPairContact& p : s.work.pair_contacts) {
           Contact c;
           c.finger = static_cast<int>(f);
