@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "../support/quick_planner.hpp"
 #include "handsim/formats/hand_loader.hpp"
 #include "handsim/geometry/primitives.hpp"
 #include "handsim/kinematics/forward_kinematics.hpp"
@@ -44,14 +45,8 @@ const planner::PlannerModel& barrettOnTallBox() {
 }
 
 planner::PlannerOptions quick() {
-  planner::PlannerOptions o;
-  o.grasps = 0;  // every force-closure candidate that is distinct
-  o.candidates = 24;
-  o.descent_steps = 10;
+  planner::PlannerOptions o = test::quickPlanner(24, 2, 0.4);
   o.annealing_steps = 100;
-  o.closing.close_time = 0.4;
-  o.closing.settle_time = 0.1;
-  o.threads = 2;
   return o;
 }
 

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "../support/quick_planner.hpp"
 #include "handsim/formats/hand_loader.hpp"
 #include "handsim/geometry/primitives.hpp"
 #include "handsim/planner/grasp_records.hpp"
@@ -81,16 +82,10 @@ TEST(Planner, SameSeedSameGraspsOnAnyThreadCount) {
                                                object("ball", geometry::makeSphere(0.04, 24)));
   for (planner::Strategy strategy :
        {planner::Strategy::SurfaceNormals, planner::Strategy::Annealing}) {
-    planner::PlannerOptions o;
+    planner::PlannerOptions o = test::quickPlanner(2, 1);  // every candidate of the budget
     o.strategy = strategy;
-    o.grasps = 0;  // every candidate of the budget
-    o.candidates = 2;
     o.annealing_steps = 60;
-    o.descent_steps = 10;
-    o.closing.close_time = 0.3;
-    o.closing.settle_time = 0.1;
     o.seed = 11;
-    o.threads = 1;
     std::vector<planner::PlannedGrasp> all;
     for (int i = 0; i < 2; ++i) all.push_back(planner::planCandidate(pm, o, i));
     o.threads = 2;
@@ -233,13 +228,7 @@ TEST(Planner, HooksSeeEachAcceptedGraspAndStopTheRun) {
 TEST(Planner, ACustomEnergySeesTheSearchsConfiguration) {
   const auto pm = planner::compilePlannerModel(shipped("barrett"),
                                                object("ball", geometry::makeSphere(0.04, 24)));
-  planner::PlannerOptions o;
-  o.grasps = 0;
-  o.candidates = 3;
-  o.descent_steps = 10;
-  o.closing.close_time = 0.3;
-  o.closing.settle_time = 0.1;
-  o.threads = 2;
+  planner::PlannerOptions o = test::quickPlanner(3);
   const auto builtin = planner::planGrasps(pm, o);
   int calls = 0;
   std::mutex lock;
