@@ -2,6 +2,7 @@
 // The core library must never include Qt or OpenSceneGraph (docs/design.md section 1): it is used
 // headless by the CLI, tests and benchmarks. This scans every core source and header.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -45,7 +46,8 @@ TEST(CoreIsolation, CoreNeverIncludesQtOrOsg) {
 
 TEST(CoreIsolation, DetectorRecognisesQtAndOsgIncludes) {
   // Guard against a regex that silently matches nothing.
-  const fs::path dir = fs::temp_directory_path() / "handsim_isolation_probe";
+  const fs::path dir =
+      fs::temp_directory_path() / ("handsim_isolation_probe_" + std::to_string(getpid()));
   fs::create_directories(dir);
   {
     std::ofstream(dir / "a.cpp") << "#include <QWidget>\n";

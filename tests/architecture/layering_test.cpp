@@ -17,6 +17,7 @@
 // This scans every core source and header, resolving "handsim/..." includes against include/
 // and the others against the including file's folder, as the compiler does.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -174,7 +175,8 @@ TEST(Layering, ExceptionsAreStillNeeded) {
 TEST(Layering, DetectorRecognisesEveryKindOfViolation) {
   // Guard against a regex or a mapping that silently lets everything through: a probe tree with
   // one include of each forbidden kind and as many allowed ones.
-  const fs::path root = fs::temp_directory_path() / "handsim_layering_probe";
+  const fs::path root =
+      fs::temp_directory_path() / ("handsim_layering_probe_" + std::to_string(getpid()));
   fs::remove_all(root);
   for (const char* d :
        {"include/handsim/sim", "include/handsim/formats", "include/handsim/tools",

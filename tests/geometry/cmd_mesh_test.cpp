@@ -2,6 +2,7 @@
 // `handsim-cli mesh` end to end on the shipped 5 cm cube: 12 triangles, 8 vertices, area
 // 6 * 0.05^2 = 0.015 m^2, volume 0.05^3 = 1.25e-4 m^3, box +-0.025 m.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <sys/wait.h>
 #include <array>
@@ -51,7 +52,8 @@ TEST(CmdMesh, ScaleOption) {
 }
 
 TEST(CmdMesh, OpenMeshHasNullVolume) {
-  const auto path = std::filesystem::temp_directory_path() / "handsim_cmd_mesh_cone.wrl";
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("handsim_cmd_mesh_cone_" + std::to_string(getpid()) + ".wrl");
   std::ofstream(path) << "#VRML V2.0 utf8\nShape { geometry Cone { bottom FALSE } }\n";
   const CliResult r = run("mesh " + path.string() + " --segments 8");
   std::filesystem::remove(path);
@@ -63,7 +65,8 @@ TEST(CmdMesh, OpenMeshHasNullVolume) {
 }
 
 TEST(CmdMesh, BadInputExitsTwoWithLocation) {
-  const auto path = std::filesystem::temp_directory_path() / "handsim_cmd_mesh_bad.wrl";
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("handsim_cmd_mesh_bad_" + std::to_string(getpid()) + ".wrl");
   std::ofstream(path) << "#VRML V2.0 utf8\nShape {\n  geometry Box { size 1 2 }\n}\n";
   const CliResult r = run("mesh " + path.string());
   std::filesystem::remove(path);

@@ -6,6 +6,7 @@
 // must load or throw io::InputError, nothing else, and this process must live through all of
 // them. The importer's time limit is 2 s, so hangs cost at most that each.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cctype>
@@ -192,7 +193,8 @@ std::string outcomeKind(const std::string& problem) {
 }
 
 TEST(MeshImportMutation, EveryDamagedFileLoadsOrIsAnInputError) {
-  const fs::path dir = fs::temp_directory_path() / "handsim_import_mutation";
+  const fs::path dir =
+      fs::temp_directory_path() / ("handsim_import_mutation_" + std::to_string(getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   constexpr int kPerSeed = 50;

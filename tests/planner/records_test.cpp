@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <string>
 
 #include <filesystem>
 
@@ -76,8 +79,9 @@ planner::GraspRecord sample(std::uint64_t seed) {
 
 TEST(GraspRecords, RoundTripBitForBit) {
   const std::vector<planner::GraspRecord> records = {sample(1), sample(2)};
-  const std::string path =
-      (std::filesystem::temp_directory_path() / "handsim_records_test.jsonl").string();
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("handsim_records_test_" + std::to_string(getpid()) + ".jsonl"))
+                               .string();
   planner::saveGraspRecords(path, records);
   const auto back = planner::loadGraspRecords(path);
   std::filesystem::remove(path);

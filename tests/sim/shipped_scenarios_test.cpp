@@ -4,6 +4,7 @@
 // hands that are not shipped, relative to a folder of $HANDSIM_HAND_PATH
 // (docs/scenario-format.md); without them those tests skip, saying so.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -147,7 +148,8 @@ INSTANTIATE_TEST_SUITE_P(Corpus, CorpusHandGrasp, ::testing::ValuesIn(kCorpusSce
 // A scenario names a hand relative to a folder of $HANDSIM_HAND_PATH; folders are tried in
 // order, missing ones skipped, and the error says where it looked.
 TEST(HandSearchPath, ScenarioNamesAHandRelativeToTheSearchPath) {
-  const fs::path dir = fs::temp_directory_path() / "handsim_hand_path_test";
+  const fs::path dir =
+      fs::temp_directory_path() / ("handsim_hand_path_test_" + std::to_string(getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   const std::string text =
