@@ -244,6 +244,9 @@ void bindOutcomes(py::module_& m) {
       .def_readonly("passed", &ValidationOutcome::passed, "True when every direction passed.")
       .def_readonly("start_collision", &ValidationOutcome::start_collision,
                     "The hand intersected the object before closing (then nothing ran).")
+      .def_readonly("held", &ValidationOutcome::held,
+                    "The hand closed on the held object (the floating one escaped), released "
+                    "when the load came on.")
       .def_readonly("force_closure", &ValidationOutcome::force_closure,
                     "Force closure of the closed grasp with the preset's friction.")
       .def_readonly("epsilon", &ValidationOutcome::epsilon, "Epsilon quality [-].")
@@ -331,6 +334,9 @@ void bindRecords(py::module_& m) {
       .def_property_readonly(
           "stalled", [](const GraspRecord& r) { return r.grasp.closed.stalled; },
           "The closing actuators stalled on the object (not stopped by the time limit).")
+      .def_property_readonly(
+          "held", [](const GraspRecord& r) { return r.grasp.closed.held; },
+          "Closed on the held object: the floating object escaped the first closing.")
       .def_property_readonly(
           "force_closure", [](const GraspRecord& r) { return r.grasp.forceClosure(); },
           "Force closure of the closed grasp with the run's friction.")

@@ -10,9 +10,11 @@
 
 #include "../support/quick_planner.hpp"
 #include "handsim/formats/hand_loader.hpp"
+#include "handsim/formats/model_loader.hpp"
 #include "handsim/geometry/primitives.hpp"
 #include "handsim/planner/grasp_records.hpp"
 #include "handsim/planner/planner.hpp"
+#include "handsim/planner/validation.hpp"
 #include "handsim/sim/step.hpp"
 
 using namespace handsim;
@@ -261,4 +263,37 @@ TEST(Planner, ACustomEnergySeesTheSearchsConfiguration) {
     throw std::domain_error("my energy failed");
   };
   EXPECT_THROW(planner::planGrasps(pm, o), std::domain_error);
+}
+
+// anthro20 on the floating bottle: in candidate 3 (seed 1) the first finger to touch pushes
+// the bottle away and the hand ends touching nothing; the planner closes again with the bottle
+// held where it started, so the grasp is judged on contacts that lie on the bottle's surface,
+// and validation does the same before the load releases it (docs/planner.md, "When the
+// floating object escapes").
+TEST(Planner, AFloatingObjectPushedAwayIsClosedOnAgainHeld) {
+  const auto hand = shipped("anthro20");
+  const sim::ObjectModel bottle = sim::loadObject(hand::assetDirectory() + "/objects/bottle.wrl");
+  const auto pm = planner::compilePlannerModel(hand, bottle);
+  ASSERT_TRUE(pm.object_free);
+  const planner::PlannerOptions o;
+  const planner::PlannedGrasp g = planner::planCandidate(pm, o, 3);
+  ASSERT_FALSE(g.start_collision);
+  // The floating closing alone: nothing touches at the end, the bottle has gone.
+  sim::Run floating(pm.model,
+                    planner::closingPlan(*pm.model, g.palm_object, g.pregrasp, o.closing));
+  planner::runClosing(floating, o.closing);
+  EXPECT_TRUE(planner::objectContacts(floating.state()).empty());
+  EXPECT_GT(floating.state().object_pose_world[0].translation().norm(), 0.05);
+  // The planner's closing: held, the bottle where it started, every contact on its surface.
+  EXPECT_TRUE(g.closed.held);
+  EXPECT_TRUE(g.closed.object_pose.isApprox(Eigen::Isometry3d::Identity(), 0.0));
+  ASSERT_GE(g.closed.contacts.size(), 3u);
+  for (const auto& c : g.closed.contacts)
+    EXPECT_LT(std::abs(planner::closestSurfacePoint(pm.surface, c.point_world).distance), 2e-3);
+  // Validation closes the same way, then releases the bottle under the load.
+  const planner::Validator v =
+      planner::makeValidator(hand, bottle, planner::validationPreset("six-directions"));
+  const planner::ValidationOutcome out = planner::validateGrasp(v, g.palm_object, g.pregrasp);
+  EXPECT_TRUE(out.held);
+  ASSERT_EQ(out.directions.size(), 6u);
 }

@@ -78,7 +78,10 @@ planner::GraspRecord sample(std::uint64_t seed) {
 }  // namespace
 
 TEST(GraspRecords, RoundTripBitForBit) {
-  const std::vector<planner::GraspRecord> records = {sample(1), sample(2)};
+  std::vector<planner::GraspRecord> records = {sample(1), sample(2)};
+  // The second closed on the held object, in planning and in validation.
+  records[1].grasp.closed.held = true;
+  records[1].validation[0].held = true;
   const std::string path = (std::filesystem::temp_directory_path() /
                             ("handsim_records_test_" + std::to_string(getpid()) + ".jsonl"))
                                .string();
@@ -99,6 +102,8 @@ TEST(GraspRecords, RoundTripBitForBit) {
     EXPECT_EQ(records[i].object_scale, back[i].object_scale);
     EXPECT_EQ(records[i].run.radius, back[i].run.radius);
     ASSERT_EQ(back[i].validation.size(), 1u);
+    EXPECT_EQ(b.closed.held, i == 1);
+    EXPECT_EQ(back[i].validation[0].held, i == 1);
     EXPECT_EQ(back[i].validation[0].directions[0].time_to_slip, 1.25);
     EXPECT_FALSE(back[i].validation[0].directions[1].time_to_slip.has_value());
   }

@@ -63,6 +63,10 @@ Eigen::Isometry3d supportTablePose(const SupportPlane& plane);
 /// it: closingPlan with the plane); the hand's geometry is shared.
 std::shared_ptr<const sim::Model> withSupportTable(const sim::Model& model);
 
+/// `model` with object 0 fixed where it is (docs/planner.md, "When the floating object
+/// escapes"): what the hand closes on again when the floating object was pushed away.
+std::shared_ptr<const sim::Model> withObjectHeld(const sim::Model& model);
+
 /// A planner configuration: palm pose in the object frame and actuator posture.
 /// Writes it into `state` (a state of pm.model) and computes the link frames.
 void setConfiguration(const PlannerModel& pm, const Eigen::Isometry3d& palm_object,
@@ -123,6 +127,9 @@ bool runClosing(sim::Run& run, const ClosingOptions& options);
 struct ClosedGrasp {
   bool start_collision = false;            ///< the hand intersected the object before closing
   bool stalled = false;                    ///< stopped by the object (not by the end of the time)
+  /// Closed a second time with the object held (fixed): on the floating object the hand ended
+  /// touching nothing (the first finger pushed it away; docs/planner.md).
+  bool held = false;
   double time = 0.0;                       ///< simulated closing time [s]
   Eigen::VectorXd posture;                 ///< actuator positions at the end [unit] (na)
   std::vector<kinematics::JointVector> q;  ///< joint positions at the end, per finger
@@ -146,5 +153,17 @@ ClosedGrasp closeHand(const PlannerModel& pm, const Eigen::Isometry3d& palm_obje
 
 /// The grasp contacts of a closed state (links and palm on object 0).
 std::vector<contact::Contact> objectContacts(const sim::SimState& state);
+
+/// A closing as the planner and the validation presets run it.
+struct Closing {
+  sim::SimState state;   ///< at the end of the closing
+  bool stalled = false;  ///< runClosing's answer
+  bool held = false;     ///< the second closing, on the held object, ran
+};
+
+/// Runs `run` (on its plan's start) until runClosing ends; when object 0 floats and the hand
+/// then touches nothing (the first finger pushed it away), runs the same plan again on
+/// withObjectHeld (docs/planner.md, "When the floating object escapes").
+Closing closeOnObject(sim::Run& run, const ClosingOptions& options);
 
 }  // namespace handsim::planner

@@ -114,6 +114,9 @@ struct ValidationOutcome {
   bool start_collision = false;  ///< the hand intersects the object before closing
   bool passed = false;           ///< every direction passed
   bool force_closure = false;    ///< of the closed grasp, with the preset's friction
+  /// The hand closed on the held object (the floating one escaped; docs/planner.md, "When the
+  /// floating object escapes"), released when the load came on.
+  bool held = false;
   double epsilon = 0.0, volume = 0.0;
   std::vector<DirectionOutcome> directions;
 };

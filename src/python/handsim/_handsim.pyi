@@ -488,6 +488,7 @@ class Validation:
     hold: str  # 'drives' or 'pd'
     passed: bool
     start_collision: bool
+    held: bool  # closed on the held object, released under the load
     force_closure: bool
     epsilon: float
     volume: float
@@ -514,6 +515,7 @@ class Grasp:
     joints: list[Array]  # per finger [rad or m]
     closing_time_s: float
     stalled: bool
+    held: bool  # closed on the held object (the floating one escaped)
     force_closure: bool
     epsilon: float
     volume: float

@@ -92,6 +92,13 @@ std::shared_ptr<const sim::Model> withSupportTable(const sim::Model& model) {
   return sim::compileModel(model.hand_ptr, std::move(objects), model.options, model.hand_geometry);
 }
 
+std::shared_ptr<const sim::Model> withObjectHeld(const sim::Model& model) {
+  std::vector<sim::ObjectModel> objects = model.objects;
+  if (objects.empty()) throw std::invalid_argument("withObjectHeld: the model has no object");
+  objects[0].fixed = true;
+  return sim::compileModel(model.hand_ptr, std::move(objects), model.options, model.hand_geometry);
+}
+
 void setConfiguration(const PlannerModel& pm, const Eigen::Isometry3d& palm_object,
                       const Eigen::VectorXd& posture, sim::SimState& state) {
   state.palm_pose_world = palm_object;
@@ -212,6 +219,20 @@ std::vector<contact::Contact> objectContacts(const sim::SimState& s) {
   return out;
 }
 
+Closing closeOnObject(sim::Run& run, const ClosingOptions& options) {
+  Closing c;
+  c.stalled = runClosing(run, options);
+  if (run.model().objects[0].fixed || !objectContacts(run.state()).empty()) {
+    c.state = run.state();
+    return c;
+  }
+  sim::Run again(withObjectHeld(run.model()), run.plan());
+  c.stalled = runClosing(again, options);
+  c.held = true;
+  c.state = again.state();
+  return c;
+}
+
 ClosedGrasp closeHand(const PlannerModel& pm, const Eigen::Isometry3d& palm_object,
                       const Eigen::VectorXd& pregrasp, const ClosingOptions& options,
                       const std::shared_ptr<const sim::Model>& model,
@@ -225,8 +246,10 @@ ClosedGrasp closeHand(const PlannerModel& pm, const Eigen::Isometry3d& palm_obje
     g.q = run.state().q;
     return g;
   }
-  g.stalled = runClosing(run, options);
-  const sim::SimState& s = run.state();
+  const Closing closing = closeOnObject(run, options);
+  g.stalled = closing.stalled;
+  g.held = closing.held;
+  const sim::SimState& s = closing.state;
   g.time = s.time;
   g.posture = Eigen::Map<const Eigen::VectorXd>(
       s.actuator_position.data(), static_cast<Eigen::Index>(s.actuator_position.size()));

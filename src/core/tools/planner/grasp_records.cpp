@@ -45,6 +45,8 @@ json outcomeJson(const ValidationOutcome& o) {
   if (o.hold != ValidationPreset::Hold::Drives) j["hold"] = holdName(o.hold);
   j["passed"] = o.passed;
   j["start_collision"] = o.start_collision;
+  // Only when the hand closed on the held object, so other files read and write unchanged.
+  if (o.held) j["held"] = true;
   j["force_closure"] = o.force_closure;
   j["epsilon"] = o.epsilon;
   j["volume"] = o.volume;
@@ -173,9 +175,9 @@ ClosedGrasp readClosed(const JsonDocument& doc, const LineReader& rd, const nloh
   using nj = nlohmann::json;
   const std::string cp = "/closed";
   const nj& c = doc.object(doc.require(root, "", "closed"), cp);
-  doc.allowOnly(
-      c, cp,
-      {"posture", "joints", "time_s", "stalled", "force_closure", "epsilon", "volume", "contacts"});
+  doc.allowOnly(c, cp,
+                {"posture", "joints", "time_s", "stalled", "held", "force_closure", "epsilon",
+                 "volume", "contacts"});
   ClosedGrasp cg;
   cg.posture = rd.vector(doc.require(c, cp, "posture"), cp + "/posture", na);
   const nj& joints = doc.array(doc.require(c, cp, "joints"), cp + "/joints");
@@ -183,6 +185,7 @@ ClosedGrasp readClosed(const JsonDocument& doc, const LineReader& rd, const nloh
     cg.q.push_back(rd.vector(joints[f], JsonDocument::child(cp + "/joints", f)));
   cg.time = doc.number(doc.require(c, cp, "time_s"), cp + "/time_s");
   cg.stalled = doc.boolean(doc.require(c, cp, "stalled"), cp + "/stalled");
+  if (const nj* h = doc.optional(c, "held")) cg.held = doc.boolean(*h, cp + "/held");
   cg.quality.force_closure =
       doc.boolean(doc.require(c, cp, "force_closure"), cp + "/force_closure");
   cg.quality.epsilon = doc.number(doc.require(c, cp, "epsilon"), cp + "/epsilon");
@@ -219,6 +222,7 @@ ValidationOutcome readValidation(const JsonDocument& doc, const LineReader& rd,
   }
   o.passed = doc.boolean(doc.require(vj, p, "passed"), p + "/passed");
   o.start_collision = doc.boolean(doc.require(vj, p, "start_collision"), p + "/start_collision");
+  if (const nj* h = doc.optional(vj, "held")) o.held = doc.boolean(*h, p + "/held");
   o.force_closure = doc.boolean(doc.require(vj, p, "force_closure"), p + "/force_closure");
   o.epsilon = doc.number(doc.require(vj, p, "epsilon"), p + "/epsilon");
   o.volume = doc.number(doc.require(vj, p, "volume"), p + "/volume");
@@ -282,8 +286,8 @@ GraspRecord readLine(const JsonDocument& doc) {
       const std::string p = JsonDocument::child("/validation", i);
       const nj& vj = doc.object((*vals)[i], p);
       doc.allowOnly(vj, p,
-                    {"preset", "hold", "passed", "start_collision", "force_closure", "epsilon",
-                     "volume", "directions"});
+                    {"preset", "hold", "passed", "start_collision", "held", "force_closure",
+                     "epsilon", "volume", "directions"});
       r.validation.push_back(readValidation(doc, rd, vj, p));
     }
   }
@@ -383,6 +387,8 @@ std::string graspRecordLine(const GraspRecord& r) {
         {"contacts", contacts}}},
       {"validation", validation}};
   if (r.run.constraints.any()) j["run"]["constraints"] = constraintsJson(r.run.constraints);
+  // Only when the hand closed on the held object, so other files read and write unchanged.
+  if (g.closed.held) j["closed"]["held"] = true;
   return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 

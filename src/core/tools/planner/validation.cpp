@@ -319,8 +319,9 @@ ValidationOutcome validateGrasp(const Validator& v, const Eigen::Isometry3d& pal
   sim::Run run(v.closing_model, plan);
   out.start_collision = sim::handTouchesObjects(*v.closing_model, run.state());
   if (out.start_collision) return out;
-  runClosing(run, v.closing);
-  const sim::SimState closed = run.state();
+  const Closing closing = closeOnObject(run, v.closing);
+  const sim::SimState& closed = closing.state;
+  out.held = closing.held;
   const grasp::GraspQuality q = qualityOf(v, closed);
   out.force_closure = q.force_closure;
   out.epsilon = q.epsilon;
