@@ -884,12 +884,11 @@ ordered objectsJson(const std::vector<ObjectModel>& list, const RunPlan& plan,
                     const std::string& target_file) {
   const std::vector<Eigen::Isometry3d>& poses = plan.object_pose_world;
   const std::vector<Twist>& twists = plan.object_twist_world;
-  if (!poses.empty() && poses.size() != list.size())
-    throw std::invalid_argument("the plan has " + std::to_string(poses.size()) +
-                                " object poses for " + std::to_string(list.size()) + " objects");
-  if (!twists.empty() && twists.size() != list.size())
-    throw std::invalid_argument("the plan has " + std::to_string(twists.size()) +
-                                " object twists for " + std::to_string(list.size()) + " objects");
+  for (const auto& [count, what] : {std::pair<std::size_t, const char*>{poses.size(), "poses"},
+                                    std::pair<std::size_t, const char*>{twists.size(), "twists"}})
+    if (count != 0 && count != list.size())
+      throw std::invalid_argument("the plan has " + std::to_string(count) + " object " + what +
+                                  " for " + std::to_string(list.size()) + " objects");
   ordered objects = ordered::array();
   for (std::size_t i = 0; i < list.size(); ++i) {
     const ObjectModel& o = list[i];

@@ -18,11 +18,17 @@ namespace {
 
 constexpr std::size_t kKeptWarnings = 20;
 
+// An optional per-item list: empty, or `expected` entries ("<what>: expected N <unit>, got M").
+void checkCountOrEmpty(std::size_t given, std::size_t expected, const char* what,
+                       const char* unit) {
+  if (given != 0 && given != expected)
+    throw std::invalid_argument(std::string(what) + ": expected " + std::to_string(expected) + " " +
+                                unit + ", got " + std::to_string(given));
+}
+
 // Start twists: none, or one finite twist per model object (the message names the object).
 void checkObjectTwists(const Model& model, const std::vector<Twist>& twists) {
-  if (!twists.empty() && twists.size() != model.objects.size())
-    throw std::invalid_argument("object twists: expected " + std::to_string(model.objects.size()) +
-                                " twists, got " + std::to_string(twists.size()));
+  checkCountOrEmpty(twists.size(), model.objects.size(), "object twists", "twists");
   for (std::size_t o = 0; o < twists.size(); ++o)
     if (!twists[o].allFinite())
       throw std::invalid_argument("object " + std::to_string(o) + " ('" + model.objects[o].name +
@@ -92,15 +98,11 @@ SimState makeState(const Model& model, const std::vector<double>& actuator_posit
                    const std::vector<Twist>& object_twists_world) {
   const hand::HandModel& hand = model.hand();
   const std::size_t na = hand.actuators.size();
-  if (!actuator_positions.empty() && actuator_positions.size() != na)
-    throw std::invalid_argument("initial actuator positions: expected " + std::to_string(na) +
-                                " values, got " + std::to_string(actuator_positions.size()));
+  checkCountOrEmpty(actuator_positions.size(), na, "initial actuator positions", "values");
   for (double v : actuator_positions)
     if (!std::isfinite(v)) throw std::invalid_argument("initial actuator position is not finite");
   if (!palm_pose_world.matrix().allFinite()) throw std::invalid_argument("palm pose is not finite");
-  if (!object_poses_world.empty() && object_poses_world.size() != model.objects.size())
-    throw std::invalid_argument("object poses: expected " + std::to_string(model.objects.size()) +
-                                " poses, got " + std::to_string(object_poses_world.size()));
+  checkCountOrEmpty(object_poses_world.size(), model.objects.size(), "object poses", "poses");
   for (const Eigen::Isometry3d& pose : object_poses_world)
     if (!pose.matrix().allFinite()) throw std::invalid_argument("object pose is not finite");
   checkObjectTwists(model, object_twists_world);
