@@ -13,6 +13,7 @@
 #include <random>
 
 #include "../support/box_objects.hpp"
+#include "../support/contact_runs.hpp"
 #include "../support/free_object_energy.hpp"
 #include "handsim/formats/model_loader.hpp"
 #include "handsim/geometry/primitives.hpp"
@@ -70,7 +71,7 @@ TEST(HullMechanics, RandomCollisionsNeverGainEnergyAndKeepMomentum) {
     bool hit = false;
     for (int i = 0; i < 300; ++i) {
       step(*model, s);
-      hit = hit || !s.object_contacts.empty();
+      hit = hit || !test::contactsOf(*model, s, ContactPair::Object).empty();
       ASSERT_LE(test::freeKineticEnergy(*model, s), e0 * (1.0 + 1e-9))
           << "trial " << trial << " step " << i;
     }
@@ -112,7 +113,8 @@ TEST(HullMechanics, ACubeDroppedOnAHullHandsPalmLosesEnergyAndRestsOnIt) {
   bool touched = false;
   for (int i = 0; i < 800; ++i) {
     step(*model, s);
-    touched = touched || !s.object_contacts.empty() || !s.contacts.empty();
+    touched = touched || !test::contactsOf(*model, s, ContactPair::Object).empty() ||
+              !test::contactsOf(*model, s, ContactPair::LinkObject).empty();
     ASSERT_LE(energy(), e0 + 1e-9) << "step " << i;
   }
   EXPECT_TRUE(touched);

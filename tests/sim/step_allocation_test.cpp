@@ -23,6 +23,7 @@
 #include "handsim/sim/step.hpp"
 
 #include "../support/box_objects.hpp"
+#include "../support/contact_runs.hpp"
 #include "../support/count_malloc.hpp"
 
 using handsim::test::g_allocations;
@@ -43,7 +44,7 @@ long allocationsAfterWarmUp(const Scenario& sc, double warm, int steps, std::siz
   std::size_t seen = 0;
   for (int i = 0; i < steps; ++i) {
     run.step();
-    seen += run.state().contacts.size();
+    seen += test::contactCount(run.model(), run.state(), ContactPair::LinkObject);
   }
   if (contacts) *contacts = seen;
   return g_allocations.load() - before;
@@ -99,7 +100,7 @@ TEST(StepAllocation, AFreeObjectOnTheGroundDoesNotAllocate) {
   std::size_t seen = 0;
   for (int i = 0; i < 500; ++i) {
     run.step();
-    seen += run.state().object_contacts.size();
+    seen += test::contactCount(run.model(), run.state(), ContactPair::Object);
   }
   EXPECT_EQ(g_allocations.load() - before, 0);
   EXPECT_GE(seen, 4u * 500u);
@@ -129,7 +130,7 @@ TEST(StepAllocation, RestingPairsReusedAndRefreshedDoNotAllocate) {
     std::size_t seen = 0;
     for (int i = 0; i < 500; ++i) {
       run.step();
-      seen += run.state().contacts.size();
+      seen += test::contactCount(run.model(), run.state(), ContactPair::LinkObject);
     }
     EXPECT_EQ(g_allocations.load() - before, 0);
     EXPECT_GE(seen, 500u);
@@ -169,8 +170,8 @@ long closedHandAndTableAllocations(bool hulls, std::size_t& links, std::size_t& 
   links = objects = 0;
   for (int i = 0; i < 300; ++i) {
     run.step();
-    links += run.state().link_contacts.size();
-    objects += run.state().object_contacts.size();
+    links += test::contactCount(run.model(), run.state(), ContactPair::LinkLink);
+    objects += test::contactCount(run.model(), run.state(), ContactPair::Object);
   }
   return g_allocations.load() - before;
 }
@@ -267,7 +268,7 @@ TEST(StepAllocation, AThirteenJointChainOnATableDoesNotAllocate) {
   std::size_t contacts = 0;
   for (int i = 0; i < 300; ++i) {
     step(*model, s);
-    contacts += s.contacts.size();
+    contacts += test::contactCount(*model, s, ContactPair::LinkObject);
   }
   EXPECT_EQ(g_allocations.load() - before, 0);
   EXPECT_GT(contacts, 300u);  // the counted steps touched the table
@@ -319,8 +320,8 @@ TEST(StepAllocation, AnalyticSpheresDoNotAllocate) {
   std::size_t links = 0, objects = 0;
   for (int i = 0; i < 300; ++i) {
     run.step();
-    links += run.state().contacts.size();
-    objects += run.state().object_contacts.size();
+    links += test::contactCount(run.model(), run.state(), ContactPair::LinkObject);
+    objects += test::contactCount(run.model(), run.state(), ContactPair::Object);
   }
   EXPECT_EQ(g_allocations.load() - before, 0);
   EXPECT_GE(links, 300u);
