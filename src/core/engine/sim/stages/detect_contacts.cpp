@@ -4,9 +4,11 @@
 // each other; links against objects; links against links of other fingers and the palm. Every
 // contact leaves here with its point, normal and depth; forces are the solver's.
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "handsim/collision/contact_patch.hpp"
+#include "handsim/collision/primitive_contact.hpp"
 #include "handsim/collision/tree_collision.hpp"
 #include "handsim/sim/body_pair.hpp"
 #include "handsim/sim/resting_pairs.hpp"
@@ -54,6 +56,17 @@ void detectGroundContacts(const Model& model, SimState& s) {
     if (const auto& ball = obj.geometry->collision.sphere) {
       const Eigen::Vector3d lowest = pose * ball->centre - ball->radius * Eigen::Vector3d::UnitZ();
       if (ground.height - lowest.z() >= -margin) add(lowest);
+      continue;
+    }
+    // An analytic box on its corners, a cylinder on its rim points (primitive_contact.hpp).
+    const CollisionBody& body = obj.geometry->collision;
+    if (body.box || body.cylinder) {
+      std::array<Eigen::Vector3d, collision::kMaxGroundPoints> points;
+      const int n = body.box
+                        ? collision::boxGroundPoints(*body.box, pose, ground.height, margin, points)
+                        : collision::cylinderGroundPoints(*body.cylinder, pose, ground.height,
+                                                          margin, points);
+      for (int k = 0; k < n; ++k) add(points[static_cast<std::size_t>(k)]);
       continue;
     }
     // The candidates; a finely meshed face brings hundreds of them (a 10k-triangle box has 900
