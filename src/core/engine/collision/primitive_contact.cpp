@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "handsim/geometry/tangent_basis.hpp"
+#include "manifold_reduction.hpp"
 
 namespace handsim::collision {
 namespace {
@@ -25,39 +26,6 @@ struct WorldBox {
 WorldBox worldBox(const geometry::Box& box, const Eigen::Isometry3d& pose) {
   const Eigen::Isometry3d p = pose * box.pose;
   return {p.translation(), p.linear(), box.half_extent};
-}
-
-// Keeps `keep` of `pts` (with `depths`) in out: all when at most kMaxManifoldPoints, else the
-// deepest, the farthest from it, and the two spanning the largest triangles on either side.
-int reduceManifold(const Eigen::Vector3d* pts, const double* depths, int m,
-                   const Eigen::Vector3d& normal, ConvexManifold& out) {
-  std::array<int, kMaxManifoldPoints> keep{};
-  int count = 0;
-  if (m <= kMaxManifoldPoints) {
-    for (int i = 0; i < m; ++i) keep[static_cast<std::size_t>(count++)] = i;
-  } else {
-    int i0 = 0, i1 = 0, i2 = 0, i3 = 0;
-    for (int i = 1; i < m; ++i)
-      if (depths[i] > depths[i0]) i0 = i;
-    for (int i = 0; i < m; ++i)
-      if ((pts[i] - pts[i0]).squaredNorm() > (pts[i1] - pts[i0]).squaredNorm()) i1 = i;
-    double hi = 0.0, lo = 0.0;
-    const Eigen::Vector3d e = pts[i1] - pts[i0];
-    for (int i = 0; i < m; ++i) {
-      const double area = e.cross(pts[i] - pts[i0]).dot(normal);
-      if (area > hi) hi = area, i2 = i;
-      if (area < lo) lo = area, i3 = i;
-    }
-    keep[static_cast<std::size_t>(count++)] = i0;
-    if (i1 != i0) keep[static_cast<std::size_t>(count++)] = i1;
-    if (hi > 0.0) keep[static_cast<std::size_t>(count++)] = i2;
-    if (lo < 0.0) keep[static_cast<std::size_t>(count++)] = i3;
-  }
-  for (int k = 0; k < count; ++k) {
-    out.points[static_cast<std::size_t>(k)] = pts[keep[static_cast<std::size_t>(k)]];
-    out.depths[static_cast<std::size_t>(k)] = depths[keep[static_cast<std::size_t>(k)]];
-  }
-  return count;
 }
 
 // The polygon `poly` (n points) clipped to the half space inward . (x - p) >= -eps, into `next`;
