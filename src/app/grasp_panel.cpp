@@ -84,8 +84,8 @@ void GraspPanel::evaluate() {
     note_->clear();
     return;
   }
-  const std::vector<grasp::GraspContact> contacts = grasp::graspContactsOn(
-      controller_->model().bodies, controller_->state().contacts, 0, friction_->value());
+  const std::vector<grasp::GraspContact> contacts =
+      grasp::graspContactsOn(controller_->state().contacts, 0, friction_->value());
   contact_count_ = static_cast<int>(contacts.size());
   try {
     quality_ = grasp::evaluateGrasp(contacts, options());

@@ -856,7 +856,8 @@ void MainWindow::updateStatus() {
                            ? tr("%1 fps").arg(viewport_->frameRate(), 0, 'f', 0)
                            : tr("— fps"));
   // Every kind of contact, as the viewport draws them.
-  const std::size_t contacts = s.contacts.size();
+  const std::size_t contacts =
+      s.contacts.size() + s.object_contacts.size() + s.link_contacts.size();
   status_contacts_->setText(tr("%n contact(s)", nullptr, static_cast<int>(contacts)));
   status_warnings_->setText(tr("%n warning(s)", nullptr, static_cast<int>(s.warning_count)));
 }

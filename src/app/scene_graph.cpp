@@ -744,14 +744,15 @@ void SceneGraph::update(const sim::Model& model, const sim::SimState& state,
   }
   for (std::size_t i = 0; i < objects_.size() && i < state.object_pose_world.size(); ++i)
     objects_[i]->setMatrix(toOsg(state.object_pose_world[i]));
-  rebuildContacts(model, state);
+  rebuildContacts(state);
   applyTransparency();
 }
 
-void SceneGraph::rebuildContacts(const sim::Model& model, const sim::SimState& state) {
+void SceneGraph::rebuildContacts(const sim::SimState& state) {
   drawn_contacts_ = 0;
   // Every contact of the step: link-object, object-ground/palm/object, link-link and link-palm.
-  const std::size_t n = options_.contacts ? state.contacts.size() : 0;
+  const std::size_t nc = state.contacts.size(), ng = state.object_contacts.size();
+  const std::size_t n = options_.contacts ? nc + ng + state.link_contacts.size() : 0;
   const ArrowParts& parts = arrowParts();
   const std::size_t per_arrow = parts.dot.size() + parts.shaft.size() + parts.head.size();
   auto* points = static_cast<osg::Vec3Array*>(arrows_->getVertexArray());
@@ -760,8 +761,10 @@ void SceneGraph::rebuildContacts(const sim::Model& model, const sim::SimState& s
   normals->resize(n * per_arrow);
   std::size_t k = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    const sim::Contact& c = state.contacts[i];
-    const bool on_object = model.bodies.pairOf(c) == sim::ContactPair::Object;
+    const bool on_object = i >= nc && i < nc + ng;
+    const sim::Contact& c = i < nc      ? state.contacts[i]
+                            : on_object ? state.object_contacts[i - nc]
+                                        : state.link_contacts[i - nc - ng];
     // The arrow shows the push on the contact's first body, out of the surface that pushes
     // (world frame): on the link for a link's contact (out of the object or the other link), on
     // the object for an object's contact (out of the ground, the palm or the other object).

@@ -95,7 +95,7 @@ class SceneGraph {
   const DisplayOptions& options() const { return options_; }
 
  private:
-  void rebuildContacts(const sim::Model& model, const sim::SimState& state);
+  void rebuildContacts(const sim::SimState& state);
   void setArm(const hand::ArmModel& arm);
   void applyTransparency();
 

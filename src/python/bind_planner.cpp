@@ -174,7 +174,7 @@ py::dict runDict(const planner::RunInfo& r) {
   return d;
 }
 
-py::dict contactArrays(const std::vector<planner::ClosedContact>& contacts) {
+py::dict contactArrays(const std::vector<contact::Contact>& contacts) {
   const auto n = static_cast<py::ssize_t>(contacts.size());
   py::array_t<int> finger(n), row(n);
   py::array_t<double> force(n);
@@ -184,8 +184,8 @@ py::dict contactArrays(const std::vector<planner::ClosedContact>& contacts) {
     finger.mutable_at(i) = c.finger;
     row.mutable_at(i) = c.finger < 0 ? -1 : c.row;
     force.mutable_at(i) = c.force;
-    point.row(i) = c.point_object.transpose();
-    normal.row(i) = c.normal_object.transpose();
+    point.row(i) = c.point_world.transpose();
+    normal.row(i) = c.normal_world.transpose();
   }
   py::dict d;
   d["finger"] = finger;

@@ -35,27 +35,35 @@ namespace {
 using RunClass = py::class_<PyRun>;
 
 void bindContact(py::module_& m) {
-  py::class_<contact::Contact>(m, "Contact",
-                               "A contact of the last step between two bodies, world frame: "
-                               "body_a pushes body_b (ids into Model.bodies, which say which "
-                               "link, object, the palm or the ground each is).")
+  py::class_<contact::Contact>(m, "Contact", "A link-object contact of the last step, world frame.")
+      .def_readonly("finger", &contact::Contact::finger,
+                    "Index of the finger whose link touches (-1: an object contact).")
+      .def_readonly("row", &contact::Contact::row, "The link rigid with DH frame {row + 1}.")
+      .def_readonly("object", &contact::Contact::object, "Index of the object touched.")
       .def_readonly("body_a", &contact::Contact::body_a,
                     "Id of the pushing body in Model.bodies (the normal points from it into "
                     "body_b).")
       .def_readonly("body_b", &contact::Contact::body_b, "Id of the pushed body in Model.bodies.")
       .def_readonly("point", &contact::Contact::point_world, "Contact point [m].")
       .def_readonly("normal", &contact::Contact::normal_world,
-                    "Unit normal from body_a INTO body_b (body_a pushes along it).")
+                    "Unit normal INTO the object (the link pushes along it).")
       .def_readonly("depth", &contact::Contact::depth, "Penetration estimate [m].")
-      .def_readonly("force", &contact::Contact::force, "Normal force on body_b [N].")
+      .def_readonly("force", &contact::Contact::force, "Normal force on the object [N].")
+      .def_readonly("other", &contact::Contact::other,
+                    "Object contacts (finger -1): the body pushing `object`: -1 the ground, -2 "
+                    "the palm, else another object's index.")
+      .def_readonly("other_finger", &contact::Contact::other_finger,
+                    "Link-link contacts: the finger of the pushed link (-1: the palm).")
+      .def_readonly("other_row", &contact::Contact::other_row,
+                    "Link-link contacts: the pushed link's row.")
       .def_readonly("friction", &contact::Contact::friction_world,
-                    "Friction force on body_b, world frame [N] (free objects).")
+                    "Friction force on the object, world frame [N] (free objects).")
       .def_readonly("spin_moment", &contact::Contact::spin_moment,
-                    "Torsional friction moment on body_b about the contact normal [N m] "
+                    "Torsional friction moment on the object about the contact normal [N m] "
                     "(free objects; contact option torsional_m).")
       .def_property_readonly(
           "force_on_object", [](const contact::Contact& c) { return c.forceOnObjectWorld(); },
-          "Total sustained force on body_b (normal and friction), world frame [N].");
+          "Total sustained force on the object (normal and friction), world frame [N].");
 }
 
 // Making, stepping and resetting a run; where it is.
@@ -212,9 +220,13 @@ void bindRunScene(RunClass& cls) {
          "State of each breakaway clutch (ClutchState: broken, break position), copies.")
       .def_property_readonly(
           "contacts", guarded([](const PyRun& r) { return r.state().contacts; }),
-          "Every contact of the last step (Contact, world frame), copies: links on objects, "
-          "then objects pushed by the ground, the palm or another object, then links on links "
-          "and on the palm. Model.bodies[c.body_a] says who pushes, [c.body_b] who is pushed.")
+          "Link-object contacts of the last step (Contact, world frame), copies.")
+      .def_property_readonly(
+          "object_contacts", guarded([](const PyRun& r) { return r.state().object_contacts; }),
+          "Contacts on objects from the ground, the palm and other objects (finger -1).")
+      .def_property_readonly(
+          "link_contacts", guarded([](const PyRun& r) { return r.state().link_contacts; }),
+          "Contacts between links of different fingers and between a link and the palm.")
       .def_property_readonly("warnings", guarded([](const PyRun& r) { return r.state().warnings; }),
                              "Numerical trouble met so far, as messages (the first of each kind).")
       .def_property_readonly("warning_count",

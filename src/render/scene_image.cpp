@@ -222,10 +222,12 @@ Image renderScene(const sim::Model& model, const sim::SimState& s, const Camera&
     drawTriangle(t, cam, cam_from_world, a, d, e, style.ground_colour, 0.9);
   }
   if (style.contacts) {
-    for (const auto& c : s.contacts) {
-      const Eigen::Vector3d uvd = cam.project(c.point_world);
-      if (uvd.z() > cam.near_m) drawDot(image, uvd, style.contact_radius_px, style.contact_colour);
-    }
+    for (const auto* list : {&s.contacts, &s.object_contacts, &s.link_contacts})
+      for (const auto& c : *list) {
+        const Eigen::Vector3d uvd = cam.project(c.point_world);
+        if (uvd.z() > cam.near_m)
+          drawDot(image, uvd, style.contact_radius_px, style.contact_colour);
+      }
   }
   return image;
 }

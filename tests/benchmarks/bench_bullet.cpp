@@ -168,11 +168,8 @@ void sampleHandsim(const sim::Run& run, Trace& tr) {
   const Eigen::Vector3d pad_r = sim::linkPoseWorld(m, s, 1, 1).translation();
   const Eigen::Vector3d cube = s.object_pose_world[0] * m.objects[0].mass.centre_of_mass;
   double f[2] = {0.0, 0.0};
-  for (const auto& c : s.contacts) {
-    const int finger = m.bodies[c.body_a].finger;  // the pads' contacts on the cube
-    if (m.bodies.linkOnObject(c) && (finger == 0 || finger == 1))
-      f[finger] += c.force + c.impact_force;
-  }
+  for (const auto& c : s.contacts)
+    if (c.finger == 0 || c.finger == 1) f[c.finger] += c.force + c.impact_force;
   tr.sample(s.time, cube, 0.5 * (pad_l + pad_r), f[0], f[1]);
 }
 

@@ -43,15 +43,11 @@ int main(int argc, char** argv) {
         run.step();
         const double dt = cpuSeconds() - t0;
         total += dt;
-        std::size_t now = 0;  // the links' contacts on objects
-        for (const auto& k : run.state().contacts)
-          if (model->bodies.linkOnObject(k)) {
-            ++now;
-            depth = std::max(depth, k.depth);
-          }
-        contacts += static_cast<long>(now);
-        most = std::max(most, now);
-        if (now > 0) touching += dt, ++touching_steps;
+        const auto& c = run.state().contacts;
+        contacts += static_cast<long>(c.size());
+        most = std::max(most, c.size());
+        if (!c.empty()) touching += dt, ++touching_steps;
+        for (const auto& k : c) depth = std::max(depth, k.depth);
       }
       const double steps = static_cast<double>(run.totalSteps());
       std::printf("%-44s %9.1f %9.1f %8.2f %8zu %9.3f ", argv[i], 1e6 * total / steps,

@@ -107,12 +107,11 @@ inline sim::Scenario liftScenario(const std::string& object) {
 }
 
 /// A free 5 cm cube and a fixed 60 x 60 x 5 cm table box beside the open BarrettHand
-/// (docs/free-objects.md, contacts between bodies); cubeOnTablePlan places them. Both are
-/// analytic boxes (as a VRML `Box` or URDF `<box>` gives; docs/collision.md, section 13).
+/// (docs/free-objects.md, contacts between bodies); cubeOnTablePlan places them.
 inline std::shared_ptr<const sim::Model> cubeOnTableModel() {
   return sim::compileModel(test::barrettHand(),
-                           {test::boxObject("table", {0.6, 0.6, 0.05}, false, 1000.0, true),
-                            test::boxObject("cube", {0.05, 0.05, 0.05}, true, 1000.0, true)});
+                           {test::boxObject("table", {0.6, 0.6, 0.05}, false, 1000.0),
+                            test::boxObject("cube", {0.05, 0.05, 0.05}, true, 1000.0)});
 }
 
 /// A plan of cubeOnTableModel that starts the cube 0.1 mm above the table: it falls and comes

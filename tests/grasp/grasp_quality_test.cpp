@@ -118,7 +118,7 @@ TEST(GraspWrenchSpace, PrimitiveWrenchesHaveUnitNormalForceAndTheirOwnTorque) {
 
 // One normal convention: the simulator's contact normal already points into the object, along
 // the force the link applies, which is what the grasp analysis wants; contacts are picked by
-// object, the links' only (by the bodies of a table: ground, palm, one link, objects 0 and 1).
+// object.
 TEST(GraspWrenchSpace, SimContactsKeepTheirNormalAndArePickedByObject) {
   contact::Contact s;
   s.point_world = {0.1, 0.2, 0.3};
@@ -129,24 +129,13 @@ TEST(GraspWrenchSpace, SimContactsKeepTheirNormalAndArePickedByObject) {
   EXPECT_EQ(g.normal, Eigen::Vector3d(0, 0, -1));
   EXPECT_EQ(g.normal * s.force, s.forceOnObjectWorld());
   EXPECT_EQ(g.friction, 0.7);
-  sim::BodyTable t;
-  using K = sim::BodyKind;
-  t.bodies = {{0, K::Ground, "ground", -1, -1, -1, nullptr, nullptr, true},
-              {1, K::Palm, "palm", -1, -1, -1, nullptr, nullptr, true},
-              {2, K::Link, "F1.J1", 0, 0, -1, nullptr, nullptr, false},
-              {3, K::Object, "a", -1, -1, 0, nullptr, nullptr, false},
-              {4, K::Object, "b", -1, -1, 1, nullptr, nullptr, false}};
-  t.first_link = {2};
-  t.first_object = 3;
-  s.body_a = t.link(0, 0);
-  s.body_b = t.object(0);
-  contact::Contact other = s, palm = s;
-  other.body_b = t.object(1);
-  palm.body_a = sim::BodyTable::kPalmId;
-  const auto on0 = graspContactsOn(t, {s, other, palm, s}, 0, 0.4);
+  contact::Contact other = s;
+  other.object = 1;
+  s.object = 0;
+  const auto on0 = graspContactsOn({s, other, s}, 0, 0.4);
   ASSERT_EQ(on0.size(), 2u);
   EXPECT_EQ(on0[1].friction, 0.4);
-  EXPECT_TRUE(graspContactsOn(t, {s, other}, 2, 0.4).empty());
+  EXPECT_TRUE(graspContactsOn({s, other}, 2, 0.4).empty());
 }
 
 TEST(GraspQuality, InvalidInputThrows) {

@@ -190,13 +190,8 @@ int contactCases(const std::string& scene, int samples) {
     close();
     // Until the fingers touch the cube (about 3.4 s simulated, whatever the machine's load);
     // they go on closing on it (to 5.8 s) and then hold it, in contact all along.
-    const auto fingerContacts = [&controller] {  // the links' on the cube
-      std::size_t n = 0;
-      for (const auto& k : controller.liveState().contacts)
-        n += controller.model().bodies.linkOnObject(k) ? 1 : 0;
-      return n;
-    };
-    while (fingerContacts() < 2 && controller.liveState().time < 10.0) controller.advance(0.05);
+    while (controller.liveState().contacts.size() < 2 && controller.liveState().time < 10.0)
+      controller.advance(0.05);
     if (!v.simulate) controller.pause();
     if (plot) plot->setVisible(v.plot);
     contacts(v.arrows);

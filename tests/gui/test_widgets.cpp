@@ -431,24 +431,28 @@ class WidgetTest : public QObject {
     const auto& hand = controller_->hand();
     scene.setHand(controller_->model());
     handsim::sim::SimState state = controller_->state();
-    const handsim::sim::BodyTable& bodies = controller_->model().bodies;
     handsim::sim::Contact c;
-    c.body_a = bodies.link(2, 1);
-    c.body_b = bodies.object(0);
+    c.finger = 2;
+    c.row = 1;
+    c.object = 0;
     c.point_world = Eigen::Vector3d(0.0, 0.02, 0.13);
     c.normal_world = -Eigen::Vector3d::UnitY();
     c.force = 12.0;
+    state.contacts = {c};
     // Every kind of contact is drawn: an object on the ground, two fingers touching.
     handsim::sim::Contact ground;
-    ground.body_a = handsim::sim::BodyTable::kGroundId;
-    ground.body_b = bodies.object(0);
+    ground.object = 0;
+    ground.other = handsim::sim::kGround;
     ground.normal_world = Eigen::Vector3d::UnitZ();
     ground.force = 1.0;
     handsim::sim::Contact fingers;
-    fingers.body_a = bodies.link(0, 2);
-    fingers.body_b = bodies.link(1, 2);
+    fingers.finger = 0;
+    fingers.row = 2;
+    fingers.other_finger = 1;
+    fingers.other_row = 2;
     fingers.normal_world = Eigen::Vector3d::UnitX();
-    state.contacts = {c, ground, fingers};
+    state.object_contacts = {ground};
+    state.link_contacts = {fingers};
     const int clutch = hand.clutchOfActuator(hand.actuatorIndex("M3"));
     QVERIFY(clutch >= 0);
     state.clutches[static_cast<std::size_t>(clutch)].broken = true;
@@ -474,8 +478,9 @@ class WidgetTest : public QObject {
     scene.setHand(controller_->model());
     handsim::sim::SimState state = controller_->state();
     handsim::sim::Contact c;
-    c.body_a = controller_->model().bodies.link(0, 2);
-    c.body_b = controller_->model().bodies.object(0);
+    c.finger = 0;
+    c.row = 2;
+    c.object = 0;
     c.normal_world = -Eigen::Vector3d::UnitY();
     c.force = 5.0;
     c.point_world = Eigen::Vector3d(0.01, 0.02, 0.13);
@@ -520,14 +525,10 @@ class WidgetTest : public QObject {
                                   {1, 17000.0, 3000.0, 20000.0, 0.0},
                                   {2, 17000.0, 3000.0, 20000.0, 0.0}});
     controller_->play();
-    const auto fingerContacts = [this] {  // the links' on the cube
-      std::size_t n = 0;
-      for (const auto& k : controller_->liveState().contacts)
-        n += controller_->model().bodies.linkOnObject(k) ? 1 : 0;
-      return n;
-    };
-    while (fingerContacts() < 2 && controller_->liveState().time < 10.0) controller_->advance(0.05);
-    qInfo("%zu contacts at t = %.2f s", fingerContacts(), controller_->liveState().time);
+    while (controller_->liveState().contacts.size() < 2 && controller_->liveState().time < 10.0)
+      controller_->advance(0.05);
+    qInfo("%zu contacts at t = %.2f s", controller_->liveState().contacts.size(),
+          controller_->liveState().time);
     controller_->pause();
     handsim::app::OsgViewport* vp = window_->viewport();
     const long long frames = vp->frameCount();
@@ -576,8 +577,7 @@ class WidgetTest : public QObject {
     QCOMPARE(panel->frictionBox()->value(), 0.5);
     panel->frictionBox()->setValue(0.6);
     panel->evaluate();
-    const auto contacts =
-        handsim::grasp::graspContactsOn(controller_->model().bodies, state.contacts, 0, 0.6);
+    const auto contacts = handsim::grasp::graspContactsOn(state.contacts, 0, 0.6);
     // All three fingers close on it: enough contacts for force closure.
     QVERIFY2(contacts.size() >= 3, "the closing fingers touch the cylinder");
     const auto options = panel->options();

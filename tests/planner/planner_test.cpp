@@ -58,12 +58,12 @@ bool hasAntipodalPair(const planner::ClosedGrasp& g, double mu) {
       const auto& a = g.contacts[i];
       const auto& b = g.contacts[j];
       if (a.finger == b.finger) continue;
-      const Eigen::Vector3d line = b.point_object - a.point_object;
+      const Eigen::Vector3d line = b.point_world - a.point_world;
       if (line.norm() < 1e-6) continue;
       const Eigen::Vector3d u = line.normalized();
       // a pushes along its normal (into the object) towards b, b towards a.
-      if (std::acos(std::clamp(a.normal_object.dot(u), -1.0, 1.0)) < cone &&
-          std::acos(std::clamp(b.normal_object.dot(-u), -1.0, 1.0)) < cone)
+      if (std::acos(std::clamp(a.normal_world.dot(u), -1.0, 1.0)) < cone &&
+          std::acos(std::clamp(b.normal_world.dot(-u), -1.0, 1.0)) < cone)
         return true;
     }
   return false;
@@ -282,14 +282,14 @@ TEST(Planner, AFloatingObjectPushedAwayIsClosedOnAgainHeld) {
   sim::Run floating(pm.model,
                     planner::closingPlan(*pm.model, g.palm_object, g.pregrasp, o.closing));
   planner::runClosing(floating, o.closing);
-  EXPECT_TRUE(planner::objectContacts(floating.model(), floating.state()).empty());
+  EXPECT_TRUE(planner::objectContacts(floating.state()).empty());
   EXPECT_GT(floating.state().object_pose_world[0].translation().norm(), 0.05);
   // The planner's closing: held, the bottle where it started, every contact on its surface.
   EXPECT_TRUE(g.closed.held);
   EXPECT_TRUE(g.closed.object_pose.isApprox(Eigen::Isometry3d::Identity(), 0.0));
   ASSERT_GE(g.closed.contacts.size(), 3u);
   for (const auto& c : g.closed.contacts)
-    EXPECT_LT(std::abs(planner::closestSurfacePoint(pm.surface, c.point_object).distance), 2e-3);
+    EXPECT_LT(std::abs(planner::closestSurfacePoint(pm.surface, c.point_world).distance), 2e-3);
   // Validation closes the same way, then releases the bottle under the load.
   const planner::Validator v =
       planner::makeValidator(hand, bottle, planner::validationPreset("six-directions"));

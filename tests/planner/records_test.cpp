@@ -48,11 +48,12 @@ planner::GraspRecord sample(std::uint64_t seed) {
   g.closed.quality.force_closure = true;
   g.closed.quality.epsilon = rng.uniform();
   g.closed.quality.volume = rng.uniform() * 1e-7;
-  planner::ClosedContact c;
+  contact::Contact c;
   c.finger = 2;
   c.row = 1;
-  c.point_object = Eigen::Vector3d(rng.normal(), rng.normal(), rng.normal());
-  c.normal_object = c.point_object.normalized();
+  c.object = 0;
+  c.point_world = Eigen::Vector3d(rng.normal(), rng.normal(), rng.normal());
+  c.normal_world = c.point_world.normalized();
   c.force = 2.5;
   g.closed.contacts = {c};
   planner::ValidationOutcome v;
@@ -97,7 +98,7 @@ TEST(GraspRecords, RoundTripBitForBit) {
     EXPECT_EQ(a.energy, b.energy);
     EXPECT_EQ(a.closed.quality.epsilon, b.closed.quality.epsilon);
     EXPECT_EQ(a.closed.q[1], b.closed.q[1]);
-    EXPECT_EQ(a.closed.contacts[0].point_object, b.closed.contacts[0].point_object);
+    EXPECT_EQ(a.closed.contacts[0].point_world, b.closed.contacts[0].point_world);
     EXPECT_EQ(records[i].object_scale, back[i].object_scale);
     EXPECT_EQ(records[i].run.radius, back[i].run.radius);
     ASSERT_EQ(back[i].validation.size(), 1u);

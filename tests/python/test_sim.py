@@ -211,25 +211,21 @@ def test_a_lifted_cube_is_carried_by_its_contacts(scenarios):
     run = handsim.Run.from_scenario(handsim.load_scenario(str(scenarios / "barrett_lift_cube.json")))
     while run.time < 4.0 - 1e-9:
         run.step()
-    # Every contact names its bodies in the model's body table.
+    total = sum((np.asarray(c.force_on_object) for c in run.contacts if c.object == 0),
+                np.zeros(3))
+    total += sum((np.asarray(c.force_on_object) for c in run.object_contacts), np.zeros(3))
+    assert total[2] == pytest.approx(0.2 * 9.81, rel=0.05)
+    assert all(c.other != -1 for c in run.object_contacts)  # nothing from the ground
+    assert isinstance(run.link_contacts, list)
+    # Every contact names its bodies in the model's body table: the fingers' links push the
+    # cube (its name, the object's), and the link's name is the recorder's joint prefix.
     bodies = run.model.bodies
     assert [b["kind"] for b in bodies[:2]] == ["ground", "palm"]
     assert all(b["id"] == i for i, b in enumerate(bodies))
-    cube = [b["id"] for b in bodies if b["name"] == "cube"]
-    assert len(cube) == 1 and bodies[cube[0]]["kind"] == "object"
-    total = sum((np.asarray(c.force_on_object) for c in run.contacts if c.body_b == cube[0]),
-                np.zeros(3))
-    assert total[2] == pytest.approx(0.2 * 9.81, rel=0.05)
-    # Nothing from the ground; the fingers' links push the cube, each link's name the
-    # recorder's joint prefix.
-    assert all(bodies[c.body_a]["kind"] != "ground" for c in run.contacts)
-    links = [c for c in run.contacts
-             if bodies[c.body_a]["kind"] == "link" and bodies[c.body_b]["kind"] == "object"]
-    assert links
-    for c in links:
+    for c in run.contacts:
         a, b = bodies[c.body_a], bodies[c.body_b]
-        assert a["finger"] >= 0 and a["row"] >= 0
-        assert (b["kind"], b["name"]) == ("object", "cube")
+        assert (a["kind"], a["finger"], a["row"]) == ("link", c.finger, c.row)
+        assert (b["kind"], b["object"], b["name"]) == ("object", c.object, "cube")
         assert a["name"] + ".contact_force" in run.columns
 
 

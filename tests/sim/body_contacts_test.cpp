@@ -55,19 +55,11 @@ std::pair<Eigen::Vector3d, Eigen::Vector3d> momentum(const SimState& st, const E
   return {p, l};
 }
 
-// The normal forces body `pusher` (the palm, the ground or an object) applies to objects.
-double objectNormalSum(const Model& model, const SimState& s, int pusher) {
+double objectNormalSum(const SimState& s, int other) {
   double sum = 0.0;
-  for (const Contact& c : s.contacts)
-    if (model.bodies.pairOf(c) == ContactPair::Object && c.body_a == pusher) sum += c.force;
+  for (const Contact& c : s.object_contacts)
+    if (c.other == other) sum += c.force;
   return sum;
-}
-
-// The contacts on objects from the ground, the palm and other objects.
-std::size_t objectContactCount(const Model& model, const SimState& s) {
-  std::size_t n = 0;
-  for (const Contact& c : s.contacts) n += model.bodies.pairOf(c) == ContactPair::Object ? 1 : 0;
-  return n;
 }
 
 }  // namespace
@@ -88,7 +80,7 @@ TEST(BodyContacts, AHeadOnCollisionOfTwoFreeBoxesIsInelasticAndKeepsMomentum) {
   bool touched = false;
   for (int i = 0; i < 200; ++i) {
     step(*model, s);
-    touched = touched || objectContactCount(*model, s) > 0;
+    touched = touched || !s.object_contacts.empty();
     const auto [p, l] = momentum(s, size, 1.0);
     ASSERT_LT((p - p0).norm(), 1e-9 * p0.norm());
     ASSERT_LT((l - l0).norm(), 1e-9 * l0.norm());
@@ -120,7 +112,7 @@ TEST(BodyContacts, AnOffCentreCollisionKeepsLinearAndAngularMomentum) {
   bool touched = false;
   for (int i = 0; i < 300; ++i) {
     step(*model, s);
-    touched = touched || objectContactCount(*model, s) > 0;
+    touched = touched || !s.object_contacts.empty();
     const auto [p, l] = momentum(s, size, 1.0);
     ASSERT_LT((p - p0).norm(), 1e-9 * p0.norm());
     ASSERT_LT((l - l0).norm(), 1e-7 * l0.norm());
@@ -128,17 +120,15 @@ TEST(BodyContacts, AnOffCentreCollisionKeepsLinearAndAngularMomentum) {
     // box b into box a) faster than the speculative approach to the slop allows:
     // (depth - slop) / dt when shallower (the end-of-step velocities, v + w x (p - c), worked
     // here at the end-of-step poses; 1e-6 m/s for the step's own motion).
-    for (const Contact& c : s.contacts) {
-      ASSERT_EQ(model->bodies.pairOf(c), ContactPair::Object);
+    for (const Contact& c : s.object_contacts) {
       const auto pointVelocity = [&](std::size_t o) -> Eigen::Vector3d {
         const Eigen::Vector3d com = s.object_pose_world[o].translation();
         return s.object_twist_world[o].head<3>() +
                s.object_twist_world[o].tail<3>().cross(c.point_world - com);
       };
-      const double separating =
-          (pointVelocity(static_cast<std::size_t>(model->bodies.pushedObject(c))) -
-           pointVelocity(static_cast<std::size_t>(model->bodies[c.body_a].object)))
-              .dot(c.normal_world);
+      const double separating = (pointVelocity(static_cast<std::size_t>(c.object)) -
+                                 pointVelocity(static_cast<std::size_t>(c.other)))
+                                    .dot(c.normal_world);
       const double allowed = std::min(0.0, c.depth - opt.contact.constraint()->slop) / opt.dt;
       ASSERT_GE(separating, allowed - 1e-6) << "step " << i;
     }
@@ -200,8 +190,8 @@ TEST(BodyContacts, ABoxRestsOnATableBoxWithoutDriftCarryingItsWeight) {
     max_move =
         std::max(max_move, (s.object_pose_world[1].translation() - start.translation()).norm());
     max_turn = std::max(max_turn, (s.object_pose_world[1].linear() - start.linear()).norm());
-    ASSERT_GE(objectContactCount(*model, s), 4u);
-    ASSERT_NEAR(objectNormalSum(*model, s, model->bodies.object(0)), weight, 1e-9 * weight);
+    ASSERT_GE(s.object_contacts.size(), 4u);
+    ASSERT_NEAR(objectNormalSum(s, 0), weight, 1e-9 * weight);
   }
   rec.record(s);
   EXPECT_NEAR(rec.series("contact.table.box.force").back(), weight, 1e-9 * weight);
@@ -259,7 +249,7 @@ TEST(BodyContacts, ACubeDroppedOnThePalmStaysOnIt) {
   while (s.time < 1.0) step(*model, s);
   EXPECT_NEAR(s.object_pose_world[0].translation().z(),
               centre.z() + 0.02 - opt.contact.constraint()->slop, 1e-6);
-  EXPECT_NEAR(objectNormalSum(*model, s, BodyTable::kPalmId), weight, 1e-6 * weight);
+  EXPECT_NEAR(objectNormalSum(s, kPalm), weight, 1e-6 * weight);
   const Eigen::Vector3d rest = s.object_pose_world[0].translation();
   while (s.time < 2.0) step(*model, s);
   EXPECT_LT((s.object_pose_world[0].translation() - rest).norm(), 1e-9);
@@ -310,11 +300,7 @@ double deepestLinkOverlap(const std::string& scenario, std::size_t* touching) {
   while (!run.finished()) {
     run.step();
     const SimState& s = run.state();
-    for (const Contact& c : s.contacts)
-      if (model.bodies.pairOf(c) == ContactPair::LinkLink) {
-        ++touching_steps;
-        break;
-      }
+    touching_steps += s.link_contacts.empty() ? 0 : 1;
     for (std::size_t f = 0; f < g.links.size(); ++f)
       for (std::size_t r = 1; r < g.links[f].size(); ++r) {  // row 0 sits on the palm
         const Eigen::Isometry3d pf =

@@ -50,27 +50,20 @@ std::set<std::string> checkContacts(const std::string& file, double duration) {
   while (!run.finished()) {
     run.step();
     const SimState& s = run.state();
-    // One list, in three runs: links on objects, objects pushed by the rest, links on links.
-    int run_kind = 0;
-    for (const Contact& c : s.contacts) {
-      EXPECT_GE(c.body_a, 0);
-      EXPECT_GE(c.body_b, 0);
-      if (c.body_a < 0 || c.body_b < 0) return kinds;
-      EXPECT_NE(c.body_a, c.body_b);
-      const Body& a = t[c.body_a];
-      const Body& b = t[c.body_b];
-      const int kind = a.kind == BodyKind::Link && b.kind == BodyKind::Object ? 0
-                       : b.kind == BodyKind::Object                           ? 1
-                                                                              : 2;
-      EXPECT_EQ(kind, static_cast<int>(t.pairOf(c)));
-      EXPECT_GE(kind, run_kind) << a.name << "-" << b.name << " out of order at t " << s.time;
-      run_kind = kind;
-      // Within the step's motion and the depth of both bodies (fixed slack: a few mm).
-      const double slack = 5e-3 + c.depth;
-      EXPECT_LE(outside(model, s, a, c.point_world), slack) << a.name << " at t " << s.time;
-      EXPECT_LE(outside(model, s, b, c.point_world), slack) << b.name << " at t " << s.time;
-      kinds.insert(std::string(bodyKindName(a.kind)) + "-" + bodyKindName(b.kind));
-    }
+    for (const auto* list : {&s.contacts, &s.object_contacts, &s.link_contacts})
+      for (const Contact& c : *list) {
+        EXPECT_GE(c.body_a, 0);
+        EXPECT_GE(c.body_b, 0);
+        if (c.body_a < 0 || c.body_b < 0) return kinds;
+        EXPECT_NE(c.body_a, c.body_b);
+        const Body& a = t[c.body_a];
+        const Body& b = t[c.body_b];
+        // Within the step's motion and the depth of both bodies (fixed slack: a few mm).
+        const double slack = 5e-3 + c.depth;
+        EXPECT_LE(outside(model, s, a, c.point_world), slack) << a.name << " at t " << s.time;
+        EXPECT_LE(outside(model, s, b, c.point_world), slack) << b.name << " at t " << s.time;
+        kinds.insert(std::string(bodyKindName(a.kind)) + "-" + bodyKindName(b.kind));
+      }
   }
   return kinds;
 }

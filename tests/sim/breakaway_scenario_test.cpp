@@ -157,8 +157,8 @@ TEST_F(Breakaway, ContactForceFromJointTorquesMatchesTheConstraintForce) {
     const SimState& s = run.state();
     for (const auto& c : s.contacts) {
       // The blocked link at rest (eq. 11's case; a fresh contact first sinks to the slop).
-      if (c.body_a != run.model().bodies.link(2, 1) || !run.model().bodies.isObject(c.body_b) ||
-          c.force <= 0.0 || s.clutches[2].broken || s.qd[2].cwiseAbs().maxCoeff() > 1e-9)
+      if (c.finger != 2 || c.row != 1 || c.force <= 0.0 || s.clutches[2].broken ||
+          s.qd[2].cwiseAbs().maxCoeff() > 1e-9)
         continue;
       const Eigen::Isometry3d to_base = fingerBaseWorld(run.model(), s, 2).inverse();
       const Eigen::Vector3d g = to_base.linear() * run.model().options.gravity_world;

@@ -12,7 +12,6 @@
 #include <random>
 
 #include "../support/box_objects.hpp"
-#include "../support/contact_runs.hpp"
 #include "../support/free_object_energy.hpp"
 #include "handsim/formats/model_loader.hpp"
 #include "handsim/geometry/primitives.hpp"
@@ -101,9 +100,9 @@ TEST(ContactMechanics, AnEdgeHittingAFaceGainsNoEnergy) {
   bool touched = false;
   for (int i = 0; i < 1000; ++i) {
     step(*model, s);
-    touched = touched || !test::contactsOf(*model, s, ContactPair::Object).empty();
+    touched = touched || !s.object_contacts.empty();
     ASSERT_LE(test::freeKineticEnergy(*model, s), e0 * (1.0 + 1e-9)) << "step " << i;
-    for (const Contact& c : test::contactsOf(*model, s, ContactPair::Object))
+    for (const Contact& c : s.object_contacts)
       ASSERT_LT(c.depth, 1e-3) << "step " << i << ": depth estimate far beyond the true one";
   }
   EXPECT_TRUE(touched);
@@ -137,7 +136,7 @@ TEST(ContactMechanics, RandomCollisionsOfFreeCubesNeverGainEnergy) {
     bool hit = false;
     for (int i = 0; i < 300; ++i) {
       step(*model, s);
-      hit = hit || !test::contactsOf(*model, s, ContactPair::Object).empty();
+      hit = hit || !s.object_contacts.empty();
       ASSERT_LE(test::freeKineticEnergy(*model, s), e0 * (1.0 + 1e-9))
           << "trial " << trial << " step " << i;
     }

@@ -10,7 +10,6 @@
 #include <cmath>
 
 #include "../support/box_objects.hpp"
-#include "../support/contact_runs.hpp"
 #include "handsim/formats/hand_loader.hpp"
 #include "handsim/formats/model_loader.hpp"
 #include "handsim/formats/scenario.hpp"
@@ -192,7 +191,7 @@ TEST(FreeBody, ABoxDroppedOnTheGroundComesToRestFlatCarryingItsWeight) {
     max_turn = std::max(max_turn, (s.object_pose_world[0].linear() - rest.linear()).norm());
     double normal = 0.0;
     Eigen::Vector3d total = Eigen::Vector3d::Zero();
-    for (const Contact& c : test::contactsOf(*model, s, ContactPair::Object)) {
+    for (const Contact& c : s.object_contacts) {
       normal += c.force;
       total += c.forceOnObjectWorld();
     }
@@ -244,10 +243,9 @@ TEST(FreeBody, AFinelyMeshedBoxRestsOnAFewPointsOfItsFootprint) {
   std::size_t most = 0;
   for (int i = 0; i < 1000; ++i) {
     step(*model, s);
-    const std::vector<Contact> on_objects = test::contactsOf(*model, s, ContactPair::Object);
-    most = std::max(most, on_objects.size());
+    most = std::max(most, s.object_contacts.size());
     double normal = 0.0;
-    for (const Contact& c : on_objects) normal += c.force;
+    for (const Contact& c : s.object_contacts) normal += c.force;
     ASSERT_NEAR(normal, 1000.0 * 1e-3 * 9.81, 1e-9 * 9.81);
   }
   EXPECT_LE(most, 9u);

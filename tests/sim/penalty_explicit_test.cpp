@@ -70,8 +70,7 @@ Bounce bounce(const Options& opt, double v0) {
   int first = -1, last = -1;
   for (int i = 0; i < 100000 && last < 0; ++i) {
     step(*model, s);
-    // The box alone, far from the hand: its contacts are the ground's.
-    const bool pushing = !s.contacts.empty() && s.contacts[0].force > 0.0;
+    const bool pushing = !s.object_contacts.empty() && s.object_contacts[0].force > 0.0;
     if (pushing && first < 0) first = i;
     if (!pushing && first >= 0) last = i;
   }

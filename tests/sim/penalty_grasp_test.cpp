@@ -93,11 +93,12 @@ Eigen::Vector3d comInPalm(const sim::Run& run) {
   return run.state().palm_pose_world.inverse() * comWorld(run);
 }
 
-// Sum of the reported forces on object 0 (links, palm, ground, other objects) [N].
-Eigen::Vector3d forceOnObject(const sim::Model& m, const sim::SimState& s) {
+// Sum of the reported forces on the object (links, palm, ground, other objects) [N].
+Eigen::Vector3d forceOnObject(const sim::SimState& s) {
   Eigen::Vector3d f = Eigen::Vector3d::Zero();
   for (const auto& c : s.contacts)
-    if (m.bodies.pushedObject(c) == 0) f += c.forceOnObjectWorld();
+    if (c.object == 0) f += c.forceOnObjectWorld();
+  for (const auto& c : s.object_contacts) f += c.forceOnObjectWorld();
   return f;
 }
 
@@ -126,8 +127,8 @@ void checkThirdLaw(const sim::Run& run) {
   sim::computePenaltyContacts(m, s);
   const Eigen::VectorXd generalised = s.work.force.head(na) - force0;
   const Eigen::Matrix<double, 6, 1> dacc = s.work.acceleration.segment<6>(slot) - acc0;
-  const auto& links = s.work.penalty.hand_contacts;
-  const auto& others = s.work.penalty.body_contacts;
+  const auto& links = s.work.penalty.link_contacts;
+  const auto& others = s.work.penalty.object_contacts;
   ASSERT_GE(links.size(), 2u) << "a grasp with several links touching";
 
   // Link side: the virtual work of -f at the contact point rigid with its link.
@@ -140,11 +141,10 @@ void checkThirdLaw(const sim::Run& run) {
     sim::forwardPosition(m, plus);
     sim::forwardPosition(m, minus);
     for (const auto& c : links) {
-      const sim::Body& link = m.bodies[c.body_a];
       const Eigen::Vector3d local =
-          sim::linkPoseWorld(m, s, link.finger, link.row).inverse() * c.point_world;
-      const Eigen::Vector3d dp = (sim::linkPoseWorld(m, plus, link.finger, link.row) * local -
-                                  sim::linkPoseWorld(m, minus, link.finger, link.row) * local) /
+          sim::linkPoseWorld(m, s, c.finger, c.row).inverse() * c.point_world;
+      const Eigen::Vector3d dp = (sim::linkPoseWorld(m, plus, c.finger, c.row) * local -
+                                  sim::linkPoseWorld(m, minus, c.finger, c.row) * local) /
                                  (2.0 * h);
       expected[a] += dp.dot(c.forceOnLinkWorld());
     }
@@ -152,10 +152,8 @@ void checkThirdLaw(const sim::Run& run) {
     // couple on its link, times the link's angular velocity per unit actuator velocity (from
     // the finite difference of its rotation).
     for (const auto& c : links) {
-      const sim::Body& link = m.bodies[c.body_a];
-      const Eigen::Matrix3d W =
-          sim::linkPoseWorld(m, plus, link.finger, link.row).linear() *
-          sim::linkPoseWorld(m, minus, link.finger, link.row).linear().transpose();
+      const Eigen::Matrix3d W = sim::linkPoseWorld(m, plus, c.finger, c.row).linear() *
+                                sim::linkPoseWorld(m, minus, c.finger, c.row).linear().transpose();
       const Eigen::Vector3d omega =
           Eigen::Vector3d(W(2, 1) - W(1, 2), W(0, 2) - W(2, 0), W(1, 0) - W(0, 1)) / (4.0 * h);
       expected[a] += omega.dot(-c.spin_moment * c.normal_world);
@@ -211,8 +209,7 @@ TEST(PenaltyGrasp, JointTorquesBalanceTheServoWithTheTwistingCouples) {
   const sim::Model& m = run->model();
   const sim::SimState& s = run->state();
   double twisting = 0.0;
-  for (const auto& c : s.contacts)
-    if (m.bodies.linkOnObject(c)) twisting = std::max(twisting, std::abs(c.spin_moment));
+  for (const auto& c : s.contacts) twisting = std::max(twisting, std::abs(c.spin_moment));
   ASSERT_GT(twisting, 1e-6) << "the held cube's patches twist [N m]";
   const auto& hand = m.hand();
   for (std::size_t a = 0; a < hand.actuators.size(); ++a) {
@@ -243,10 +240,8 @@ TEST(PenaltyGrasp, ParallelJawsBalanceTheServoAtRest) {
     // pads' pushes on the cube along each slide's axis z0 (closing direction).
     double per_jaw[2] = {0.0, 0.0};
     for (const auto& c : s.contacts) {
-      if (!m.bodies.linkOnObject(c)) continue;  // the pads'
-      const int finger = m.bodies[c.body_a].finger;
-      const Eigen::Vector3d axis = sim::fingerBaseWorld(m, s, finger).linear().col(2);
-      per_jaw[finger] += c.forceOnObjectWorld().dot(axis);
+      const Eigen::Vector3d axis = sim::fingerBaseWorld(m, s, c.finger).linear().col(2);
+      per_jaw[c.finger] += c.forceOnObjectWorld().dot(axis);
     }
     EXPECT_NEAR(per_jaw[0] + per_jaw[1], limit, 0.02 * limit);
     EXPECT_NEAR(per_jaw[0], limit / 2.0, 0.05 * limit / 2.0);
@@ -270,7 +265,7 @@ void expectHolds(const Grasp& g, const std::string& model) {
   while (run->state().time < 1.7 - 1e-9) {
     run->step();
     EXPECT_NEAR(run->state().palm_acceleration_world.z(), 0.5, 1e-9);
-    f_acc += forceOnObject(run->model(), run->state());
+    f_acc += forceOnObject(run->state());
     ++n_acc;
   }
   f_acc /= n_acc;
@@ -289,7 +284,7 @@ void expectHolds(const Grasp& g, const std::string& model) {
   while (!run->finished()) {
     run->step();
     slip = std::max(slip, (comInPalm(*run) - held).norm());
-    f_hold += forceOnObject(run->model(), run->state());
+    f_hold += forceOnObject(run->state());
     ++n_hold;
   }
   f_hold /= n_hold;

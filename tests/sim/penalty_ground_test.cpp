@@ -65,11 +65,10 @@ TEST(PenaltyGround, BoxRestsAtTheSpringLawsDepth) {
   EXPECT_NEAR(depth, expected, 0.05 * expected);
   EXPECT_LT(s.object_twist_world[0].norm(), 1e-6);
   // One contact with the ground carrying the weight, its normal up into the box.
-  ASSERT_EQ(s.contacts.size(), 1u);
-  EXPECT_EQ(s.contacts[0].body_a, BodyTable::kGroundId);
-  EXPECT_EQ(s.contacts[0].body_b, model->bodies.object(0));
-  EXPECT_NEAR(s.contacts[0].force, mass * 9.81, 1e-3 * mass * 9.81);
-  EXPECT_GT(s.contacts[0].normal_world.z(), 0.999);
+  ASSERT_EQ(s.object_contacts.size(), 1u);
+  EXPECT_EQ(s.object_contacts[0].other, -1);
+  EXPECT_NEAR(s.object_contacts[0].force, mass * 9.81, 1e-3 * mass * 9.81);
+  EXPECT_GT(s.object_contacts[0].normal_world.z(), 0.999);
   EXPECT_EQ(s.warning_count, 0);
 }
 
@@ -101,7 +100,7 @@ TEST(PenaltyGround, DroppedCubeNeverGainsEnergy) {
       const double depth = std::max(0.0, r - s.object_pose_world[0].translation().z());
       const double e = mechanicalEnergy(*model, s, 9.81) +
                        0.5 * opt.contact.volumePenalty()->penalty.stiffness_n_per_m * depth * depth;
-      const bool contact = !s.contacts.empty();  // the cube alone, far from the hand
+      const bool contact = !s.object_contacts.empty();
       if (contact && !touched) {
         touched = true;
         e_contact = e;

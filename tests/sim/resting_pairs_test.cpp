@@ -15,7 +15,6 @@
 #include <random>
 
 #include "../support/box_objects.hpp"
-#include "../support/contact_runs.hpp"
 #include "handsim/formats/hand_loader.hpp"
 #include "handsim/formats/model_loader.hpp"
 #include "handsim/formats/scenario.hpp"
@@ -223,7 +222,7 @@ TEST(RestingPairs, TheHoldStaysWithinABoundOfTheRunWithoutReuse) {
   EXPECT_GT(a.state().work.resting_reuses, 2 * 3000 * 9 / 10);
   EXPECT_EQ(b.state().work.resting_reuses, 0u);
   EXPECT_LT(worst, 1e-9);
-  EXPECT_EQ(test::contactsOf(a.model(), a.state(), ContactPair::LinkObject).size(), 2u);
+  EXPECT_EQ(a.state().contacts.size(), 2u);
 }
 
 TEST(RestingPairs, ACubeOnATableStaysWithinABoundOfTheRunWithoutReuse) {
@@ -251,7 +250,7 @@ TEST(RestingPairs, ACubeOnATableStaysWithinABoundOfTheRunWithoutReuse) {
     worst_turn = std::max(worst_turn, (pa.linear() - pb.linear()).norm());
   }
   EXPECT_GT(a.state().work.resting_reuses, 1000u);
-  EXPECT_EQ(test::contactsOf(a.model(), a.state(), ContactPair::Object).size(), 4u);
+  EXPECT_EQ(a.state().object_contacts.size(), 4u);
   EXPECT_LT(worst, 1e-8);
   EXPECT_LT(worst_turn, 1e-6);
 }
@@ -294,12 +293,11 @@ TEST(RestingPairs, ANewModelForgetsTheOldBodiesContacts) {
   const Scenario sc = hold(1e-9);
   sim::Run run(compileScenario(sc), sc.plan);
   for (int i = 0; i < 300; ++i) run.step();
-  ASSERT_EQ(test::contactsOf(run.model(), run.state(), ContactPair::LinkObject).size(), 2u);
+  ASSERT_EQ(run.state().contacts.size(), 2u);
   ASSERT_FALSE(run.state().resting_pairs.empty());
   ObjectModel smaller = test::boxObject("cube", {0.048, 0.048, 0.048}, true, 1000.0);
   run.setModel(withObjects(run.model(), {smaller}));
   EXPECT_TRUE(run.state().resting_pairs.empty());
   run.step();
-  EXPECT_TRUE(test::contactsOf(run.model(), run.state(), ContactPair::LinkObject).empty())
-      << "the pads are 1 mm from the smaller box";
+  EXPECT_TRUE(run.state().contacts.empty()) << "the pads are 1 mm from the smaller box";
 }

@@ -16,7 +16,6 @@
 #include <string>
 #include <vector>
 
-#include "../support/contact_runs.hpp"
 #include "../support/corpus.hpp"
 #include "handsim/formats/hand_loader.hpp"
 #include "handsim/formats/scenario.hpp"
@@ -97,20 +96,19 @@ TEST(ShippedScenarios, Anthro20GraspPressesFingersTogetherAroundTheSphere) {
   sim::RunPlan plan = sc.plan;
   plan.record_every = 1000000;
   sim::Run run(sim::compileScenario(sc), plan);
-  int late_steps = 0, late_steps_with_link_link = 0;
+  int late_steps = 0, late_steps_with_link_contacts = 0;
   while (!run.finished()) {
     run.step();
     if (run.state().time <= 0.75) continue;
     ++late_steps;
-    late_steps_with_link_link +=
-        !test::contactsOf(run.model(), run.state(), sim::ContactPair::LinkLink).empty();
+    late_steps_with_link_contacts += !run.state().link_contacts.empty();
   }
   EXPECT_EQ(run.state().warning_count, 0)
       << (run.state().warnings.empty() ? "" : run.state().warnings.front());
   // The closed hand: fingers on the sphere and on each other on every step of the last half.
-  EXPECT_GE(test::contactsOf(run.model(), run.state(), sim::ContactPair::LinkObject).size(), 2u);
-  EXPECT_GE(test::contactsOf(run.model(), run.state(), sim::ContactPair::LinkLink).size(), 2u);
-  EXPECT_EQ(late_steps_with_link_link, late_steps);
+  EXPECT_GE(run.state().contacts.size(), 2u);
+  EXPECT_GE(run.state().link_contacts.size(), 2u);
+  EXPECT_EQ(late_steps_with_link_contacts, late_steps);
 }
 
 class CorpusHandGrasp : public ::testing::TestWithParam<CorpusScenario> {};
@@ -136,8 +134,7 @@ TEST_P(CorpusHandGrasp, ClosesOnItsObject) {
       << (run.state().warnings.empty() ? "" : run.state().warnings.front());
   // Four fingertips (index, middle, ring, thumb) rest on the fixed object at the end.
   std::set<int> fingers;
-  for (const auto& k : test::contactsOf(run.model(), run.state(), sim::ContactPair::LinkObject))
-    fingers.insert(run.model().bodies[k.body_a].finger);
+  for (const auto& k : run.state().contacts) fingers.insert(k.finger);
   EXPECT_EQ(fingers.size(), 4u);
 }
 
@@ -209,7 +206,7 @@ TEST(ArmScenario, ArmLiftsTheCubeOffTheTable) {
   // The cube went up with the hand (held, not left on the table): within 2 cm of the palm's rise.
   EXPECT_GT(cube_rise, palm_rise - 0.02);
   EXPECT_LT(cube_rise, palm_rise + 0.02);
-  EXPECT_GE(test::contactsOf(run.model(), run.state(), sim::ContactPair::LinkObject).size(), 2u);
+  EXPECT_GE(run.state().contacts.size(), 2u);
 }
 
 }  // namespace

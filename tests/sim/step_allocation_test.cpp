@@ -23,7 +23,6 @@
 #include "handsim/sim/step.hpp"
 
 #include "../support/box_objects.hpp"
-#include "../support/contact_runs.hpp"
 #include "../support/count_malloc.hpp"
 
 using handsim::test::g_allocations;
@@ -44,7 +43,7 @@ long allocationsAfterWarmUp(const Scenario& sc, double warm, int steps, std::siz
   std::size_t seen = 0;
   for (int i = 0; i < steps; ++i) {
     run.step();
-    seen += test::contactCount(run.model(), run.state(), ContactPair::LinkObject);
+    seen += run.state().contacts.size();
   }
   if (contacts) *contacts = seen;
   return g_allocations.load() - before;
@@ -100,7 +99,7 @@ TEST(StepAllocation, AFreeObjectOnTheGroundDoesNotAllocate) {
   std::size_t seen = 0;
   for (int i = 0; i < 500; ++i) {
     run.step();
-    seen += test::contactCount(run.model(), run.state(), ContactPair::Object);
+    seen += run.state().object_contacts.size();
   }
   EXPECT_EQ(g_allocations.load() - before, 0);
   EXPECT_GE(seen, 4u * 500u);
@@ -130,7 +129,7 @@ TEST(StepAllocation, RestingPairsReusedAndRefreshedDoNotAllocate) {
     std::size_t seen = 0;
     for (int i = 0; i < 500; ++i) {
       run.step();
-      seen += test::contactCount(run.model(), run.state(), ContactPair::LinkObject);
+      seen += run.state().contacts.size();
     }
     EXPECT_EQ(g_allocations.load() - before, 0);
     EXPECT_GE(seen, 500u);
@@ -170,8 +169,8 @@ long closedHandAndTableAllocations(bool hulls, std::size_t& links, std::size_t& 
   links = objects = 0;
   for (int i = 0; i < 300; ++i) {
     run.step();
-    links += test::contactCount(run.model(), run.state(), ContactPair::LinkLink);
-    objects += test::contactCount(run.model(), run.state(), ContactPair::Object);
+    links += run.state().link_contacts.size();
+    objects += run.state().object_contacts.size();
   }
   return g_allocations.load() - before;
 }
@@ -268,7 +267,7 @@ TEST(StepAllocation, AThirteenJointChainOnATableDoesNotAllocate) {
   std::size_t contacts = 0;
   for (int i = 0; i < 300; ++i) {
     step(*model, s);
-    contacts += test::contactCount(*model, s, ContactPair::LinkObject);
+    contacts += s.contacts.size();
   }
   EXPECT_EQ(g_allocations.load() - before, 0);
   EXPECT_GT(contacts, 300u);  // the counted steps touched the table
@@ -320,64 +319,10 @@ TEST(StepAllocation, AnalyticSpheresDoNotAllocate) {
   std::size_t links = 0, objects = 0;
   for (int i = 0; i < 300; ++i) {
     run.step();
-    links += test::contactCount(run.model(), run.state(), ContactPair::LinkObject);
-    objects += test::contactCount(run.model(), run.state(), ContactPair::Object);
+    links += run.state().contacts.size();
+    objects += run.state().object_contacts.size();
   }
   EXPECT_EQ(g_allocations.load() - before, 0);
   EXPECT_GE(links, 300u);
   EXPECT_GE(objects, 3u * 300u);
-}
-
-// Analytic boxes and cylinders (docs/collision.md, "Analytic boxes and cylinders"), beside
-// anthro20 closing on the sphere: a free box on the ground (its corners), a free cube on a fixed
-// table box (box-box, a clipped face), the shipped cylinder on its side and upright on the
-// ground (rim points), a ball on a fixed box (sphere-box) and a ball on a fixed upright
-// cylinder's cap (sphere-cylinder).
-TEST(StepAllocation, AnalyticBoxesAndCylindersDoNotAllocate) {
-#ifndef HANDSIM_COUNT_MALLOC
-  GTEST_SKIP() << "malloc cannot be counted here (not glibc, or a sanitizer owns malloc)";
-#endif
-  Scenario sc = shipped("anthro20_grasp_sphere.json");
-  const auto place = [&](ObjectModel o, const Eigen::Isometry3d& pose, bool free) {
-    o.fixed = !free;
-    sc.objects.push_back(std::move(o));
-    sc.plan.object_pose_world.push_back(pose);
-    sc.plan.object_twist_world.push_back(Twist::Zero());
-  };
-  const std::string objects = hand::assetDirectory() + "/objects/";
-  const Eigen::Isometry3d upright(Eigen::AngleAxisd(1.5707963267948966, Eigen::Vector3d::UnitX()));
-  place(test::boxObject("box", {0.04, 0.06, 0.02}, true, 1000.0, true),
-        test::at({5.0, 0.0, 0.01 - 1e-5}), true);
-  place(test::boxObject("table", {0.2, 0.2, 0.1}, true, 1000.0, true), test::at({5.5, 0.0, 0.05}),
-        false);
-  place(test::boxObject("cube", {0.05, 0.05, 0.05}, true, 1000.0, true),
-        test::at({5.5, 0.0, 0.125 - 1e-5}), true);
-  place(loadObject(objects + "cylinder.wrl", {}, "lying"), test::at({6.0, 0.0, 0.025 - 1e-5}),
-        true);
-  place(loadObject(objects + "cylinder.wrl", {}, "standing"),
-        test::at({6.5, 0.0, 0.05 - 1e-5}) * upright, true);
-  place(test::boxObject("block", {0.1, 0.1, 0.1}, true, 1000.0, true), test::at({7.0, 0.0, 0.05}),
-        false);
-  place(loadObject(objects + "sphere.wrl", {}, "on_block"), test::at({7.0, 0.0, 0.13 - 1e-5}),
-        true);
-  place(loadObject(objects + "cylinder.wrl", {}, "post"), test::at({7.5, 0.0, 0.05}) * upright,
-        false);
-  place(loadObject(objects + "sphere.wrl", {}, "on_post"), test::at({7.5, 0.0, 0.13 - 1e-5}), true);
-  sc.options.ground.enabled = true;
-  ASSERT_TRUE(sc.objects[1].geometry->collision.box.has_value());
-  ASSERT_TRUE(sc.objects[4].geometry->collision.cylinder.has_value());
-  RunPlan plan = sc.plan;
-  plan.duration = 0.0;
-  plan.record_every = std::numeric_limits<int>::max();
-  sim::Run run(compileScenario(sc), plan);
-  while (run.state().time < 1.4) run.step();
-  const long before = g_allocations.load();
-  std::size_t objects_touching = 0;
-  for (int i = 0; i < 300; ++i) {
-    run.step();
-    objects_touching += test::contactCount(run.model(), run.state(), ContactPair::Object);
-  }
-  EXPECT_EQ(g_allocations.load() - before, 0);
-  // Box 4, cube 4, lying cylinder 2, standing 4, the two balls 1 each.
-  EXPECT_GE(objects_touching, 16u * 300u);
 }

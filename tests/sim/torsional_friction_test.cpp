@@ -29,7 +29,6 @@
 #include "handsim/sim/step.hpp"
 
 #include "../support/box_objects.hpp"
-#include "../support/contact_runs.hpp"
 
 using namespace handsim;
 
@@ -75,7 +74,7 @@ TEST(TorsionalFriction, ASpinningBoxDeceleratesAtTheCoulombMomentThenSticks) {
       }
       // The model's conditions, contact by contact (all normals are +z here).
       double total_force = 0.0;
-      for (const auto& c : test::contactsOf(*model, s, sim::ContactPair::Object)) {
+      for (const auto& c : s.object_contacts) {
         ASSERT_GE(c.force, 0.0);
         ASSERT_LE(std::abs(c.spin_moment), torsional * c.force * (1.0 + 1e-9) + 1e-15);
         total_force += c.force;
@@ -274,18 +273,16 @@ TEST(TorsionalFriction, TwoFreeBoxesExchangeEqualAndOppositeTorsionalImpulses) {
   for (int i = 0; i < 100; ++i) {
     sim::step(*model, s);
     double step_moment = 0.0;
-    const std::vector<sim::Contact> on_objects =
-        test::contactsOf(*model, s, sim::ContactPair::Object);
-    for (const auto& c : on_objects) {
-      ASSERT_EQ(model->bodies.isObject(c.body_a), true) << "only the two boxes touch";
+    for (const auto& c : s.object_contacts) {
+      ASSERT_EQ(c.other >= 0, true) << "only the two boxes touch";
       ASSERT_LE(std::abs(c.spin_moment), mu_spin * c.force * (1.0 + 1e-9) + 1e-15);
       ASSERT_LE(std::abs(c.impact_spin_moment), mu_spin * c.impact_force * (1.0 + 1e-9) + 1e-15);
-      // The moment body A applies to body B about normal_world, as a z component.
+      // The moment `other` applies to `object` about normal_world, as a z component.
       step_moment += (c.spin_moment + c.impact_spin_moment) * c.normal_world.z() *
-                     (model->bodies.pushedObject(c) == 0 ? 1.0 : -1.0);
+                     (c.object == 0 ? 1.0 : -1.0);
       normal_impulse += (c.force + c.impact_force) * opt.dt;
     }
-    if (!on_objects.empty()) ++contact_steps;
+    if (!s.object_contacts.empty()) ++contact_steps;
     moment_impulse += step_moment * opt.dt;
   }
   ASSERT_GT(contact_steps, 0);
@@ -405,17 +402,13 @@ TEST(TorsionalFriction, TheConvergedStepSatisfiesTheBoundsAndComplementarity) {
     const sim::SimState& s = run.state();
     if (s.time < 4.0 || s.step % 100 != 0) continue;
     const sim::StepWorkspace& w = s.work;
-    const sim::Model& m = run.model();
-    const auto nc =
-        static_cast<Eigen::Index>(test::contactCount(m, s, sim::ContactPair::LinkObject));
-    const auto ng = static_cast<Eigen::Index>(test::contactCount(m, s, sim::ContactPair::Object));
-    const auto nk = static_cast<Eigen::Index>(test::contactCount(m, s, sim::ContactPair::LinkLink));
+    const auto nc = static_cast<Eigen::Index>(s.contacts.size());
+    const auto ng = static_cast<Eigen::Index>(w.object_rows);
+    const auto nk = static_cast<Eigen::Index>(s.link_contacts.size());
     const auto nl = static_cast<Eigen::Index>(w.limit_rows.size());
     Eigen::Index nr = nc + ng + nk + nl + 3 * ng;
     for (const auto& c : s.contacts)
-      if (m.bodies.linkOnObject(c) &&
-          !m.objects[static_cast<std::size_t>(m.bodies.pushedObject(c))].fixed)
-        nr += 3;
+      if (!run.model().objects[static_cast<std::size_t>(c.object)].fixed) nr += 3;
     const double scale = w.lambda.head(nr).cwiseAbs().maxCoeff();
     ASSERT_GT(scale, 0.0);
     for (Eigen::Index i = 0; i < nr; ++i) {

@@ -18,14 +18,10 @@ namespace handsim::test {
 /// A box of edge lengths `size` [m] centred on its frame's origin, free or fixed, its mass
 /// properties from the mesh at `density` [kg/m^3]. Where it starts is the plan's or the
 /// state's (at(), stateAt()).
-/// With `analytic`, the body is also the analytic box (sim::CollisionBody::box), as a VRML
-/// `Box` or URDF `<box>` would be.
 inline sim::ObjectModel boxObject(const std::string& name, const Eigen::Vector3d& size, bool free,
-                                  double density, bool analytic = false) {
+                                  double density) {
   auto g = std::make_shared<sim::BodyGeometry>();
   g->collision = sim::makeCollisionBody(geometry::makeBox(size), 18);
-  if (analytic)
-    sim::setCollisionBox(g->collision, geometry::Box{Eigen::Isometry3d::Identity(), 0.5 * size});
   sim::ObjectModel o;
   o.name = name;
   o.geometry = g;

@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "handsim/contact/contact.hpp"
-#include "handsim/sim/body_table.hpp"
 
 namespace handsim::grasp {
 
@@ -26,15 +25,13 @@ inline GraspContact fromSimContact(const contact::Contact& c, double friction) {
   return {c.point_world, c.normal_world, friction};
 }
 
-/// The grasp contacts of the links on object `object` (Model::objects index) among the
-/// simulator's contacts (SimState::contacts, bodies named by `bodies`, the model's table), in
-/// their order, all with friction coefficient `friction` [-].
-inline std::vector<GraspContact> graspContactsOn(const sim::BodyTable& bodies,
-                                                 const std::vector<contact::Contact>& contacts,
+/// The grasp contacts on world object `object` among the simulator's contacts (e.g.
+/// SimState::contacts), in their order, all with friction coefficient `friction` [-].
+inline std::vector<GraspContact> graspContactsOn(const std::vector<contact::Contact>& contacts,
                                                  int object, double friction) {
   std::vector<GraspContact> out;
   for (const auto& c : contacts)
-    if (bodies.linkOnObject(c, object)) out.push_back(fromSimContact(c, friction));
+    if (c.object == object) out.push_back(fromSimContact(c, friction));
   return out;
 }
 

@@ -123,16 +123,6 @@ sim::RunPlan closingPlan(const sim::Model& model, const Eigen::Isometry3d& palm_
 /// close_time + settle_time has passed. Returns true when they stalled in contact.
 bool runClosing(sim::Run& run, const ClosingOptions& options);
 
-/// One contact of a closed grasp on object 0, in the object's frame: the hand body that touches
-/// it (a link: its finger and row; the palm: finger -1, row -1), where and how hard.
-struct ClosedContact {
-  int finger = -1;
-  int row = -1;
-  Eigen::Vector3d point_object = Eigen::Vector3d::Zero();    ///< [m]
-  Eigen::Vector3d normal_object = Eigen::Vector3d::UnitZ();  ///< unit, into the object
-  double force = 0.0;                                        ///< normal force [N]
-};
-
 /// A grasp closed in the engine.
 struct ClosedGrasp {
   bool start_collision = false;            ///< the hand intersected the object before closing
@@ -145,7 +135,7 @@ struct ClosedGrasp {
   std::vector<kinematics::JointVector> q;  ///< joint positions at the end, per finger
   /// Link-object contacts, then palm-object contacts, at the end, in the object's frame as it
   /// is then (a free object moves a little as the fingers centre it).
-  std::vector<ClosedContact> contacts;
+  std::vector<contact::Contact> contacts;
   Eigen::Isometry3d object_pose = Eigen::Isometry3d::Identity();  ///< at the end, world
   /// = the object frame at the start
   grasp::GraspQuality quality;  ///< of `contacts` with pm.friction
@@ -161,9 +151,8 @@ ClosedGrasp closeHand(const PlannerModel& pm, const Eigen::Isometry3d& palm_obje
                       const std::shared_ptr<const sim::Model>& model = nullptr,
                       const std::optional<SupportPlane>& table = std::nullopt);
 
-/// The grasp contacts of a closed state of `model` (links, then the palm, on object 0), in
-/// SimState::contacts' order.
-std::vector<contact::Contact> objectContacts(const sim::Model& model, const sim::SimState& state);
+/// The grasp contacts of a closed state (links and palm on object 0).
+std::vector<contact::Contact> objectContacts(const sim::SimState& state);
 
 /// A closing as the planner and the validation presets run it.
 struct Closing {

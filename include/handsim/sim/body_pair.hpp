@@ -29,19 +29,13 @@ struct BodyPairContact {
 enum class PatchPoints { Centre, Corners, Manifold };
 
 /// The contacts of bodies `a` and `b` at their poses (body -> world), written to `out` (cleared
-/// first): analytic primitives in closed form (hasClosedForm), two hulls through the convex narrow
-/// phase (collision/convex_contact.hpp); otherwise the k-DOP pipeline on the two meshes (a hull
-/// body's mesh is its hull's triangulation), one contact per patch or per patch corner (`points`),
-/// in the patches' order. Empty bodies and pairs whose bounding spheres or boxes are apart give
-/// nothing. Uses the workspace's narrow-phase scratch and frontier cache; allocates nothing once
-/// warm.
+/// first): two hulls through the convex narrow phase (collision/convex_contact.hpp); otherwise
+/// the k-DOP pipeline on the two meshes (a hull body's mesh is its hull's triangulation), one
+/// contact per patch or per patch corner (`points`), in the patches' order. Empty bodies and
+/// pairs whose bounding spheres or boxes are apart give nothing. Uses the workspace's
+/// narrow-phase scratch and frontier cache; allocates nothing once warm.
 void queryBodyPair(const CollisionBody& a, const Eigen::Isometry3d& a_pose, const CollisionBody& b,
                    const Eigen::Isometry3d& b_pose, PatchPoints points, StepWorkspace& work,
                    std::vector<BodyPairContact>& out);
-
-/// True when queryBodyPair answers the pair in closed form (docs/collision.md, "Analytic
-/// spheres", "Analytic boxes and cylinders"): a sphere against a sphere, box, cylinder or any
-/// convex hull, a box against a box. Such a query is as cheap as reusing its last answer.
-bool hasClosedForm(const CollisionBody& a, const CollisionBody& b);
 
 }  // namespace handsim::sim

@@ -50,13 +50,6 @@ struct Body {
   bool fixed = true;
 };
 
-/// The kinds of body pair a contact is between, in the order SimState::contacts lists them.
-enum class ContactPair : std::uint8_t {
-  LinkObject,  ///< a link pushes an object
-  Object,      ///< the ground, the palm or another object pushes an object
-  LinkLink,    ///< a link pushes a link of another finger, or the palm
-};
-
 /// Every body of a model, in a fixed order: the ground (id 0), the palm (id 1), the links
 /// finger by finger and row by row, then the objects in Model::objects order.
 struct BodyTable {
@@ -73,26 +66,19 @@ struct BodyTable {
   /// The body with this name, or -1.
   int find(const std::string& name) const;
 
-  bool isLink(int id) const { return (*this)[id].kind == BodyKind::Link; }
-  bool isObject(int id) const { return (*this)[id].kind == BodyKind::Object; }
-
-  /// Which of the three kinds of pair `c` is (a contact's body_a, body_b from this table).
-  ContactPair pairOf(const contact::Contact& c) const;
-  /// The object `c` pushes (Model::objects index), -1 when B is a link or the palm.
-  int pushedObject(const contact::Contact& c) const { return (*this)[c.body_b].object; }
-  /// True when a link pushes object `o` in `c` (o -1: any object).
-  bool linkOnObject(const contact::Contact& c, int o = -1) const {
-    return isLink(c.body_a) && isObject(c.body_b) && (o < 0 || pushedObject(c) == o);
-  }
+  /// The body that pushes in `c` (Contact's "link" side: a link, or for an object contact the
+  /// ground, the palm or another object) and the body pushed (the object, or for a link-link
+  /// contact the other link or the palm). The normal points from the first into the second.
+  int pusher(const contact::Contact& c) const;
+  int pushed(const contact::Contact& c) const;
 };
-
-/// The ids the body table of every model of `hand` gives its links (BodyTable::first_link, one
-/// link per row of each finger: the ground 0, the palm 1, then the links finger by finger).
-std::vector<int> firstLinkIds(const hand::HandModel& hand);
 
 /// The body table of a hand with these link geometries and objects (compileModel builds it).
 /// Throws std::invalid_argument when the geometry was built for another hand.
 BodyTable makeBodyTable(const hand::HandModel& hand, const HandGeometry& geometry,
                         const std::vector<ObjectModel>& objects);
+
+/// Writes Contact::body_a and body_b of every contact in `contacts` from the table.
+void nameContactBodies(const BodyTable& table, std::vector<contact::Contact>& contacts);
 
 }  // namespace handsim::sim

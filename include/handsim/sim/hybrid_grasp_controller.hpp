@@ -67,10 +67,6 @@ class HybridGraspController {
   int base_actuator_ = -1;
   int tendon_[3] = {-1, -1, -1};  ///< index, middle, thumb
   int finger_[3] = {-1, -1, -1};
-  /// Per sensing finger: the body ids of its links, [first, end) (sim/body_table.hpp), and the
-  /// first id after every link (the objects').
-  int link_first_[3] = {0, 0, 0}, link_end_[3] = {0, 0, 0};
-  int links_end_ = 0;
   GraspPhase phase_ = GraspPhase::Closing;
   double phase_time_ = 0.0;
   double force_at_switch_ = 0.0;

@@ -46,28 +46,12 @@ struct CollisionBody {
   /// with the ground, are the closed forms of docs/collision.md ("Analytic spheres"), and the
   /// bounds above are the ball's; `mesh` (its tessellation) remains for every other pair.
   std::optional<geometry::Sphere> sphere;
-  /// Likewise the exact box or cylinder the body is (geometry::LoadedModel::onlyBox,
-  /// onlyCylinder): their closed forms are in docs/collision.md ("Analytic boxes and
-  /// cylinders"); `mesh` and the hull remain for every other pair.
-  std::optional<geometry::Box> box;
-  std::optional<geometry::Cylinder> cylinder;
   bool empty() const { return tree.empty(); }
 };
 
 /// Makes `body` the ball `sphere` (CollisionBody::sphere, with its bounding sphere and box);
 /// nothing changes when `sphere` is empty or the body has no triangles.
 void setCollisionSphere(CollisionBody& body, const std::optional<geometry::Sphere>& sphere);
-
-/// Makes `body` the box `box` (CollisionBody::box, with its bounding sphere and box); nothing
-/// changes when `box` is empty or the body has no triangles.
-void setCollisionBox(CollisionBody& body, const std::optional<geometry::Box>& box);
-
-/// Makes `body` the cylinder `cylinder` (CollisionBody::cylinder, with its bounding sphere and
-/// box); nothing changes when `cylinder` is empty or the body has no triangles.
-void setCollisionCylinder(CollisionBody& body, const std::optional<geometry::Cylinder>& cylinder);
-
-/// Sets the body's sphere, box or cylinder from `model` (its one shape's primitive, if any).
-void setCollisionPrimitive(CollisionBody& body, const geometry::LoadedModel& model);
 
 /// Builds the tree (k = 14, 18 or 26 directions), the bounding sphere and box of `mesh`; with
 /// `shape` Hull, of the convex hull of `mesh` (throws std::invalid_argument, with qhull's

@@ -28,8 +28,12 @@
 
 namespace handsim::sim {
 
+/// `Contact::other` of a contact between the palm and an object (finger -1) in the volume penalty
+/// model (the ground is -1, another object its index).
+inline constexpr int kPalmContact = contact::kPalm;
+
 /// One pair of bodies the volume penalty stage checks every step. Body A pushes B; the reported
-/// contact's normal points from A into B (into the object B): its body_a is A, its body_b B.
+/// contact's normal points from A into B (into the object B), its `object` is B.
 struct PenaltyPair {
   enum class Kind { Link, Palm, Object, Ground };
   Kind kind = Kind::Link;
@@ -68,9 +72,9 @@ void computePenaltyContacts(const Model& model, SimState& s);
 /// transmission), and clears the published contacts so the constraint solver does not see them.
 void applyPenaltyContacts(const Model& model, SimState& s);
 
-/// After solveContacts: writes the step's contacts to SimState::contacts (links on objects, then
-/// objects pushed by the palm, other objects and the ground) for the clutch, the torques, the
-/// recorder and the viewport.
+/// After solveContacts: writes the step's contacts to SimState::contacts (links) and
+/// SimState::object_contacts (palm, objects, ground) for the clutch, the torques, the recorder
+/// and the viewport.
 void publishPenaltyContacts(SimState& s);
 
 /// Sizes SimState::penalty_pairs for the model (empty unless the volume penalty model).

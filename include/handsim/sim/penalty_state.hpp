@@ -40,9 +40,8 @@ struct PenaltyWorkspace {
   collision::OverlapScratch overlap;
   collision::OverlapResult result;
   std::vector<PenaltyLoad> loads;                  ///< the step's wrenches
-  /// The step's contacts, published into SimState::contacts in its order: links on objects,
-  /// then objects pushed by the palm, another object or the ground.
-  std::vector<contact::Contact> hand_contacts, body_contacts;
+  std::vector<contact::Contact> link_contacts;     ///< published into SimState::contacts
+  std::vector<contact::Contact> object_contacts;   ///< published into SimState::object_contacts
   // A link pair's actuator-space vectors (sized to the actuator count; no allocation once warm):
   // the generalised force of a unit force along the pair's normal at c and along the link's
   // flux vector, and the inertia's answer to the first.

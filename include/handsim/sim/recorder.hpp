@@ -121,9 +121,6 @@ class Recorder {
   std::string header() const;
 
   const hand::HandModel& hand_;
-  /// Per finger: the body id of its row-0 link in the body table of any model of the hand
-  /// (firstLinkIds), to find a link's contacts by their body ids.
-  std::vector<int> first_link_;
   std::vector<std::string> columns_;
   std::vector<std::string> units_;  ///< one per column
   std::vector<double> data_;        ///< kept rows, row-major

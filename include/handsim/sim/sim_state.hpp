@@ -29,6 +29,8 @@
 namespace handsim::sim {
 
 using contact::Contact;
+using contact::kGround;
+using contact::kPalm;
 
 /// An external force on one link, applied during the following steps (e.g. a probe).
 struct LinkLoad {
@@ -107,9 +109,8 @@ struct StepWorkspace {
   /// torsional row (row_spin 1).
   std::vector<Eigen::Vector3d> tangents;
   std::vector<std::uint8_t> row_spin;  ///< per row: 1 for a torsional friction row
-  /// Per object contact (the ContactPair::Object run of SimState::contacts, in order): where its
-  /// friction rows act, the point pulled towards the centre of its flat patch
-  /// (contact/patch_friction.hpp); the normal row stays at the point (capacity).
+  /// Per object contact: where its friction rows act, the point pulled towards the centre of
+  /// its flat patch (contact/patch_friction.hpp); the normal row stays at the point (capacity).
   std::vector<Eigen::Vector3d> friction_points;
   contact::PatchFrictionScratch patch_friction;  ///< scratch of contact::patchFrictionPoints
   Eigen::VectorXd lower, upper;            ///< actuator ranges narrowed by joint limits (na)
@@ -132,6 +133,8 @@ struct StepWorkspace {
   std::uint64_t resting_reuses = 0, pair_queries = 0;
   PenaltyWorkspace penalty;                   ///< volume penalty stage (sim/penalty_contacts.hpp)
   std::vector<ContinuousScratch> continuous;  ///< continuous collision stage, per object (no)
+  /// Number of leading SimState::object_contacts that are constraints (the rest are reported).
+  std::size_t object_rows = 0;
   /// World pose of every link of the step, finger by finger (sum of the fingers' rows).
   std::vector<Eigen::Isometry3d> link_poses;
   /// World centre of every link's bounding sphere, same order (the broad phase's first test).
@@ -149,7 +152,8 @@ struct StepWorkspace {
   // reactions of the last step, copied from the state when detectContacts begins (so a copied
   // state, which comes without this scratch, warm starts the same), and per current contact
   // the index of its match among them (-1 none).
-  std::vector<contact::Contact> previous_contacts;
+  std::vector<contact::Contact> previous_contacts, previous_object_contacts,
+      previous_link_contacts;
   std::vector<double> previous_limit_reaction;
   std::vector<int> warm_match;
   std::vector<std::uint8_t> warm_taken;
@@ -228,17 +232,18 @@ struct SimState {
   /// stage, the clutch, the recorder and the viewport.
   std::vector<kinematics::ChainFrames> link_frames;
   std::vector<LinkLoad> loads;        ///< external forces on links (the user's, kept)
-  /// Every contact of the last step, world frame, each between the two bodies its body_a and
-  /// body_b name (sim::BodyTable), in three runs (BodyTable::pairOf): the links on objects, then
-  /// the objects pushed by the ground, the palm or another object, then the links on links of
-  /// other fingers and on the palm (frictionless). In the constraint model every one is a row of
-  /// the velocity solve, in this order (contact i is row i); a pair it never solves is never
-  /// queried (a fixed or stopped object and the palm). The volume penalty model lists its own
-  /// (links on objects, then objects) after its forces are computed.
-  std::vector<Contact> contacts;
+  std::vector<Contact> contacts;      ///< link-object contacts of the last step, world frame
+  /// Contacts of objects with the ground, the palm and each other of the last step (finger -1,
+  /// Contact::other says which), world frame. The first StepWorkspace::object_rows of them are
+  /// constraints; the rest (a fixed object touching the palm) are only reported (force 0).
+  std::vector<Contact> object_contacts;
   /// Volume penalty model only: the memory of each body pair that can touch (eq. 4's filter, eq.
   /// 5's first contact, the anchor spring), one per Model::penalty->pairs entry; else empty.
   std::vector<PenaltyPairState> penalty_pairs;
+  /// Contacts between links of different fingers, and between a link and the palm, of the last
+  /// step (object -1; Contact::other_finger, other_row name the pushed link), world frame.
+  /// Frictionless.
+  std::vector<Contact> link_contacts;
   /// Constraint model: the contacts of each body pair that touched when last queried, kept
   /// while the pair rests (ConstraintContactOptions::resting_tolerance; sim/resting_pairs.hpp).
   /// Part of the state, so a copy steps as its original does; a new state starts empty.

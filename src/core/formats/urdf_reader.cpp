@@ -1010,13 +1010,6 @@ class UrdfReader {
     if (g->type == urdf::Geometry::SPHERE)
       s.sphere =
           geometry::Sphere{Eigen::Vector3d::Zero(), static_cast<const urdf::Sphere*>(g)->radius};
-    if (g->type == urdf::Geometry::BOX)
-      s.box = geometry::Box{Eigen::Isometry3d::Identity(),
-                            0.5 * toVector(static_cast<const urdf::Box*>(g)->dim)};
-    if (g->type == urdf::Geometry::CYLINDER) {
-      const auto* c = static_cast<const urdf::Cylinder*>(g);
-      s.cylinder = geometry::Cylinder{Eigen::Isometry3d::Identity(), c->radius, 0.5 * c->length};
-    }
     if (material && material->color.a > 0.0f)
       colour = Eigen::Vector3f(material->color.r, material->color.g, material->color.b);
     geometry::transformShape(s, Eigen::Affine3d((link_in_frame * toIsometry(origin)).matrix()));

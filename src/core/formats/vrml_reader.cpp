@@ -600,36 +600,24 @@ class Evaluator {
     return pts;
   }
 
-  // Tessellates into shape.mesh (a Sphere, Box or Cylinder also sets its primitive). Returns false
-  // when the node is not solid geometry (and counts it).
+  // Tessellates into shape.mesh (a Sphere also sets shape.sphere). Returns false when the node
+  // is not solid geometry (and counts it).
   bool tessellate(const FileCtx& ctx, const Node& g, const Env* env, MeshShape& shape) {
     TriangleMesh& mesh = shape.mesh;
     const std::string& t = g.type;
     const int seg = opt_.segments;
     if (t == "Box") {
-      const Eigen::Vector3d size = getVec3(ctx, g, "size", env, Eigen::Vector3d(2, 2, 2));
-      mesh = makeBox(size);
-      if ((size.array() > 0.0).all() && size.allFinite())
-        shape.box = Box{Eigen::Isometry3d::Identity(), 0.5 * size};
+      mesh = makeBox(getVec3(ctx, g, "size", env, Eigen::Vector3d(2, 2, 2)));
     } else if (t == "Sphere") {
       const double radius = getFloat(ctx, g, "radius", env, 1.0);
       mesh = makeSphere(radius, seg);
       if (radius > 0.0 && std::isfinite(radius))
         shape.sphere = Sphere{Eigen::Vector3d::Zero(), radius};
     } else if (t == "Cylinder") {
-      const double radius = getFloat(ctx, g, "radius", env, 1.0);
-      const double height = getFloat(ctx, g, "height", env, 2.0);
-      const bool bottom = getBool(ctx, g, "bottom", env, true);
-      const bool side = getBool(ctx, g, "side", env, true);
-      const bool top = getBool(ctx, g, "top", env, true);
-      mesh = makeCylinder(radius, height, seg, bottom, side, top);
-      // A solid only with all its parts; VRML's runs along y, ours along z.
-      if (bottom && side && top && radius > 0.0 && height > 0.0 && std::isfinite(radius) &&
-          std::isfinite(height)) {
-        Eigen::Isometry3d axis_y = Eigen::Isometry3d::Identity();
-        axis_y.linear() << 1, 0, 0, 0, 0, 1, 0, -1, 0;  // z -> y, y -> -z
-        shape.cylinder = Cylinder{axis_y, radius, 0.5 * height};
-      }
+      mesh =
+          makeCylinder(getFloat(ctx, g, "radius", env, 1.0), getFloat(ctx, g, "height", env, 2.0),
+                       seg, getBool(ctx, g, "bottom", env, true),
+                       getBool(ctx, g, "side", env, true), getBool(ctx, g, "top", env, true));
     } else if (t == "Cone") {
       mesh =
           makeCone(getFloat(ctx, g, "bottomRadius", env, 1.0), getFloat(ctx, g, "height", env, 2.0),

@@ -272,16 +272,21 @@ def load_scenario(path: str) -> Scenario:
     """Reads a scenario file. Raises InputError, FileNotFoundError."""
 
 class Contact:
-    """Between two bodies: body_a pushes body_b; Model.bodies says which each is."""
+    finger: int
+    row: int  # the link rigid with DH frame {row + 1}
+    object: int
     body_a: int  # pushing body, index into Model.bodies
     body_b: int  # pushed body (the normal points from body_a into body_b)
     point: Array  # {W} [m]
-    normal: Array  # unit, from body_a INTO body_b
+    normal: Array  # unit, INTO the object
     depth: float  # [m]
-    force: float  # normal force on body_b [N]
-    friction: Array  # friction force on body_b, {W} [N]
-    spin_moment: float  # torsional friction moment on body_b about the normal [N m]
-    force_on_object: Array  # normal + friction on body_b, {W} [N]
+    force: float  # normal force on the object [N]
+    other: int  # object contacts: -1 ground, -2 palm, else the other object
+    other_finger: int  # link-link contacts: the pushed link's finger (-1: palm)
+    other_row: int
+    friction: Array  # friction force on the object, {W} [N]
+    spin_moment: float  # torsional friction moment on the object about the normal [N m]
+    force_on_object: Array  # normal + friction, {W} [N]
 
 class Run:
     """One state on a model, advanced by the staged step; records every signal."""
@@ -306,7 +311,9 @@ class Run:
     object_poses: Array  # (no, 4, 4) writable view, {W}
     object_twists: Array  # (no, 6) writable view, {W}
     clutches: list[ClutchState]
-    contacts: list[Contact]  # links on objects, objects on the ground/palm/objects, links on links
+    contacts: list[Contact]
+    object_contacts: list[Contact]
+    link_contacts: list[Contact]
     warnings: list[str]
     warning_count: int
     palm_pose: Array  # 4x4 in {W}, settable between steps

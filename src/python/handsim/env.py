@@ -176,10 +176,6 @@ class HandEnv:
         self._na = len(hand.actuators)
         self._nf = len(hand.fingers)
         self._nq = sum(hand.dof(f) for f in range(self._nf))
-        # Per body id (Model.bodies): the finger of a link, -1 for other bodies; and objects.
-        bodies = self._model.bodies
-        self._link_finger = [b["finger"] if b["kind"] == "link" else -1 for b in bodies]
-        self._is_object = [b["kind"] == "object" for b in bodies]
         no = len(self._model.objects)
         ranges = _np.asarray(hand.actuator_ranges, dtype=float).reshape(self._na, 2)
         if action == "position":
@@ -258,11 +254,10 @@ class HandEnv:
             pose7[i, :3] = poses[i, :3, 3]
             pose7[i, 3:] = _quaternion_wxyz(poses[i, :3, :3])
         contacts = _np.zeros((self._nf, 2))
-        for c in run.contacts:  # the links' contacts on objects
-            f = self._link_finger[c.body_a]
-            if f >= 0 and self._is_object[c.body_b]:
-                contacts[f, 0] += 1.0
-                contacts[f, 1] += c.force
+        for c in run.contacts:
+            if c.finger >= 0:
+                contacts[c.finger, 0] += 1.0
+                contacts[c.finger, 1] += c.force
         q, qd = run.q, run.qd
         return {
             "actuator_positions": _np.array(run.actuator_positions),

@@ -7,8 +7,6 @@
 // planes (Sutherland-Hodgman). docs/collision.md, "Convex narrow phase".
 #include "handsim/collision/convex_contact.hpp"
 
-#include "manifold_reduction.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -325,6 +323,40 @@ int alignedFace(const ConvexHull& hull, const Eigen::Vector3d& d, int start, dou
   return best;
 }
 
+/// Keeps at most kMaxManifoldPoints of `pts` (with `depths`): the deepest, the farthest from
+/// it, and the two that span the largest triangles on either side of that segment.
+int reducePoints(std::vector<Eigen::Vector3d>& pts, std::vector<double>& depths,
+                 const Eigen::Vector3d& normal, ConvexManifold& out) {
+  const std::size_t m = pts.size();
+  std::array<std::size_t, kMaxManifoldPoints> keep{};
+  int count = 0;
+  if (m <= static_cast<std::size_t>(kMaxManifoldPoints)) {
+    for (std::size_t i = 0; i < m; ++i) keep[static_cast<std::size_t>(count++)] = i;
+  } else {
+    std::size_t i0 = 0, i1 = 0, i2 = 0, i3 = 0;
+    for (std::size_t i = 1; i < m; ++i)
+      if (depths[i] > depths[i0]) i0 = i;
+    for (std::size_t i = 0; i < m; ++i)
+      if ((pts[i] - pts[i0]).squaredNorm() > (pts[i1] - pts[i0]).squaredNorm()) i1 = i;
+    double hi = 0.0, lo = 0.0;
+    const Eigen::Vector3d e = pts[i1] - pts[i0];
+    for (std::size_t i = 0; i < m; ++i) {
+      const double area = e.cross(pts[i] - pts[i0]).dot(normal);
+      if (area > hi) hi = area, i2 = i;
+      if (area < lo) lo = area, i3 = i;
+    }
+    keep[static_cast<std::size_t>(count++)] = i0;
+    if (i1 != i0) keep[static_cast<std::size_t>(count++)] = i1;
+    if (hi > 0.0) keep[static_cast<std::size_t>(count++)] = i2;
+    if (lo < 0.0) keep[static_cast<std::size_t>(count++)] = i3;
+  }
+  for (int k = 0; k < count; ++k) {
+    out.points[static_cast<std::size_t>(k)] = pts[keep[static_cast<std::size_t>(k)]];
+    out.depths[static_cast<std::size_t>(k)] = depths[keep[static_cast<std::size_t>(k)]];
+  }
+  return count;
+}
+
 /// The manifold in A's frame: reference face (A's or B's, whichever is better aligned with the
 /// EPA normal) against the other hull's most anti-parallel face. 0 points when the faces meet
 /// at more than 45 deg to the normal or nothing of the incident face lies below the reference.
@@ -395,7 +427,7 @@ int clipManifold(const HullPair& pair, const Eigen::Vector3d& normal, double dep
     depths.push_back(d);
   }
   if (next.empty()) return 0;
-  return reduceManifold(next.data(), depths.data(), static_cast<int>(next.size()), normal, out);
+  return reducePoints(next, depths, normal, out);
 }
 
 bool orderedContact(const ConvexHull& a, const Eigen::Isometry3d& a_pose, const ConvexHull& b,
@@ -468,37 +500,6 @@ bool convexContact(const ConvexHull& a, const Eigen::Isometry3d& a_pose, const C
   const bool hit = orderedContact(b, b_pose, a, a_pose, scratch, out);
   out.normal = -out.normal;
   return hit;
-}
-
-int reduceManifold(const Eigen::Vector3d* pts, const double* depths, int m,
-                   const Eigen::Vector3d& normal, ConvexManifold& out) {
-  std::array<int, kMaxManifoldPoints> keep{};
-  int count = 0;
-  if (m <= kMaxManifoldPoints) {
-    for (int i = 0; i < m; ++i) keep[static_cast<std::size_t>(count++)] = i;
-  } else {
-    int i0 = 0, i1 = 0, i2 = 0, i3 = 0;
-    for (int i = 1; i < m; ++i)
-      if (depths[i] > depths[i0]) i0 = i;
-    for (int i = 0; i < m; ++i)
-      if ((pts[i] - pts[i0]).squaredNorm() > (pts[i1] - pts[i0]).squaredNorm()) i1 = i;
-    double hi = 0.0, lo = 0.0;
-    const Eigen::Vector3d e = pts[i1] - pts[i0];
-    for (int i = 0; i < m; ++i) {
-      const double area = e.cross(pts[i] - pts[i0]).dot(normal);
-      if (area > hi) hi = area, i2 = i;
-      if (area < lo) lo = area, i3 = i;
-    }
-    keep[static_cast<std::size_t>(count++)] = i0;
-    if (i1 != i0) keep[static_cast<std::size_t>(count++)] = i1;
-    if (hi > 0.0) keep[static_cast<std::size_t>(count++)] = i2;
-    if (lo < 0.0) keep[static_cast<std::size_t>(count++)] = i3;
-  }
-  for (int k = 0; k < count; ++k) {
-    out.points[static_cast<std::size_t>(k)] = pts[keep[static_cast<std::size_t>(k)]];
-    out.depths[static_cast<std::size_t>(k)] = depths[keep[static_cast<std::size_t>(k)]];
-  }
-  return count;
 }
 
 }  // namespace handsim::collision

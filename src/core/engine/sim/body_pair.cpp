@@ -7,7 +7,6 @@
 #include <utility>
 
 #include "handsim/collision/contact_patch.hpp"
-#include "handsim/collision/primitive_contact.hpp"
 #include "handsim/collision/sphere_contact.hpp"
 #include "handsim/collision/tree_collision.hpp"
 #include "handsim/geometry/tangent_basis.hpp"
@@ -68,59 +67,35 @@ std::size_t patchPoints(const collision::ContactScratch& scratch,
   return patchCorners(pts, patch.normal);
 }
 
-// A sphere (body `s`) against body `o` in closed form: sphere, box, cylinder, else any convex
-// hull; the normal times `sign` (1: from s into o). False when `o` has none of them.
-bool spherePair(const CollisionBody& s, const Eigen::Isometry3d& s_pose, const CollisionBody& o,
-                const Eigen::Isometry3d& o_pose, double sign, std::vector<BodyPairContact>& out) {
-  collision::SphereContact c;
-  bool hit = false;
-  if (o.sphere)
-    hit = collision::sphereSphereContact(*s.sphere, s_pose, *o.sphere, o_pose, c);
-  else if (o.box)
-    hit = collision::sphereBoxContact(*s.sphere, s_pose, *o.box, o_pose, c);
-  else if (o.cylinder)
-    hit = collision::sphereCylinderContact(*s.sphere, s_pose, *o.cylinder, o_pose, c);
-  else if (!o.hull.empty())
-    hit = collision::sphereHullContact(*s.sphere, s_pose, o.hull, o_pose, c);
-  else
-    return false;
-  if (hit) out.push_back({c.point, sign * c.normal, c.depth});
-  return true;
-}
-
-// The analytic primitives' closed forms (docs/collision.md): true when the pair has one (its
-// contacts then in `out`). A primitive against a non-convex mesh, or a box or cylinder against
-// a hull or a cylinder, has none: its tessellation (a box's is exact) goes on.
-bool primitivePair(const CollisionBody& a, const Eigen::Isometry3d& a_pose, const CollisionBody& b,
-                   const Eigen::Isometry3d& b_pose, std::vector<BodyPairContact>& out) {
-  if (a.sphere && spherePair(a, a_pose, b, b_pose, 1.0, out)) return true;
-  if (b.sphere && spherePair(b, b_pose, a, a_pose, -1.0, out)) return true;
-  if (a.box && b.box) {
-    collision::ConvexManifold m;
-    if (collision::boxBoxContact(*a.box, a_pose, *b.box, b_pose, m))
-      for (int k = 0; k < m.count; ++k)
-        out.push_back({m.points[static_cast<std::size_t>(k)], m.normal,
-                       m.depths[static_cast<std::size_t>(k)]});
-    return true;
-  }
-  return false;
-}
-
 }  // namespace
-
-bool hasClosedForm(const CollisionBody& a, const CollisionBody& b) {
-  const auto sphereWith = [](const CollisionBody& o) {
-    return o.sphere || o.box || o.cylinder || !o.hull.empty();
-  };
-  return (a.sphere && sphereWith(b)) || (b.sphere && sphereWith(a)) || (a.box && b.box);
-}
 
 void queryBodyPair(const CollisionBody& a, const Eigen::Isometry3d& a_pose, const CollisionBody& b,
                    const Eigen::Isometry3d& b_pose, PatchPoints points, StepWorkspace& work,
                    std::vector<BodyPairContact>& out) {
   out.clear();
   if (!bodiesMayTouch(a, a_pose, b, b_pose)) return;
-  if (primitivePair(a, a_pose, b, b_pose, out)) return;
+  // Analytic spheres (docs/collision.md): a sphere against a sphere, or against a body with a
+  // convex hull, in closed form; one point, the same whichever body comes first.
+  if (a.sphere || b.sphere) {
+    collision::SphereContact c;
+    if (a.sphere && b.sphere) {
+      if (collision::sphereSphereContact(*a.sphere, a_pose, *b.sphere, b_pose, c))
+        out.push_back({c.point, c.normal, c.depth});
+      return;
+    }
+    if (a.sphere && !b.hull.empty()) {
+      if (collision::sphereHullContact(*a.sphere, a_pose, b.hull, b_pose, c))
+        out.push_back({c.point, c.normal, c.depth});
+      return;
+    }
+    if (b.sphere && !a.hull.empty()) {
+      // The sphere's normal points into A: ours from A into B is its opposite.
+      if (collision::sphereHullContact(*b.sphere, b_pose, a.hull, a_pose, c))
+        out.push_back({c.point, -c.normal, c.depth});
+      return;
+    }
+    // A sphere against a non-convex mesh: the tessellation through the k-DOP pipeline.
+  }
   // Two hulls, or a hull and a convex mesh (its own hull, so the answer is as exact); with
   // `Manifold`, two convex meshes as well.
   const bool hull_pair =

@@ -27,19 +27,16 @@ int BodyTable::find(const std::string& name) const {
   return -1;
 }
 
-ContactPair BodyTable::pairOf(const contact::Contact& c) const {
-  if (!isObject(c.body_b)) return ContactPair::LinkLink;
-  return isLink(c.body_a) ? ContactPair::LinkObject : ContactPair::Object;
+int BodyTable::pusher(const contact::Contact& c) const {
+  if (c.finger >= 0) return link(c.finger, c.row);
+  if (c.other == contact::kGround) return kGroundId;
+  if (c.other == contact::kPalm) return kPalmId;
+  return object(c.other);
 }
 
-std::vector<int> firstLinkIds(const hand::HandModel& hand) {
-  std::vector<int> first;
-  int id = BodyTable::kPalmId + 1;
-  for (const kinematics::Chain& chain : hand.fingers) {
-    first.push_back(id);
-    id += static_cast<int>(chain.rows.size());
-  }
-  return first;
+int BodyTable::pushed(const contact::Contact& c) const {
+  if (c.object >= 0) return object(c.object);
+  return c.other_finger >= 0 ? link(c.other_finger, c.other_row) : kPalmId;
 }
 
 BodyTable makeBodyTable(const hand::HandModel& hand, const HandGeometry& geometry,
@@ -66,13 +63,18 @@ BodyTable makeBodyTable(const hand::HandModel& hand, const HandGeometry& geometr
            &geometry.links[f][r].collision, &geometry.links[f][r].visual, false});
     }
   }
-  if (t.first_link != firstLinkIds(hand))
-    throw std::invalid_argument("makeBodyTable: the hand geometry's links are not one per row");
   t.first_object = static_cast<int>(t.bodies.size());
   for (std::size_t o = 0; o < objects.size(); ++o)
     add({-1, BodyKind::Object, objects[o].name, -1, -1, static_cast<int>(o),
          &objects[o].geometry->collision, &objects[o].geometry->visual, objects[o].fixed});
   return t;
+}
+
+void nameContactBodies(const BodyTable& table, std::vector<contact::Contact>& contacts) {
+  for (contact::Contact& c : contacts) {
+    c.body_a = table.pusher(c);
+    c.body_b = table.pushed(c);
+  }
 }
 
 }  // namespace handsim::sim

@@ -8,12 +8,10 @@
 #include "handsim/sim/continuous_collision.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <limits>
 
 #include "handsim/collision/contact_scratch.hpp"
-#include "handsim/collision/primitive_contact.hpp"
 #include "handsim/collision/tree_collision.hpp"
 #include "handsim/sim/step.hpp"
 #include "stages/stages.hpp"
@@ -71,11 +69,6 @@ bool touchesAt(const Model& model, SimState& s, std::size_t o, const Other& othe
     const double height = model.options.ground.height;
     if (const auto& ball = model.objects[o].geometry->collision.sphere)
       return (pose * ball->centre).z() - ball->radius <= height;
-    // A cylinder's lowest rim point (its tessellation's vertices lie inside the rim).
-    if (const auto& cyl = model.objects[o].geometry->collision.cylinder) {
-      std::array<Eigen::Vector3d, collision::kMaxGroundPoints> points;
-      return collision::cylinderGroundPoints(*cyl, pose, height, 0.0, points) > 0;
-    }
     for (const Eigen::Vector3d& v : model.objects[o].support_points)
       if ((pose * v).z() <= height) return true;
     return false;

@@ -6,8 +6,6 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "handsim/sim/body_table.hpp"
-
 namespace handsim::sim {
 
 HybridGraspController::HybridGraspController(const hand::HandModel& hand,
@@ -25,14 +23,6 @@ HybridGraspController::HybridGraspController(const hand::HandModel& hand,
   }
   if (base_actuator_ < 0)
     throw std::invalid_argument("the hybrid grasp controller needs actuator 'thumb_base'");
-  const std::vector<int> first = firstLinkIds(hand);
-  for (int i = 0; i < 3; ++i) {
-    const auto f = static_cast<std::size_t>(finger_[i]);
-    link_first_[i] = first[f];
-    link_end_[i] = first[f] + static_cast<int>(hand.fingers[f].rows.size());
-  }
-  links_end_ = first.empty() ? BodyTable::kPalmId + 1
-                             : first.back() + static_cast<int>(hand.fingers.back().rows.size());
 }
 
 Eigen::Vector4d HybridGraspController::output(const Eigen::Matrix4d& transform,
@@ -47,11 +37,9 @@ Eigen::Vector4d HybridGraspController::measure(const SimState& s) {
   for (int i = 0; i < 3; ++i) q[i + 1] = s.tendon_position[static_cast<std::size_t>(tendon_[i])];
   // Tactile sensing: normal forces on every phalanx, summed per finger.
   finger_forces_.setZero();
-  for (const auto& c : s.contacts) {
-    if (c.body_b < links_end_) continue;  // only the links' contacts on objects
+  for (const auto& c : s.contacts)
     for (int i = 0; i < 3; ++i)
-      if (c.body_a >= link_first_[i] && c.body_a < link_end_[i]) finger_forces_[i] += c.force;
-  }
+      if (c.finger == finger_[i]) finger_forces_[i] += c.force;
   const Eigen::Vector4d f(0.0, finger_forces_[0], finger_forces_[1], finger_forces_[2]);
   total_force_ = (opt_.transform * f)[1];
   x_ = opt_.transform * q;

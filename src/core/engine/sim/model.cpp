@@ -118,34 +118,6 @@ void setCollisionSphere(CollisionBody& body, const std::optional<geometry::Spher
   body.half_extent = Eigen::Vector3d::Constant(sphere->radius);
 }
 
-void setCollisionBox(CollisionBody& body, const std::optional<geometry::Box>& box) {
-  if (!box || body.empty()) return;
-  body.box = box;
-  // The box's mesh is the box: these bounds hold it.
-  body.centre = box->pose.translation();
-  body.radius = box->half_extent.norm();
-  body.half_extent = box->pose.linear().cwiseAbs() * box->half_extent;
-}
-
-void setCollisionCylinder(CollisionBody& body, const std::optional<geometry::Cylinder>& cylinder) {
-  if (!cylinder || body.empty()) return;
-  body.cylinder = cylinder;
-  // The tessellation is inscribed in the cylinder, so these bounds hold its mesh too.
-  const double r = cylinder->radius, h = cylinder->half_length;
-  const Eigen::Vector3d axis = cylinder->pose.linear().col(2);
-  body.centre = cylinder->pose.translation();
-  body.radius = std::sqrt(r * r + h * h);
-  for (int i = 0; i < 3; ++i)
-    body.half_extent[i] =
-        std::abs(axis[i]) * h + r * std::sqrt(std::max(0.0, 1.0 - axis[i] * axis[i]));
-}
-
-void setCollisionPrimitive(CollisionBody& body, const geometry::LoadedModel& model) {
-  setCollisionSphere(body, model.onlySphere());
-  setCollisionBox(body, model.onlyBox());
-  setCollisionCylinder(body, model.onlyCylinder());
-}
-
 bool boundingBoxesOverlap(const CollisionBody& a, const Eigen::Isometry3d& a_pose,
                           const CollisionBody& b, const Eigen::Isometry3d& b_pose, double margin) {
   const Eigen::Matrix3d A = a_pose.linear(), B = b_pose.linear();
@@ -202,7 +174,7 @@ BodyGeometry bodyGeometryOf(geometry::LoadedModel shapes, const std::string& sou
   g.source = source;
   g.visual = std::move(shapes);
   g.collision = collisionBodyOf(g.visual.merged(), kdop_k, shape, source);
-  setCollisionPrimitive(g.collision, g.visual);
+  setCollisionSphere(g.collision, g.visual.onlySphere());
   return g;
 }
 
@@ -217,8 +189,6 @@ std::shared_ptr<const BodyGeometry> withCollisionShape(const BodyGeometry& geome
   g->collision = collisionBodyOf(from_mesh ? geometry.collision.mesh : geometry.visual.merged(),
                                  kdop_k, shape, geometry.source);
   setCollisionSphere(g->collision, geometry.collision.sphere);
-  setCollisionBox(g->collision, geometry.collision.box);
-  setCollisionCylinder(g->collision, geometry.collision.cylinder);
   return g;
 }
 
@@ -238,7 +208,7 @@ std::shared_ptr<const HandGeometry> buildHandGeometry(const hand::HandModel& han
       // A URDF body whose shapes span no volume (a flat plate) has no hull: it keeps its mesh.
       b.collision = makeCollisionBody(std::move(mesh), kdop_k);
     }
-    setCollisionPrimitive(b.collision, from);
+    setCollisionSphere(b.collision, from.onlySphere());
     return b;
   };
   g->palm = hand.palm_shapes.empty()
@@ -338,25 +308,6 @@ void computeMassProperties(ObjectModel& o, double density) {
     if (!(o.mass.volume_m3 > 0.0) || !std::isfinite(o.mass.volume_m3)) {
       o.mass = {};
       o.warnings.push_back("object '" + o.name + "': its sphere's volume is not finite and " +
-                           "positive; its mass is set to 0");
-    }
-    return;
-  }
-  // A cylinder likewise (its tessellation is an inscribed prism: 0.6 % less volume at 32
-  // segments); a box's mesh is exact.
-  if (const auto& cyl = o.geometry->collision.cylinder) {
-    constexpr double kPi = 3.14159265358979323846;
-    const double r = cyl->radius, h = cyl->half_length;
-    o.mass.volume_m3 = kPi * r * r * 2.0 * h;
-    o.mass.mass_kg = density * o.mass.volume_m3;
-    o.mass.centre_of_mass = cyl->pose.translation();
-    const double across = o.mass.mass_kg * (3.0 * r * r + 4.0 * h * h) / 12.0;
-    const Eigen::Vector3d principal(across, across, 0.5 * o.mass.mass_kg * r * r);
-    const Eigen::Matrix3d rot = cyl->pose.linear();
-    o.mass.inertia_com = rot * principal.asDiagonal() * rot.transpose();
-    if (!(o.mass.volume_m3 > 0.0) || !std::isfinite(o.mass.volume_m3)) {
-      o.mass = {};
-      o.warnings.push_back("object '" + o.name + "': its cylinder's volume is not finite and " +
                            "positive; its mass is set to 0");
     }
     return;

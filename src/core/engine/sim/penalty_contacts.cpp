@@ -435,14 +435,14 @@ void penaltyFriction(const Model& model, SimState& s, const PenaltyPair& pair, c
   }
 }
 
-// Publishes a pair's contact, between the bodies the table names, in the run the default model
-// keeps it in (links on objects, or objects pushed by the palm, another object or the ground).
-void publishPenaltyContact(const BodyTable& bodies, const PenaltyPair& pair,
-                           const Eigen::Vector3d& c, const Eigen::Vector3d& n, double d0,
-                           double magnitude, const Eigen::Vector3d& friction,
-                           const Eigen::Vector3d& torque, PenaltyWorkspace& pw) {
+// Publishes a pair's contact where the default model's lists keep theirs (links, or objects
+// with the palm, another object or the ground).
+void publishPenaltyContact(const PenaltyPair& pair, const Eigen::Vector3d& c,
+                           const Eigen::Vector3d& n, double d0, double magnitude,
+                           const Eigen::Vector3d& friction, const Eigen::Vector3d& torque,
+                           PenaltyWorkspace& pw) {
   Contact ct;
-  ct.body_b = bodies.object(pair.object);
+  ct.object = pair.object;
   ct.point_world = c;
   ct.normal_world = n;
   ct.depth = d0;
@@ -453,20 +453,21 @@ void publishPenaltyContact(const BodyTable& bodies, const PenaltyPair& pair,
   ct.spin_moment = torque.dot(n);
   switch (pair.kind) {
     case PenaltyPair::Kind::Link:
-      ct.body_a = bodies.link(pair.finger, pair.row);
-      pw.hand_contacts.push_back(ct);
+      ct.finger = pair.finger;
+      ct.row = pair.row;
+      pw.link_contacts.push_back(ct);
       break;
     case PenaltyPair::Kind::Palm:
-      ct.body_a = BodyTable::kPalmId;
-      pw.body_contacts.push_back(ct);
+      ct.other = kPalmContact;
+      pw.object_contacts.push_back(ct);
       break;
     case PenaltyPair::Kind::Object:
-      ct.body_a = bodies.object(pair.a_object);
-      pw.body_contacts.push_back(ct);
+      ct.other = pair.a_object;
+      pw.object_contacts.push_back(ct);
       break;
     case PenaltyPair::Kind::Ground:
-      ct.body_a = BodyTable::kGroundId;
-      pw.body_contacts.push_back(ct);
+      ct.other = -1;
+      pw.object_contacts.push_back(ct);
       break;
   }
 }
@@ -609,17 +610,18 @@ void computePenaltyPair(const Model& model, SimState& s, std::size_t k) {
   if (a.finger >= 0) addLinkCouple(model, s, a.finger, a.row, c, -torque);
   if (magnitude == 0.0 && friction.squaredNorm() == 0.0) return;
   pw.loads.push_back({static_cast<int>(k), c, normal_force + friction, torque});
-  publishPenaltyContact(model.bodies, pair, c, n, d0, magnitude, friction, torque, pw);
+  publishPenaltyContact(pair, c, n, d0, magnitude, friction, torque, pw);
 }
 
 }  // namespace
 
 void computePenaltyContacts(const Model& model, SimState& s) {
   s.contacts.clear();
+  s.object_contacts.clear();
   PenaltyWorkspace& pw = s.work.penalty;
   pw.loads.clear();
-  pw.hand_contacts.clear();
-  pw.body_contacts.clear();
+  pw.link_contacts.clear();
+  pw.object_contacts.clear();
   if (!model.penalty) return;
   const PenaltyGeometry& g = *model.penalty;
   sizePenaltyState(model, s);
@@ -637,6 +639,7 @@ void computePenaltyContacts(const Model& model, SimState& s) {
 
 void applyPenaltyContacts(const Model& model, SimState& s) {
   s.contacts.clear();
+  s.object_contacts.clear();
   if (!model.penalty) return;
   const PenaltyGeometry& g = *model.penalty;
   for (const PenaltyLoad& l : s.work.penalty.loads) {
@@ -655,9 +658,9 @@ void applyPenaltyContacts(const Model& model, SimState& s) {
 }
 
 void publishPenaltyContacts(SimState& s) {
-  const PenaltyWorkspace& pw = s.work.penalty;
-  s.contacts.assign(pw.hand_contacts.begin(), pw.hand_contacts.end());
-  s.contacts.insert(s.contacts.end(), pw.body_contacts.begin(), pw.body_contacts.end());
+  s.contacts.assign(s.work.penalty.link_contacts.begin(), s.work.penalty.link_contacts.end());
+  s.object_contacts.assign(s.work.penalty.object_contacts.begin(),
+                           s.work.penalty.object_contacts.end());
 }
 
 StepLimit penaltyStableStep(const Options& options, const std::vector<ObjectModel>& objects) {

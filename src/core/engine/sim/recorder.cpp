@@ -13,7 +13,7 @@
 
 namespace handsim::sim {
 
-Recorder::Recorder(const hand::HandModel& hand) : hand_(hand), first_link_(firstLinkIds(hand)) {
+Recorder::Recorder(const hand::HandModel& hand) : hand_(hand) {
   const auto add = [this](std::string name, std::string unit) {
     columns_.push_back(std::move(name));
     units_.push_back(std::move(unit));
@@ -78,14 +78,18 @@ void Recorder::record(const SimState& s) {
       // Forces on the link, all in the world frame.
       for (const auto& l : s.loads)
         if (l.finger == static_cast<int>(f) && l.row == row) sum += l.force_world;
-      // The link pushes (an object, a link or the palm) or is pushed (by another link).
-      const int id = first_link_[f] + row;
-      for (const auto& c : s.contacts) {
-        if (c.body_a == id) {
+      for (const auto& c : s.contacts)
+        if (c.finger == static_cast<int>(f) && c.row == row) {
           sum -= c.forceOnObjectWorld();
           impact -= c.impact_force * c.normal_world;
         }
-        if (c.body_b == id) {
+      // Another finger or the palm: the link either pushes (as above) or is pushed.
+      for (const auto& c : s.link_contacts) {
+        if (c.finger == static_cast<int>(f) && c.row == row) {
+          sum -= c.forceOnObjectWorld();
+          impact -= c.impact_force * c.normal_world;
+        }
+        if (c.other_finger == static_cast<int>(f) && c.other_row == row) {
           sum += c.forceOnObjectWorld();
           impact += c.impact_force * c.normal_world;
         }
@@ -97,11 +101,10 @@ void Recorder::record(const SimState& s) {
   // Tactile sensing (seed 002): normal contact forces on every phalanx, summed per finger.
   for (std::size_t f = 0; f < hand_.fingers.size(); ++f) {
     double sum = 0.0;
-    const int first = first_link_[f];
-    const int end = first + static_cast<int>(hand_.fingers[f].rows.size());
-    const auto on = [first, end](int id) { return id >= first && id < end; };
     for (const auto& c : s.contacts)
-      if (on(c.body_a) || on(c.body_b)) sum += c.force;
+      if (c.finger == static_cast<int>(f)) sum += c.force;
+    for (const auto& c : s.link_contacts)
+      if (c.finger == static_cast<int>(f) || c.other_finger == static_cast<int>(f)) sum += c.force;
     row_.push_back(sum);
   }
   for (std::size_t a = 0; a < hand_.actuators.size(); ++a)
@@ -345,21 +348,29 @@ void addBodyChannels(Recorder& recorder, const std::shared_ptr<const Model>* mod
 
 namespace {
 
-// The sides of a contact pair column, per body id of the model's table: 1 the first side, 2 the
-// second, 0 neither (a side is one body, or every link of one finger).
-using PairSides = std::vector<std::uint8_t>;
+// A body of a contact pair column: an object (index >= 0), the ground, the palm or a finger.
+struct PairBody {
+  enum Kind { Object, Ground, Palm, Finger } kind;
+  int index = -1;
+};
 
-// +1 when `c` is between the column's two sides with the first pushing, -1 the other way, else
-// 0: the sign of its force on the second side.
-int pairSign(const Contact& c, const PairSides& sides) {
-  const auto side = [&sides](int id) {
-    return id >= 0 && static_cast<std::size_t>(id) < sides.size()
-               ? sides[static_cast<std::size_t>(id)]
-               : std::uint8_t{0};
+// True when `c` (of any contact list) is between bodies a and b, and the sign of its force on b.
+int pairSign(const Contact& c, bool link_contact, const PairBody& a, const PairBody& b) {
+  // The pushing side and the pushed side of the contact as PairBodies.
+  PairBody pusher{PairBody::Finger, c.finger}, pushed{PairBody::Object, c.object};
+  if (link_contact) {
+    pushed = c.other_finger >= 0 ? PairBody{PairBody::Finger, c.other_finger}
+                                 : PairBody{PairBody::Palm, -1};
+  } else if (c.finger < 0) {
+    pusher = c.other == kGround ? PairBody{PairBody::Ground, -1}
+             : c.other == kPalm ? PairBody{PairBody::Palm, -1}
+                                : PairBody{PairBody::Object, c.other};
+  }
+  auto same = [](const PairBody& x, const PairBody& y) {
+    return x.kind == y.kind && x.index == y.index;
   };
-  const std::uint8_t a = side(c.body_a), b = side(c.body_b);
-  if (a == 1 && b == 2) return 1;
-  if (a == 2 && b == 1) return -1;
+  if (same(pusher, a) && same(pushed, b)) return 1;
+  if (same(pusher, b) && same(pushed, a)) return -1;
   return 0;
 }
 
@@ -370,64 +381,55 @@ void addContactPairChannels(Recorder& recorder, const Model& m) {
   for (const ObjectModel& o : m.objects) any = any || !o.fixed;
   if (!any) return;
   const hand::HandModel& hand = m.hand();
-  const BodyTable& bodies = m.bodies;
   // Twisting couples exist with the constraint model's torsional rows and the volume penalty
   // model's anchor friction.
   const bool twisting = m.options.contact.volumePenalty()
                             ? m.options.contact.volumePenalty()->friction == PenaltyFriction::Anchor
                             : anyTorsional(m);
-  // A finger's bodies: its links.
-  const auto finger = [&bodies](std::size_t f) {
-    std::vector<int> ids;
-    for (const Body& b : bodies.bodies)
-      if (b.kind == BodyKind::Link && b.finger == static_cast<int>(f)) ids.push_back(b.id);
-    return ids;
-  };
-  // Columns named by the table's bodies (a finger by its name). `spin`: the pair can twist (it
-  // has an object; link-link contacts are frictionless).
-  auto add = [&recorder, &bodies](const std::string& a, const std::string& b,
-                                  const std::vector<int>& side_a, const std::vector<int>& side_b,
-                                  bool spin) {
-    PairSides sides(bodies.size(), 0);
-    for (int id : side_a) sides[static_cast<std::size_t>(id)] = 1;
-    for (int id : side_b) sides[static_cast<std::size_t>(id)] = 2;
-    recorder.addChannel("contact." + a + "." + b + ".force", "N", [sides](const SimState& s) {
-      Eigen::Vector3d sum = Eigen::Vector3d::Zero();  // on the second side
-      for (const Contact& c : s.contacts) sum += pairSign(c, sides) * c.forceOnObjectWorld();
+  // `spin`: the pair can twist (it has an object; link-link contacts are frictionless).
+  auto add = [&recorder](const std::string& a, const std::string& b, PairBody pa, PairBody pb,
+                         bool spin) {
+    recorder.addChannel("contact." + a + "." + b + ".force", "N", [pa, pb](const SimState& s) {
+      Eigen::Vector3d sum = Eigen::Vector3d::Zero();  // on the second body
+      for (const Contact& c : s.contacts)
+        sum += pairSign(c, false, pa, pb) * c.forceOnObjectWorld();
+      for (const Contact& c : s.object_contacts)
+        sum += pairSign(c, false, pa, pb) * c.forceOnObjectWorld();
+      for (const Contact& c : s.link_contacts)
+        sum += pairSign(c, true, pa, pb) * c.forceOnObjectWorld();
       return sum.norm();
     });
     if (!spin) return;
-    // The pair's twisting couples on the second side (each contact's spin_moment about its
+    // The pair's twisting couples on the second body (each contact's spin_moment about its
     // normal), summed as vectors: couples add wherever they act.
     recorder.addChannel("contact." + a + "." + b + ".spin_moment", "N m",
-                        [sides](const SimState& s) {
+                        [pa, pb](const SimState& s) {
                           Eigen::Vector3d sum = Eigen::Vector3d::Zero();
-                          for (const Contact& c : s.contacts)
-                            sum += pairSign(c, sides) * c.spin_moment * c.normal_world;
+                          for (const auto* list : {&s.contacts, &s.object_contacts})
+                            for (const Contact& c : *list)
+                              sum += pairSign(c, false, pa, pb) * c.spin_moment * c.normal_world;
                           return sum.norm();
                         });
   };
-  const std::vector<int> palm{BodyTable::kPalmId}, ground{BodyTable::kGroundId};
   const auto nf = hand.fingers.size();
   for (std::size_t o = 0; o < m.objects.size(); ++o) {
-    const int id = bodies.object(static_cast<int>(o));
-    const std::vector<int> obj{id};
-    const std::string& name = bodies[id].name;
-    for (std::size_t f = 0; f < nf; ++f) add(hand.fingers[f].name, name, finger(f), obj, twisting);
+    const PairBody obj{PairBody::Object, static_cast<int>(o)};
+    const std::string& name = m.objects[o].name;
+    for (std::size_t f = 0; f < nf; ++f)
+      add(hand.fingers[f].name, name, {PairBody::Finger, static_cast<int>(f)}, obj, twisting);
     if (m.objects[o].fixed) continue;
-    add(bodies[BodyTable::kPalmId].name, name, palm, obj, twisting);
-    if (m.options.ground.enabled)
-      add(bodies[BodyTable::kGroundId].name, name, ground, obj, twisting);
+    add("palm", name, {PairBody::Palm, -1}, obj, twisting);
+    if (m.options.ground.enabled) add("ground", name, {PairBody::Ground, -1}, obj, twisting);
     for (std::size_t p = 0; p < m.objects.size(); ++p)
-      if (p != o && (m.objects[p].fixed || p > o)) {
-        const int other = bodies.object(static_cast<int>(p));
-        add(bodies[other].name, name, {other}, obj, twisting);
-      }
+      if (p != o && (m.objects[p].fixed || p > o))
+        add(m.objects[p].name, name, {PairBody::Object, static_cast<int>(p)}, obj, twisting);
   }
   for (std::size_t f = 0; f < nf; ++f) {
+    const PairBody finger{PairBody::Finger, static_cast<int>(f)};
     for (std::size_t g = f + 1; g < nf; ++g)
-      add(hand.fingers[f].name, hand.fingers[g].name, finger(f), finger(g), false);
-    add(hand.fingers[f].name, bodies[BodyTable::kPalmId].name, finger(f), palm, false);
+      add(hand.fingers[f].name, hand.fingers[g].name, finger,
+          {PairBody::Finger, static_cast<int>(g)}, false);
+    add(hand.fingers[f].name, "palm", finger, {PairBody::Palm, -1}, false);
   }
 }
 

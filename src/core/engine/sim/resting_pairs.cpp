@@ -26,9 +26,11 @@ void queryRestingPair(const CollisionBody& a, const Eigen::Isometry3d& a_pose, i
                       PatchPoints points, double tolerance, RestingPairs& memory,
                       StepWorkspace& work, std::vector<BodyPairContact>& out) {
   ++work.pair_queries;
-  // An analytic primitive pair with a closed form (a sphere against a sphere or a hull, two
-  // boxes...) is as cheap as the reuse itself: always answered exactly.
-  if (!(tolerance > 0.0) || hasClosedForm(a, b)) {
+  // An analytic sphere against a sphere or a hull is a closed form, as cheap as the reuse
+  // itself: always answered exactly.
+  const bool closed_form = (a.sphere && (b.sphere || !b.hull.empty())) ||
+                           (b.sphere && !a.hull.empty());
+  if (!(tolerance > 0.0) || closed_form) {
     queryBodyPair(a, a_pose, b, b_pose, points, work, out);
     return;
   }

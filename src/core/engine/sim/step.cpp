@@ -41,8 +41,10 @@ void ensureWorkspace(const Model& model, SimState& s) {
 }
 
 void nothing(const Model&, SimState&) {}
-void reportPenaltyContacts(const Model&, SimState& s) {
+void reportPenaltyContacts(const Model& model, SimState& s) {
   publishPenaltyContacts(s);
+  for (std::vector<Contact>* list : {&s.contacts, &s.object_contacts, &s.link_contacts})
+    nameContactBodies(model.bodies, *list);
 }
 
 }  // namespace

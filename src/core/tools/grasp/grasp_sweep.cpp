@@ -400,12 +400,10 @@ SweepResult evaluateSweepPose(const SweepSpec& spec, int index, const SweepModel
   while (run.state().step < closing_steps) run.step();
 
   const sim::SimState& s = run.state();
-  r.contacts = 0;  // the links' contacts on the object
-  for (const auto& c : s.contacts) r.contacts += models.closing->bodies.linkOnObject(c) ? 1 : 0;
+  r.contacts = static_cast<int>(s.contacts.size());
   GraspQualityOptions q = spec.quality;
   q.torque_reference = s.object_pose_world[0] * spec.object_centre;
-  r.quality =
-      evaluateGrasp(graspContactsOn(models.closing->bodies, s.contacts, 0, spec.friction), q);
+  r.quality = evaluateGrasp(graspContactsOn(s.contacts, 0, spec.friction), q);
   if (!hold) return r;
 
   // The hold test: the same state on the model with the object free.

@@ -190,8 +190,7 @@ bool runClosing(sim::Run& run, const ClosingOptions& options) {
   while (run.state().step < end) {
     run.step();
     const sim::SimState& s = run.state();
-    bool touching = false;  // a link on an object
-    for (const auto& c : s.contacts) touching = touching || model.bodies.linkOnObject(c);
+    bool touching = !s.contacts.empty();
     bool slow = true;
     for (int a : hand.closing_actuators) {
       const auto& act = hand.actuators[static_cast<std::size_t>(a)];
@@ -211,19 +210,19 @@ bool runClosing(sim::Run& run, const ClosingOptions& options) {
   return false;
 }
 
-std::vector<contact::Contact> objectContacts(const sim::Model& model, const sim::SimState& s) {
+std::vector<contact::Contact> objectContacts(const sim::SimState& s) {
   std::vector<contact::Contact> out;
   for (const auto& c : s.contacts)
-    if (model.bodies.linkOnObject(c, 0) ||
-        (c.body_a == sim::BodyTable::kPalmId && model.bodies.pushedObject(c) == 0))
-      out.push_back(c);
+    if (c.object == 0) out.push_back(c);
+  for (const auto& c : s.object_contacts)
+    if (c.object == 0 && c.other == contact::kPalm) out.push_back(c);
   return out;
 }
 
 Closing closeOnObject(sim::Run& run, const ClosingOptions& options) {
   Closing c;
   c.stalled = runClosing(run, options);
-  if (run.model().objects[0].fixed || !objectContacts(run.model(), run.state()).empty()) {
+  if (run.model().objects[0].fixed || !objectContacts(run.state()).empty()) {
     c.state = run.state();
     return c;
   }
@@ -257,13 +256,14 @@ ClosedGrasp closeHand(const PlannerModel& pm, const Eigen::Isometry3d& palm_obje
   g.q = s.q;
   g.object_pose = s.object_pose_world[0];
   const Eigen::Isometry3d to_object = g.object_pose.inverse();
-  for (const contact::Contact& c : objectContacts(*m, s)) {
-    const sim::Body& by = m->bodies[c.body_a];  // a link, or the palm (finger, row -1)
-    g.contacts.push_back({by.finger, by.row, to_object * c.point_world,
-                          to_object.linear() * c.normal_world, c.force});
+  for (contact::Contact c : objectContacts(s)) {
+    c.point_world = to_object * c.point_world;
+    c.normal_world = to_object.linear() * c.normal_world;
+    c.friction_world = to_object.linear() * c.friction_world;
+    g.contacts.push_back(c);
   }
   std::vector<grasp::GraspContact> gc;
-  for (const auto& c : g.contacts) gc.push_back({c.point_object, c.normal_object, pm.friction});
+  for (const auto& c : g.contacts) gc.push_back(grasp::fromSimContact(c, pm.friction));
   grasp::GraspQualityOptions q;
   q.cone_edges = pm.cone_edges;
   q.torque_radius = pm.radius;

@@ -195,12 +195,13 @@ ClosedGrasp readClosed(const JsonDocument& doc, const LineReader& rd, const nloh
     const std::string p = JsonDocument::child(cp + "/contacts", i);
     const nj& cj = doc.object(contacts[i], p);
     doc.allowOnly(cj, p, {"finger", "row", "point_object_m", "normal_into_object", "force_N"});
-    ClosedContact k;
+    contact::Contact k;
+    k.object = 0;
     k.finger = doc.integer(doc.require(cj, p, "finger"), p + "/finger");
     k.row = doc.integer(doc.require(cj, p, "row"), p + "/row");
-    if (k.finger < 0) k.row = -1;
-    k.point_object = doc.vector3(doc.require(cj, p, "point_object_m"), p + "/point_object_m");
-    k.normal_object =
+    if (k.finger < 0) k.other = contact::kPalm;
+    k.point_world = doc.vector3(doc.require(cj, p, "point_object_m"), p + "/point_object_m");
+    k.normal_world =
         doc.vector3(doc.require(cj, p, "normal_into_object"), p + "/normal_into_object");
     k.force = doc.number(doc.require(cj, p, "force_N"), p + "/force_N");
     cg.contacts.push_back(k);
@@ -344,8 +345,8 @@ std::string graspRecordLine(const GraspRecord& r) {
   for (const auto& c : g.closed.contacts)
     contacts.push_back({{"finger", c.finger},
                         {"row", c.finger < 0 ? -1 : c.row},
-                        {"point_object_m", vec3(c.point_object)},
-                        {"normal_into_object", vec3(c.normal_object)},
+                        {"point_object_m", vec3(c.point_world)},
+                        {"normal_into_object", vec3(c.normal_world)},
                         {"force_N", c.force}});
   json validation = json::array();
   for (const auto& o : r.validation) validation.push_back(outcomeJson(o));

@@ -25,8 +25,7 @@ std::vector<Eigen::Vector3d> sixDirections() {
 
 grasp::GraspQuality qualityOf(const Validator& v, const sim::SimState& s) {
   std::vector<grasp::GraspContact> gc;
-  for (const auto& c : objectContacts(*v.closing_model, s))
-    gc.push_back(grasp::fromSimContact(c, v.preset.friction));
+  for (const auto& c : objectContacts(s)) gc.push_back(grasp::fromSimContact(c, v.preset.friction));
   grasp::GraspQualityOptions q;
   q.torque_radius = v.radius;
   q.torque_reference = s.object_pose_world[0] * v.centre;
@@ -390,7 +389,7 @@ ValidationOutcome validateGrasp(const Validator& v, const Eigen::Isometry3d& pal
       const Eigen::Isometry3d now = relative(s);
       const double disp = (now * com - start * com).norm();
       const double rot = angleBetween(start, now);
-      const bool touching = !objectContacts(test.model(), s).empty();
+      const bool touching = !objectContacts(s).empty();
       const bool lost = p.require_contact && !touching;
       if (!d.time_to_slip && (disp > p.max_displacement || rot > p.max_rotation || lost))
         d.time_to_slip = s.time - t0;
@@ -402,10 +401,10 @@ ValidationOutcome validateGrasp(const Validator& v, const Eigen::Isometry3d& pal
       }
     }
     const sim::SimState& s = test.state();
-    const auto contacts = objectContacts(test.model(), s);
+    const auto contacts = objectContacts(s);
     d.contacts = static_cast<int>(contacts.size());
-    std::set<int> bodies;  // the links and the palm that touch
-    for (const auto& c : contacts) bodies.insert(c.body_a);
+    std::set<std::pair<int, int>> bodies;
+    for (const auto& c : contacts) bodies.insert({c.finger, c.finger < 0 ? -1 : c.row});
     d.links = static_cast<int>(bodies.size());
     d.passed = s.object_stopped[0] == 0 && std::isfinite(d.displacement) &&
                d.displacement <= p.max_displacement && d.rotation.value_or(0.0) <= p.max_rotation &&

@@ -25,21 +25,18 @@ bool updateClutches(const Model& model, SimState& s) {
       if (l.finger == cm.inner.finger && l.row == inner_row)
         load += hand::innerLoadTorque(hand, cm, frames, to_base * l.point_world,
                                       to_base.linear() * l.force_world);
-    // An object, another finger or the palm pressing on the inner link (in SimState::contacts'
-    // order: the objects' contacts, then the links').
-    const int inner = model.bodies.link(cm.inner.finger, inner_row);
-    for (const Contact& ct : s.contacts) {
-      if (!(ct.force > 0.0)) continue;
-      const ContactPair pair = model.bodies.pairOf(ct);
-      if (pair == ContactPair::LinkObject && ct.body_a == inner)
+    for (const Contact& ct : s.contacts)
+      if (ct.finger == cm.inner.finger && ct.row == inner_row && ct.force > 0.0)
         load += hand::innerLoadTorque(hand, cm, frames, to_base * ct.point_world,
                                       to_base.linear() * ct.forceOnLinkWorld(),
                                       to_base.linear() * (-ct.spin_moment * ct.normal_world));
-      if (pair != ContactPair::LinkLink) continue;
-      if (ct.body_a == inner)
+    // Another finger (or the palm) pressing on the inner link loads the clutch the same way.
+    for (const Contact& ct : s.link_contacts) {
+      if (!(ct.force > 0.0)) continue;
+      if (ct.finger == cm.inner.finger && ct.row == inner_row)
         load += hand::innerLoadTorque(hand, cm, frames, to_base * ct.point_world,
                                       to_base.linear() * ct.forceOnLinkWorld());
-      if (ct.body_b == inner)
+      if (ct.other_finger == cm.inner.finger && ct.other_row == inner_row)
         load += hand::innerLoadTorque(hand, cm, frames, to_base * ct.point_world,
                                       to_base.linear() * ct.forceOnObjectWorld());
     }

@@ -61,23 +61,23 @@ double linkContactBias(const ConstraintContactOptions& co, double depth, double 
          dt;
 }
 
-// The friction points of the `ng` object contacts from contact `nc` on (StepWorkspace::
-// friction_points, from 0): the contacts of one flat patch (consecutive, one pair of bodies, one
-// normal: the ground's points of an object, a body pair's patch corners) pulled towards the
-// patch's centre.
-void objectFrictionPoints(SimState& s, Eigen::Index nc, Eigen::Index ng) {
+// The friction points of the first `ng` object contacts (StepWorkspace::friction_points): the
+// contacts of one flat patch (consecutive, one pair of bodies, one normal: the ground's points
+// of an object, a body pair's patch corners) pulled towards the patch's centre.
+void objectFrictionPoints(SimState& s, Eigen::Index ng) {
   StepWorkspace& w = s.work;
   const auto n = static_cast<std::size_t>(ng);
-  const Contact* objects = s.contacts.data() + nc;
   std::size_t first = 0;
   while (first < n) {
-    const Contact& c = objects[first];
+    const Contact& c = s.object_contacts[first];
     std::size_t end = first + 1;
-    while (end < n && objects[end].body_b == c.body_b && objects[end].body_a == c.body_a &&
-           objects[end].normal_world.dot(c.normal_world) > 1.0 - 1e-9)
+    while (end < n && s.object_contacts[end].object == c.object &&
+           s.object_contacts[end].other == c.other &&
+           s.object_contacts[end].normal_world.dot(c.normal_world) > 1.0 - 1e-9)
       ++end;
     w.patch_points.clear();
-    for (std::size_t k = first; k < end; ++k) w.patch_points.push_back(objects[k].point_world);
+    for (std::size_t k = first; k < end; ++k)
+      w.patch_points.push_back(s.object_contacts[k].point_world);
     contact::patchFrictionPoints(w.patch_points.data(), end - first, c.normal_world,
                                  w.patch_friction, &w.friction_points[first]);
     first = end;
@@ -89,23 +89,17 @@ void objectFrictionPoints(SimState& s, Eigen::Index nc, Eigen::Index ng) {
 RowCounts countRows(const Model& model, const SimState& s) {
   const StepWorkspace& w = s.work;
   RowCounts n;
-  // SimState::contacts lists the three runs in the order of the rows.
-  for (const Contact& c : s.contacts) {
-    const ContactPair pair = model.bodies.pairOf(c);
-    n.hand += pair == ContactPair::LinkObject ? 1 : 0;
-    n.object += pair == ContactPair::Object ? 1 : 0;
-    n.link += pair == ContactPair::LinkLink ? 1 : 0;
-  }
+  n.hand = static_cast<Eigen::Index>(s.contacts.size());
+  n.object = static_cast<Eigen::Index>(w.object_rows);
+  n.link = static_cast<Eigen::Index>(s.link_contacts.size());
   n.limit = static_cast<Eigen::Index>(w.limit_rows.size());
   // Torsional friction (the soft-finger contact): a third friction row per contact, the
   // relative angular velocity about the normal, its impulse an angular impulse about n within
   // +-mu_spin lambda_n (docs/free-objects.md, "Torsional friction").
   const Eigen::Index per_contact = anyTorsional(model) ? 3 : 2;
   n.friction = per_contact * n.object;
-  for (Eigen::Index i = 0; i < n.hand; ++i) {
-    const int o = model.bodies.pushedObject(s.contacts[static_cast<std::size_t>(i)]);
-    if (w.body_of_object[static_cast<std::size_t>(o)] >= 0) n.friction += per_contact;
-  }
+  for (const Contact& c : s.contacts)
+    if (w.body_of_object[static_cast<std::size_t>(c.object)] >= 0) n.friction += per_contact;
   return n;
 }
 
@@ -127,39 +121,37 @@ class RowAssembler {
         palm_moves_(!s.palm_twist_world.isZero(0.0)),
         fr_(counts.firstFriction()) {}
 
-  // Contact row i of a link on an object.
+  // Contact row i of a link on an object (SimState::contacts).
   void handContact(Eigen::Index i, const Contact& c) {
     auto& rows = w_.rows;
     auto& bias = w_.row_bias;
-    const Body& link = model_.bodies[c.body_a];
-    const int object = model_.bodies.pushedObject(c);
     // The row asks that the link point not move further into the object: along the normal
     // out of the object (-normal_world).
-    addLinkPart(model_, s_, rows, i, link.finger, link.row, c.point_world, -c.normal_world);
+    addLinkPart(model_, s_, rows, i, c.finger, c.row, c.point_world, -c.normal_world);
     bias[i] = linkContactBias(co_, c.depth, dt_);
     if (palm_moves_) bias[i] += c.normal_world.dot(palmPointVelocityWorld(s_, c.point_world));
-    const int body = w_.body_of_object[static_cast<std::size_t>(object)];
+    const int body = w_.body_of_object[static_cast<std::size_t>(c.object)];
     if (body < 0) return;  // a fixed object: frictionless, as in seed 000
     addBodyPart(rows, i, w_, body, na_, c.point_world, -c.normal_world);
     Eigen::Vector3d t[2];
     geometry::tangentBasis(c.normal_world, t[0], t[1]);
     for (int k = 0; k < 2; ++k) {
-      addLinkPart(model_, s_, rows, fr_ + k, link.finger, link.row, c.point_world, t[k]);
+      addLinkPart(model_, s_, rows, fr_ + k, c.finger, c.row, c.point_world, t[k]);
       addBodyPart(rows, fr_ + k, w_, body, na_, c.point_world, t[k]);
       bias[fr_ + k] = palm_moves_ ? -t[k].dot(palmPointVelocityWorld(s_, c.point_world)) : 0.0;
     }
-    tangentRows(i, t, model_.objects[static_cast<std::size_t>(object)].friction);
+    tangentRows(i, t, model_.objects[static_cast<std::size_t>(c.object)].friction);
     if (spin_) {
       // (w_link - w_object) . n: the link's angular velocity about n through its drives (the
       // palm's turning carries it: on the right-hand side), the object's -n . w.
-      addLinkSpinPart(model_, s_, rows, fr_, link.finger, link.row, c.normal_world);
+      addLinkSpinPart(model_, s_, rows, fr_, c.finger, c.row, c.normal_world);
       rows.block<1, 3>(fr_, na_ + 6 * body + 3) = -c.normal_world.transpose();
       bias[fr_] = palm_moves_ ? -c.normal_world.dot(s_.palm_twist_world.tail<3>()) : 0.0;
-      spinRow(i, c.normal_world, objectTorsional(model_, object));
+      spinRow(i, c.normal_world, objectTorsional(model_, c.object));
     }
   }
 
-  // Contact row i of object contact k (of the ContactPair::Object run): the pushing side (the
+  // Contact row i of object contact k (SimState::object_contacts): the pushing side (the
   // ground, the palm, another object) plays the link. The ground and a fixed object do not
   // move; the palm moves as prescribed (its velocity goes to the right-hand side); a moving
   // object is a body of the solver too. Their friction acts at the patch's friction points (a
@@ -167,18 +159,16 @@ class RowAssembler {
   void objectContact(Eigen::Index i, std::size_t k) {
     auto& rows = w_.rows;
     auto& bias = w_.row_bias;
-    const Contact& c = s_.contacts[static_cast<std::size_t>(i)];
-    const int object = model_.bodies.pushedObject(c);
-    const int other = model_.bodies[c.body_a].object;  // -1: the ground or the palm
-    const int body = w_.body_of_object[static_cast<std::size_t>(object)];
-    const int other_body = other >= 0 ? w_.body_of_object[static_cast<std::size_t>(other)] : -1;
+    const Contact& c = s_.object_contacts[k];
+    const int body = w_.body_of_object[static_cast<std::size_t>(c.object)];
+    const int other_body = c.other >= 0 ? w_.body_of_object[static_cast<std::size_t>(c.other)] : -1;
     addBodyPart(rows, i, w_, body, na_, c.point_world, -c.normal_world);
     addBodyPart(rows, i, w_, other_body, na_, c.point_world, c.normal_world);
     // Above the slop (a gap or a shallow touch) it may approach until the slop and no
     // further (a speculative contact); beyond it, it may not approach: the push back out is
     // the position correction's (correctPositions), never a velocity.
     bias[i] = std::min(0.0, c.depth - co_.slop) / dt_;
-    const bool palm = c.body_a == BodyTable::kPalmId && palm_moves_;
+    const bool palm = c.other == kPalm && palm_moves_;
     if (palm) bias[i] += c.normal_world.dot(palmPointVelocityWorld(s_, c.point_world));
     Eigen::Vector3d t[2];
     geometry::tangentBasis(c.normal_world, t[0], t[1]);
@@ -188,7 +178,7 @@ class RowAssembler {
       addBodyPart(rows, fr_ + j, w_, other_body, na_, fp, -t[j]);
       bias[fr_ + j] = palm ? -t[j].dot(palmPointVelocityWorld(s_, fp)) : 0.0;
     }
-    tangentRows(i, t, pairFriction(c.body_a, object, other));
+    tangentRows(i, t, pairFriction(c));
     if (spin_) {
       // (w_other - w_object) . n; the ground and a fixed object do not turn, the palm turns
       // as prescribed (right-hand side).
@@ -198,19 +188,19 @@ class RowAssembler {
       bias[fr_] = palm ? -c.normal_world.dot(s_.palm_twist_world.tail<3>()) : 0.0;
       // The object's length; two objects: the smaller (as for friction).
       spinRow(i, c.normal_world,
-              other >= 0 ? std::min(objectTorsional(model_, object), objectTorsional(model_, other))
-                         : objectTorsional(model_, object));
+              c.other >= 0
+                  ? std::min(objectTorsional(model_, c.object), objectTorsional(model_, c.other))
+                  : objectTorsional(model_, c.object));
     }
   }
 
   // Contact row i of a link-link contact: the relative velocity of the two links (the palm's
   // motion carries both and cancels), frictionless like the contacts on fixed objects.
   void linkContact(Eigen::Index i, const Contact& c) {
-    const Body& a = model_.bodies[c.body_a];
-    const Body& b = model_.bodies[c.body_b];  // a link, or the palm
-    addLinkPart(model_, s_, w_.rows, i, a.finger, a.row, c.point_world, -c.normal_world);
-    if (b.kind == BodyKind::Link)
-      addLinkPart(model_, s_, w_.rows, i, b.finger, b.row, c.point_world, c.normal_world);
+    addLinkPart(model_, s_, w_.rows, i, c.finger, c.row, c.point_world, -c.normal_world);
+    if (c.other_finger >= 0)
+      addLinkPart(model_, s_, w_.rows, i, c.other_finger, c.other_row, c.point_world,
+                  c.normal_world);
     w_.row_bias[i] = linkContactBias(co_, c.depth, dt_);
   }
 
@@ -228,13 +218,12 @@ class RowAssembler {
  private:
   // The Coulomb coefficient of an object contact: the object's against the palm (as for the
   // links), the ground's when it gives one, the smaller of two objects' (docs/free-objects.md).
-  // `pusher` the body pushing `object`, `other` its object index (-1 none).
-  double pairFriction(int pusher, int object, int other) const {
-    const double object_mu = model_.objects[static_cast<std::size_t>(object)].friction;
-    if (pusher == BodyTable::kGroundId && model_.options.ground.friction >= 0.0)
+  double pairFriction(const Contact& c) const {
+    const double object_mu = model_.objects[static_cast<std::size_t>(c.object)].friction;
+    if (c.other == kGround && model_.options.ground.friction >= 0.0)
       return model_.options.ground.friction;
-    if (other >= 0)
-      return std::min(object_mu, model_.objects[static_cast<std::size_t>(other)].friction);
+    if (c.other >= 0)
+      return std::min(object_mu, model_.objects[static_cast<std::size_t>(c.other)].friction);
     return object_mu;
   }
 
@@ -281,10 +270,10 @@ void assembleRows(const Model& model, SimState& s, const RowCounts& counts) {
   RowAssembler rows(model, s, counts);
   for (Eigen::Index i = 0; i < nc; ++i)
     rows.handContact(i, s.contacts[static_cast<std::size_t>(i)]);
-  objectFrictionPoints(s, nc, ng);
+  objectFrictionPoints(s, ng);
   for (Eigen::Index k = 0; k < ng; ++k) rows.objectContact(nc + k, static_cast<std::size_t>(k));
-  for (Eigen::Index i = nc + ng; i < nc + ng + nk; ++i)
-    rows.linkContact(i, s.contacts[static_cast<std::size_t>(i)]);
+  for (Eigen::Index k = 0; k < nk; ++k)
+    rows.linkContact(nc + ng + k, s.link_contacts[static_cast<std::size_t>(k)]);
   for (Eigen::Index k = 0; k < nl; ++k) rows.limit(nc + ng + nk + k, static_cast<std::size_t>(k));
 }
 

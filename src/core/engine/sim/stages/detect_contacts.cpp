@@ -4,11 +4,9 @@
 // each other; links against objects; links against links of other fingers and the palm. Every
 // contact leaves here with its point, normal and depth; forces are the solver's.
 #include <algorithm>
-#include <array>
 #include <cmath>
 
 #include "handsim/collision/contact_patch.hpp"
-#include "handsim/collision/primitive_contact.hpp"
 #include "handsim/collision/tree_collision.hpp"
 #include "handsim/sim/body_pair.hpp"
 #include "handsim/sim/resting_pairs.hpp"
@@ -45,28 +43,17 @@ void detectGroundContacts(const Model& model, SimState& s) {
       continue;
     const auto add = [&](const Eigen::Vector3d& p) {
       Contact c;
-      c.body_a = BodyTable::kGroundId;
-      c.body_b = model.bodies.object(static_cast<int>(o));
+      c.object = static_cast<int>(o);
+      c.other = kGround;
       c.point_world = p;
       c.normal_world = Eigen::Vector3d::UnitZ();
       c.depth = ground.height - p.z();
-      s.contacts.push_back(c);
+      s.object_contacts.push_back(c);
     };
     // An analytic sphere rests on its one lowest point, below its centre.
     if (const auto& ball = obj.geometry->collision.sphere) {
       const Eigen::Vector3d lowest = pose * ball->centre - ball->radius * Eigen::Vector3d::UnitZ();
       if (ground.height - lowest.z() >= -margin) add(lowest);
-      continue;
-    }
-    // An analytic box on its corners, a cylinder on its rim points (primitive_contact.hpp).
-    const CollisionBody& body = obj.geometry->collision;
-    if (body.box || body.cylinder) {
-      std::array<Eigen::Vector3d, collision::kMaxGroundPoints> points;
-      const int n = body.box
-                        ? collision::boxGroundPoints(*body.box, pose, ground.height, margin, points)
-                        : collision::cylinderGroundPoints(*body.cylinder, pose, ground.height,
-                                                          margin, points);
-      for (int k = 0; k < n; ++k) add(points[static_cast<std::size_t>(k)]);
       continue;
     }
     // The candidates; a finely meshed face brings hundreds of them (a 10k-triangle box has 900
@@ -84,10 +71,10 @@ void detectGroundContacts(const Model& model, SimState& s) {
       for (const Eigen::Vector3d& p : candidates) add(p);
       continue;
     }
-    const std::size_t first = s.contacts.size();
+    const std::size_t first = s.object_contacts.size();
     const auto kept = [&](const Eigen::Vector3d& p) {
-      for (std::size_t i = first; i < s.contacts.size(); ++i)
-        if (s.contacts[i].point_world == p) return true;
+      for (std::size_t i = first; i < s.object_contacts.size(); ++i)
+        if (s.object_contacts[i].point_world == p) return true;
       return false;
     };
     for (int k = 0; k < 8; ++k) {
@@ -105,25 +92,26 @@ void detectGroundContacts(const Model& model, SimState& s) {
   }
 }
 
-// Contacts of body X (object `object`) pushed by body Y (body `y_id`: the palm or an object): two
+// Contacts of body X (object `object`) pushed by body Y (`other`: kPalm or an object): two
 // convex bodies through the convex narrow phase (its manifold, each point with its depth),
 // others by the patches of the k-DOP pipeline between the two meshes, each reduced to the
 // corners of its intersection polygon, all with the patch's normal (out of Y into X) and depth
 // (of X's vertices below Y's surface, contact_patch.hpp).
 void addBodyPairContacts(const Model& model, const CollisionBody& x,
                          const Eigen::Isometry3d& x_pose, const CollisionBody& y,
-                         const Eigen::Isometry3d& y_pose, int object, int y_id, SimState& s) {
+                         const Eigen::Isometry3d& y_pose, int object, int other, SimState& s) {
+  const int y_id = other == kPalm ? BodyTable::kPalmId : model.bodies.object(other);
   queryRestingPair(x, x_pose, model.bodies.object(object), y, y_pose, y_id, PatchPoints::Manifold,
                    stages::constraintOptions(model).resting_tolerance, s.resting_pairs, s.work,
                    s.work.pair_contacts);
   for (const BodyPairContact& p : s.work.pair_contacts) {
     Contact c;
-    c.body_a = y_id;
-    c.body_b = model.bodies.object(object);
+    c.object = object;
+    c.other = other;
     c.point_world = p.point_world;
     c.normal_world = -p.normal_world;  // out of Y into X
     c.depth = p.depth;
-    s.contacts.push_back(c);
+    s.object_contacts.push_back(c);
   }
 }
 
@@ -168,12 +156,14 @@ void detectLinkContacts(const Model& model, SimState& s) {
                      tolerance, s.resting_pairs, s.work, s.work.pair_contacts);
     for (const BodyPairContact& p : s.work.pair_contacts) {
       Contact c;
-      c.body_a = model.bodies.link(f, r);
-      c.body_b = b_id;
+      c.finger = f;
+      c.row = r;
+      c.other_finger = of;
+      c.other_row = orow;
       c.point_world = p.point_world;
       c.normal_world = p.normal_world;  // into b, as for link-object
       c.depth = p.depth;
-      s.contacts.push_back(c);
+      s.link_contacts.push_back(c);
     }
   };
   const CollisionBody& palm = geometry.palm.collision;
@@ -211,9 +201,58 @@ void detectLinkContacts(const Model& model, SimState& s) {
   }
 }
 
-// Links against objects; each object's bounding-sphere centre once.
-void detectLinkObjectContacts(const Model& model, SimState& s) {
+}  // namespace
+
+namespace {
+void detectObjectContacts(const Model& model, SimState& s);
+}  // namespace
+
+void detectContacts(const Model& model, SimState& s) {
+  // Last step's contacts, with their impulses, for the warm start of this step's solve.
+  StepWorkspace& w = s.work;
+  w.previous_contacts.assign(s.contacts.begin(), s.contacts.end());
+  w.previous_object_contacts.assign(
+      s.object_contacts.begin(),
+      s.object_contacts.begin() +
+          static_cast<std::ptrdiff_t>(std::min(w.object_rows, s.object_contacts.size())));
+  w.previous_link_contacts.assign(s.link_contacts.begin(), s.link_contacts.end());
+  w.previous_limit_reaction.assign(s.actuator_limit_reaction.begin(),
+                                   s.actuator_limit_reaction.end());
+  s.contacts.clear();
+  s.object_contacts.clear();
+  s.link_contacts.clear();
+  s.work.object_rows = 0;
+  s.resting_pairs.beginStep();
+  computeLinkBounds(model, s);
+  detectLinkContacts(model, s);
+  detectObjectContacts(model, s);
+  for (std::vector<Contact>* list : {&s.contacts, &s.object_contacts, &s.link_contacts})
+    nameContactBodies(model.bodies, *list);
+}
+
+namespace {
+
+// The objects' contacts: with the ground, the palm, each other (object_contacts) and the links
+// (contacts).
+void detectObjectContacts(const Model& model, SimState& s) {
+  if (model.objects.empty()) return;
+  if (model.options.ground.enabled) detectGroundContacts(model, s);
   const HandGeometry& geometry = *model.hand_geometry;
+  // Moving objects against the palm and against the other objects (each pair of moving ones
+  // once: the patches are the same whichever is mesh X, contact_patch.hpp; a fixed or stopped
+  // one only pushes).
+  for (std::size_t o = 0; o < model.objects.size(); ++o) {
+    if (!isMoving(model, s, o)) continue;
+    const CollisionBody& body = model.objects[o].geometry->collision;
+    addBodyPairContacts(model, body, s.object_pose_world[o], geometry.palm.collision,
+                        s.palm_pose_world, static_cast<int>(o), kPalm, s);
+    for (std::size_t p = 0; p < model.objects.size(); ++p) {
+      if (p == o || (isMoving(model, s, p) && p < o)) continue;
+      addBodyPairContacts(model, body, s.object_pose_world[o], model.objects[p].geometry->collision,
+                          s.object_pose_world[p], static_cast<int>(o), static_cast<int>(p), s);
+    }
+  }
+  // Links against objects; each object's bounding-sphere centre once.
   std::vector<Eigen::Vector3d>& object_centres = s.work.object_centres;
   object_centres.clear();
   const double tolerance = stages::constraintOptions(model).resting_tolerance;
@@ -224,20 +263,20 @@ void detectLinkObjectContacts(const Model& model, SimState& s) {
     for (std::size_t r = 0; r < geometry.links[f].size(); ++r) {
       const CollisionBody& link = geometry.links[f][r].collision;
       if (link.empty()) continue;
-      const int link_id = model.bodies.link(static_cast<int>(f), static_cast<int>(r));
       const Eigen::Isometry3d& link_pose = s.work.link_poses[base_f + r];
       const Eigen::Vector3d& link_centre = s.work.link_centres[base_f + r];
       for (std::size_t o = 0; o < model.objects.size(); ++o) {
         const CollisionBody& obj = model.objects[o].geometry->collision;
         if (obj.empty() || spheresApart(link_centre, link, object_centres[o], obj)) continue;
-        const int object_id = model.bodies.object(static_cast<int>(o));
-        queryRestingPair(link, link_pose, link_id, obj, s.object_pose_world[o], object_id,
-                         PatchPoints::Centre, tolerance, s.resting_pairs, s.work,
-                         s.work.pair_contacts);
+        queryRestingPair(
+            link, link_pose, model.bodies.link(static_cast<int>(f), static_cast<int>(r)), obj,
+            s.object_pose_world[o], model.bodies.object(static_cast<int>(o)), PatchPoints::Centre,
+            tolerance, s.resting_pairs, s.work, s.work.pair_contacts);
         for (const BodyPairContact& p : s.work.pair_contacts) {
           Contact c;
-          c.body_a = link_id;
-          c.body_b = object_id;
+          c.finger = static_cast<int>(f);
+          c.row = static_cast<int>(r);
+          c.object = static_cast<int>(o);
           c.point_world = p.point_world;
           c.normal_world = p.normal_world;  // into the object
           c.depth = p.depth;
@@ -246,50 +285,13 @@ void detectLinkObjectContacts(const Model& model, SimState& s) {
       }
     }
   }
-}
-
-// The objects pushed by the ground, the palm and each other.
-void detectObjectContacts(const Model& model, SimState& s) {
-  if (model.options.ground.enabled) detectGroundContacts(model, s);
-  const HandGeometry& geometry = *model.hand_geometry;
-  // Moving objects against the palm and against the other objects (each pair of moving ones
-  // once: the patches are the same whichever is mesh X, contact_patch.hpp; a fixed or stopped
-  // one only pushes). A fixed (or stopped) object and the palm are never queried: neither moves
-  // under the contact, so there is nothing to solve (on the LEAP hand closing on a fixed sphere
-  // this pair alone took 28.6 % of the step).
-  for (std::size_t o = 0; o < model.objects.size(); ++o) {
-    if (!isMoving(model, s, o)) continue;
-    const CollisionBody& body = model.objects[o].geometry->collision;
-    addBodyPairContacts(model, body, s.object_pose_world[o], geometry.palm.collision,
-                        s.palm_pose_world, static_cast<int>(o), BodyTable::kPalmId, s);
-    for (std::size_t p = 0; p < model.objects.size(); ++p) {
-      if (p == o || (isMoving(model, s, p) && p < o)) continue;
-      addBodyPairContacts(model, body, s.object_pose_world[o], model.objects[p].geometry->collision,
-                          s.object_pose_world[p], static_cast<int>(o),
-                          model.bodies.object(static_cast<int>(p)), s);
-    }
-  }
+  // A fixed (or stopped) object and the palm are never queried: neither moves under the
+  // contact, so there is nothing to solve (on the LEAP hand closing on a fixed sphere this pair
+  // alone took 28.6 % of the step).
+  s.work.object_rows = s.object_contacts.size();
 }
 
 }  // namespace
-
-void detectContacts(const Model& model, SimState& s) {
-  // Last step's contacts, with their impulses, for the warm start of this step's solve.
-  StepWorkspace& w = s.work;
-  w.previous_contacts.assign(s.contacts.begin(), s.contacts.end());
-  w.previous_limit_reaction.assign(s.actuator_limit_reaction.begin(),
-                                   s.actuator_limit_reaction.end());
-  s.contacts.clear();
-  s.resting_pairs.beginStep();
-  computeLinkBounds(model, s);
-  // In the order of the solve's rows (SimState::contacts): links on objects, objects pushed by
-  // the ground, the palm and other objects, links on links and the palm.
-  if (!model.objects.empty()) {
-    detectLinkObjectContacts(model, s);
-    detectObjectContacts(model, s);
-  }
-  detectLinkContacts(model, s);
-}
 
 bool handTouchesObjects(const Model& model, const SimState& s) {
   auto touches = [&](const CollisionBody& body, const Eigen::Isometry3d& pose) {

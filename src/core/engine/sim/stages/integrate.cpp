@@ -64,13 +64,13 @@ void checkRunaway(const Model& model, SimState& s) {
         addWarning(s, "runaway: " + hand.jointName({static_cast<int>(f), static_cast<int>(j)}) +
                           " moves at " + std::to_string(s.qd[f][j]) + " (bound " +
                           std::to_string(kRunawayJointSpeed) + ")");
-  // A link's contacts (on an object, a link or the palm).
-  for (const Contact& c : s.contacts)
-    if (model.bodies.isLink(c.body_a) && !(c.force <= kRunawayContactForce))
-      addWarning(s, "runaway: a contact on " +
-                        hand.fingers[static_cast<std::size_t>(model.bodies[c.body_a].finger)].name +
-                        " pushes with " + std::to_string(c.force) + " N (bound " +
-                        std::to_string(kRunawayContactForce) + " N)");
+  for (const std::vector<Contact>* list : {&s.contacts, &s.link_contacts})
+    for (const Contact& c : *list)
+      if (!(c.force <= kRunawayContactForce))
+        addWarning(s, "runaway: a contact on " +
+                          hand.fingers[static_cast<std::size_t>(c.finger)].name + " pushes with " +
+                          std::to_string(c.force) + " N (bound " +
+                          std::to_string(kRunawayContactForce) + " N)");
 }
 
 }  // namespace handsim::sim

@@ -19,31 +19,34 @@ void computeJointTorques(const Model& model, SimState& s) {
   // The sustained contact forces count as external forces on their links. The torque is what the
   // drive applies over the step: an impact (an impulse of the contact and the stops, recorded in
   // columns of its own) is left out, with the velocity jump it made.
-  // Links on objects, then (after the objects' own contacts) links on links: a link-link contact
-  // loads both links (the palm takes its share through the prescribed motion).
   for (const Contact& c : s.contacts) {
     if (c.force <= 0.0) continue;
-    const ContactPair pair = model.bodies.pairOf(c);
-    if (pair == ContactPair::Object) continue;
-    const Body& a = model.bodies[c.body_a];
-    auto load = [&](const Body& link, const Eigen::Vector3d& force_world, bool spin) {
-      const auto f = static_cast<std::size_t>(link.finger);
-      const Eigen::Isometry3d to_base = fingerBaseWorld(model, s, link.finger).inverse();
+    const auto f = static_cast<std::size_t>(c.finger);
+    const Eigen::Isometry3d to_base = fingerBaseWorld(model, s, c.finger).inverse();
+    kinematics::JointVector& external = w.external[f];
+    const auto add = [&external](int j, double g) { external[j] += g; };
+    contact::visitLinkPointJacobianTranspose(hand.fingers[f], s.link_frames[f], c.row,
+                                             to_base * c.point_world,
+                                             to_base.linear() * c.forceOnLinkWorld(), add);
+    // The torsional moment the object applies to the link (-spin_moment n).
+    if (c.spin_moment != 0.0)
+      contact::visitLinkAngularJacobianTranspose(
+          hand.fingers[f], s.link_frames[f], c.row,
+          to_base.linear() * (-c.spin_moment * c.normal_world), add);
+  }
+  // Link-link contacts load both links (the palm takes its share through the prescribed motion).
+  for (const Contact& c : s.link_contacts) {
+    if (c.force <= 0.0) continue;
+    auto load = [&](int finger, int row, const Eigen::Vector3d& force_world) {
+      const auto f = static_cast<std::size_t>(finger);
+      const Eigen::Isometry3d to_base = fingerBaseWorld(model, s, finger).inverse();
       kinematics::JointVector& external = w.external[f];
-      const auto add = [&external](int j, double g) { external[j] += g; };
-      contact::visitLinkPointJacobianTranspose(hand.fingers[f], s.link_frames[f], link.row,
-                                               to_base * c.point_world,
-                                               to_base.linear() * force_world, add);
-      // The torsional moment the object applies to the link (-spin_moment n).
-      if (spin && c.spin_moment != 0.0)
-        contact::visitLinkAngularJacobianTranspose(
-            hand.fingers[f], s.link_frames[f], link.row,
-            to_base.linear() * (-c.spin_moment * c.normal_world), add);
+      contact::visitLinkPointJacobianTranspose(
+          hand.fingers[f], s.link_frames[f], row, to_base * c.point_world,
+          to_base.linear() * force_world, [&external](int j, double g) { external[j] += g; });
     };
-    load(a, c.forceOnLinkWorld(), pair == ContactPair::LinkObject);
-    const Body& b = model.bodies[c.body_b];
-    if (pair == ContactPair::LinkLink && b.kind == BodyKind::Link)
-      load(b, c.forceOnObjectWorld(), false);
+    load(c.finger, c.row, c.forceOnLinkWorld());
+    if (c.other_finger >= 0) load(c.other_finger, c.other_row, c.forceOnObjectWorld());
   }
   for (std::size_t f = 0; f < hand.fingers.size(); ++f) {
     kinematics::JointVector& qdd_drive = w.qdd_drive[f];

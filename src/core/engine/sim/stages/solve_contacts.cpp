@@ -28,9 +28,10 @@ bool hasLimitRow(const StepWorkspace& w, Eigen::Index a, double sign) {
   return false;
 }
 
-// True when a and b are contacts between the same two bodies, in the same roles.
+// True when a and b are contacts between the same two bodies (the same link, object, other).
 bool sameBodies(const Contact& a, const Contact& b) {
-  return a.body_a == b.body_a && a.body_b == b.body_b;
+  return a.finger == b.finger && a.row == b.row && a.object == b.object && a.other == b.other &&
+         a.other_finger == b.other_finger && a.other_row == b.other_row;
 }
 
 // For each of the first `count` contacts of `now`, the index in `before` of last step's contact
@@ -68,12 +69,19 @@ void warmStart(const Model& model, StepWorkspace& w, const SimState& s, Eigen::I
   lambda.setZero();
   w.warm_match.resize(static_cast<std::size_t>(nc + ng + nk));
   int* match = w.warm_match.data();
-  // Contact i is row i; a match is between the same bodies, so within the same run.
-  matchContacts(s.contacts, static_cast<std::size_t>(nc + ng + nk), w.previous_contacts, radius,
-                w.warm_taken, match);
+  matchContacts(s.contacts, static_cast<std::size_t>(nc), w.previous_contacts, radius, w.warm_taken,
+                match);
+  matchContacts(s.object_contacts, static_cast<std::size_t>(ng), w.previous_object_contacts, radius,
+                w.warm_taken, match + nc);
+  matchContacts(s.link_contacts, static_cast<std::size_t>(nk), w.previous_link_contacts, radius,
+                w.warm_taken, match + nc + ng);
   auto previous = [&](Eigen::Index row) -> const Contact* {
     const int m = match[row];
-    return m < 0 ? nullptr : &w.previous_contacts[static_cast<std::size_t>(m)];
+    if (m < 0) return nullptr;
+    const auto j = static_cast<std::size_t>(m);
+    if (row < nc) return &w.previous_contacts[j];
+    if (row < nc + ng) return &w.previous_object_contacts[j];
+    return &w.previous_link_contacts[j];
   };
   for (Eigen::Index i = 0; i < nc + ng + nk; ++i)
     if (const Contact* p = previous(i)) lambda[i] = p->force * dt;
@@ -133,17 +141,27 @@ void writeImpulses(const Model& model, SimState& s, const stages::RowCounts& cou
   const Eigen::Index nc = counts.hand, ng = counts.object, nk = counts.link, nl = counts.limit;
   const Eigen::Index nr = counts.total();
   const auto normal_of = w.row_normal.head(nr);
-  // Contact i is row i (SimState::contacts lists them in the order of the rows).
-  for (Eigen::Index i = 0; i < nc + ng + nk; ++i) {
+  for (Eigen::Index i = 0; i < nc; ++i) {
     Contact& c = s.contacts[static_cast<std::size_t>(i)];
     c.force = lambda[i] / dt;
     c.impact_force = impact[i] / dt;
+  }
+  for (Eigen::Index k = 0; k < ng; ++k) {
+    Contact& c = s.object_contacts[static_cast<std::size_t>(k)];
+    c.force = lambda[nc + k] / dt;
+    c.impact_force = impact[nc + k] / dt;
+  }
+  for (Eigen::Index k = 0; k < nk; ++k) {
+    Contact& c = s.link_contacts[static_cast<std::size_t>(k)];
+    c.force = lambda[nc + ng + k] / dt;
+    c.impact_force = impact[nc + ng + k] / dt;
   }
   // A tangent row's impulse acts along +t on the link (the pushing side) and along -t on the
   // object.
   for (Eigen::Index i = nc + ng + nk + nl; i < nr; ++i) {
     const Eigen::Index normal = normal_of[i];
-    Contact& c = s.contacts[static_cast<std::size_t>(normal)];
+    Contact& c = normal < nc ? s.contacts[static_cast<std::size_t>(normal)]
+                             : s.object_contacts[static_cast<std::size_t>(normal - nc)];
     if (w.row_spin[static_cast<std::size_t>(i)]) {
       // +lambda n on the link, -lambda n on the object.
       c.spin_moment -= lambda[i] / dt;
@@ -173,12 +191,13 @@ bool solveRows(const Model& model, SimState& s) {
   const stages::RowCounts counts = stages::countRows(model, s);
   const Eigen::Index nc = counts.hand, ng = counts.object, nk = counts.link, nl = counts.limit;
   const Eigen::Index nr = counts.total();
-  for (Contact& c : s.contacts) {
-    c.force = c.impact_force = 0.0;
-    c.friction_world.setZero();
-    c.impact_friction_world.setZero();
-    c.spin_moment = c.impact_spin_moment = 0.0;
-  }
+  for (std::vector<Contact>* list : {&s.contacts, &s.object_contacts, &s.link_contacts})
+    for (Contact& c : *list) {
+      c.force = c.impact_force = 0.0;
+      c.friction_world.setZero();
+      c.impact_friction_world.setZero();
+      c.spin_moment = c.impact_spin_moment = 0.0;
+    }
   std::fill(s.actuator_limit_reaction.begin(), s.actuator_limit_reaction.end(), 0.0);
   w.velocity = w.velocity_old + w.acceleration * dt;
   w.velocity_impact = w.velocity_old;
@@ -246,13 +265,13 @@ void correctPositions(const Model& model, SimState& s) {
   StepWorkspace& w = s.work;
   w.velocity_position.setZero();
   const ConstraintContactOptions& co = stages::constraintOptions(model);
-  const stages::RowCounts counts = stages::countRows(model, s);
-  const Eigen::Index nc = counts.hand, ng = counts.object;
+  const auto nc = static_cast<Eigen::Index>(s.contacts.size());
+  const auto ng = static_cast<Eigen::Index>(w.object_rows);
   if (ng == 0 || co.object_push == 0.0) return;
   auto push = w.row_push.head(ng);
   bool any = false;
   for (Eigen::Index k = 0; k < ng; ++k) {
-    const double beyond = s.contacts[static_cast<std::size_t>(nc + k)].depth - co.slop;
+    const double beyond = s.object_contacts[static_cast<std::size_t>(k)].depth - co.slop;
     push[k] = co.object_push * std::max(0.0, beyond) / model.options.dt;
     any = any || push[k] > 0.0;
   }
@@ -285,7 +304,7 @@ void solveContacts(const Model& model, SimState& s) {
   // one resting on a limit (a joint at rest on its stop stays there unless it moves away).
   w.velocity = w.velocity_old + w.acceleration * dt;
   w.limit_rows.clear();
-  bool beyond = !s.contacts.empty();
+  bool beyond = !s.contacts.empty() || w.object_rows > 0 || !s.link_contacts.empty();
   for (std::size_t a = 0; a < na; ++a) {
     const double p = s.actuator_position[a], predicted = p + w.velocity[idx(a)] * dt;
     beyond = beyond || predicted > w.upper[idx(a)] || predicted < w.lower[idx(a)];

@@ -136,6 +136,8 @@ SimState makeState(const Model& model, const std::vector<double>& actuator_posit
   // A fixed object stays at rest (its entry, if any, is ignored).
   for (std::size_t o = 0; o < object_twists_world.size(); ++o)
     if (!model.objects[o].fixed) s.object_twist_world[o] = object_twists_world[o];
+  s.contacts.reserve(64);
+  s.link_contacts.reserve(64);
   s.warnings.reserve(kKeptWarnings);
   sizeWorkspace(model, s);
   forwardPosition(model, s);
@@ -191,7 +193,7 @@ void sizeWorkspace(const Model& model, SimState& s) {
   w.link_poses.reserve(links);
   w.link_centres.reserve(links);
   w.object_centres.reserve(model.objects.size());
-  s.contacts.reserve(192);  // room for every pair kind's contacts (a copied state too)
+  s.object_contacts.reserve(64);
   reserveRows(w, idx(2 * na + 16), n);
 }
 
